@@ -1,0 +1,29 @@
+/* cli.h — internal to the vkautotune program: one function per subcommand, plus shared helpers.
+ * The CLI owns argument parsing, terminal output and exit codes; the library does the work. */
+#ifndef VKAT_CLI_H
+#define VKAT_CLI_H
+
+#include "vkautotune.h"
+
+/* Exit codes (docs/exit-codes.md). */
+enum {
+    VKAT_EXIT_OK = 0,
+    VKAT_EXIT_FAILURE = 1,  /* internal error, out of memory, nothing valid to report */
+    VKAT_EXIT_USAGE = 2,    /* bad command line */
+    VKAT_EXIT_INPUT = 3,    /* bad space file, template or expression; file missing or unreadable */
+    VKAT_EXIT_COMPILE = 4,  /* GLSL compile or SPIR-V validation error */
+    VKAT_EXIT_NO_VULKAN = 5, /* no loader or no device */
+    VKAT_EXIT_DEVICE = 6,   /* a device or a run failed: Vulkan error, device lost, unsupported */
+    VKAT_EXIT_DB = 7,       /* results database error */
+};
+
+/* Maps a library result to the documented exit code. */
+int vkat_cli_exit_code(vkat_result r);
+/* Prints "vkautotune: <formatted error>" to stderr and returns the exit code for it. */
+int vkat_cli_report(const vkat_error *err);
+/* Installs the stderr log callback; verbose also shows debug messages. */
+void vkat_cli_setup_log(int verbose, int quiet);
+
+int vkat_cmd_devices(int argc, char **argv);
+
+#endif

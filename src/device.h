@@ -1,0 +1,51 @@
+/* device.h — internal: the Vulkan instance, physical-device info and logical devices ("gpus") for tuning.
+ *
+ * Vulkan is loaded at run time through volk (VK_NO_PROTOTYPES): include this header, not <vulkan/vulkan.h>.
+ * Device-level functions are the loader's global trampolines (volkLoadInstance), so they work for any number
+ * of devices at once. */
+#ifndef VKAT_DEVICE_H
+#define VKAT_DEVICE_H
+
+#include "vkautotune.h"
+
+#include <volk.h>
+
+struct vkat_instance {
+    VkInstance instance;
+    uint32_t count;
+    VkPhysicalDevice *physical;
+    vkat_device_info *info;
+};
+
+/* A logical device with one compute queue, made for tuning. Owned by its creator; vkat_gpu_destroy releases it.
+ * The queue is used by one thread at a time. */
+typedef struct vkat_gpu {
+    const vkat_device_info *info;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkPhysicalDeviceMemoryProperties memory;
+    /* What was enabled at creation (1 = on), so shaders that need them can be skipped with a message. */
+    int float16, int8, int16, int64, storage16, storage8, subgroup_size_control, cooperative_matrix, bfloat16,
+        cooperative_matrix2;
+} vkat_gpu;
+
+/* Does `info` offer everything named? `extensions` are Vulkan extension names; `features` are Vulkan feature
+ * member names ("shaderFloat16", "cooperativeMatrix", "shaderBFloat16Type", ...). On a miss returns 0 and
+ * writes the first missing name into `missing`. An unknown feature name counts as missing. */
+int vkat_device_meets(const vkat_device_info *info, const char *const *extensions, size_t extension_count,
+                      const char *const *features, size_t feature_count, char *missing, size_t missing_size);
+
+/* Known feature names for space files (NULL-terminated), for error messages and documentation. */
+extern const char *const vkat_feature_names[];
+
+/* Creates a logical device on physical device `index` with one compute queue. Every known feature and tuning
+ * extension the device supports is enabled, so templates need not list the common ones. */
+vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu **out, vkat_error *err);
+void vkat_gpu_destroy(vkat_gpu *gpu);
+
+/* Index of a memory type with `required` flags among `type_bits`, or -1. */
+int vkat_gpu_memory_type(const vkat_gpu *gpu, uint32_t type_bits, VkMemoryPropertyFlags required);
+
+#endif
