@@ -1,0 +1,81 @@
+/* bench.h — internal: runs compiled kernels on a vkat_gpu and times them with timestamp queries.
+ *
+ * A workspace holds one problem's buffers on one device: device-local storage buffers (set 0, binding i for
+ * buffer i), filled once with seeded initial data through a staging buffer, each output (out/inout) followed by a
+ * canary region that a kernel must never write. A kernel is one pipeline (SPIR-V + specialization constants)
+ * over the workspace's descriptor layout. Nothing here knows about spaces or templates.
+ *
+ * Every wait has a timeout: a kernel that never finishes yields VKAT_ERR_TIMEOUT, a lost device
+ * VKAT_ERR_DEVICE_LOST. One thread per workspace. */
+#ifndef VKAT_BENCH_H
+#define VKAT_BENCH_H
+
+#include "compile.h"
+#include "device.h"
+#include "space.h"
+
+typedef struct vkat_buffer_spec {
+    const char *name;
+    vkat_elem_type type;
+    uint64_t count; /* elements */
+    vkat_init_kind init;
+    double a, b; /* as in vkat_buffer_decl */
+    vkat_direction dir;
+} vkat_buffer_spec;
+
+typedef struct vkat_workspace vkat_workspace;
+
+/* Allocates and uploads. Initial data is a pure function of (seed, buffer index, element index), so every run
+ * and every device sees the same inputs. Random values are converted to the element type (float16/bfloat16 by
+ * rounding to nearest even; integer types truncate). Sizes beyond the device's maxStorageBufferRange or memory
+ * give VKAT_ERR_LIMITS before anything is allocated. */
+vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, uint64_t seed,
+                                  vkat_workspace **out, vkat_error *err);
+void vkat_workspace_destroy(vkat_workspace *ws);
+
+/* Restores every buffer to its initial contents, fills every `out` buffer with the poison pattern (so unwritten
+ * elements are detectable) and rewrites the canaries. Call before a variant's checked run. */
+vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err);
+
+/* Copies buffer `index` back to the host (*data malloc'ed, count elements of its type) and checks its canary:
+ * *canary_ok is 0 when the kernel wrote past the end. */
+vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, int *canary_ok, vkat_error *err);
+
+/* The poison pattern's bytes for an element type (what an unwritten element reads as). */
+void vkat_poison_element(vkat_elem_type type, void *out);
+
+typedef struct vkat_kernel vkat_kernel;
+
+/* Creates a compute pipeline. push_size is the push-constant range in bytes (0: none). */
+vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
+                               const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
+                               vkat_error *err);
+void vkat_kernel_destroy(vkat_kernel *k);
+
+/* One dispatch, waited for with `timeout_ns`. */
+vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
+                            vkat_error *err);
+
+typedef struct vkat_timing_opts {
+    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2 */
+    double min_sample_s;   /* batch dispatches per timestamp pair until one sample lasts this long; default 1e-4 */
+    uint32_t repetitions;  /* timed samples; default 10 */
+    double max_time_s;     /* stop early when the samples have taken this long; default 2 */
+    uint64_t timeout_ns;   /* per submission; default 10 s */
+} vkat_timing_opts;
+
+typedef struct vkat_timing {
+    double median_s, min_s, max_s, mean_s;
+    double mad_s;        /* median absolute deviation: the spread measure */
+    uint32_t samples;    /* timed samples taken */
+    uint32_t batch;      /* dispatches per sample (each time is per dispatch) */
+    double warmup_s;     /* wall time spent warming up */
+} vkat_timing;
+
+/* Warms up by time, then takes timed samples with timestamp queries in one command buffer per sample; ticks are
+ * masked with the queue's timestampValidBits and scaled by timestampPeriod. Times are per dispatch.
+ * opts may be NULL (defaults). */
+vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const void *push,
+                                const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err);
+
+#endif

@@ -1,0 +1,33 @@
+/* check.h — internal: compares a variant's output with the reference's, element type aware.
+ * Pure host code: no Vulkan. */
+#ifndef VKAT_CHECK_H
+#define VKAT_CHECK_H
+
+#include "vkautotune.h"
+
+typedef struct vkat_check_opts {
+    double rel_l2_tolerance;  /* ||got - ref||_2 / ||ref||_2 (absolute L2 when ||ref|| == 0) */
+    double max_abs_tolerance; /* max |got - ref|; INFINITY disables */
+} vkat_check_opts;
+
+typedef struct vkat_check_report {
+    int ok;
+    double rel_l2, max_abs;
+    uint64_t nonfinite;  /* NaN/Inf in got where ref is finite */
+    uint64_t unwritten;  /* elements still holding the poison pattern where ref does not */
+    uint64_t first_bad;  /* index of the first wrong element, UINT64_MAX when none */
+    char reason[256];    /* "rel L2 3.2e-02 > 1e-05", "12 unwritten elements (first at 40)", ... */
+} vkat_check_report;
+
+/* Compares `count` elements of `type`. Integer types must match exactly; float types use the tolerances.
+ * `poison` is one element's poison bytes (vkat_poison_element). */
+void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, uint64_t count, const void *poison,
+                        const vkat_check_opts *opts, vkat_check_report *out);
+
+/* Conversions used by checks and buffer fills. */
+float vkat_half_to_float(uint16_t h);
+uint16_t vkat_float_to_half(float f);
+float vkat_bf16_to_float(uint16_t b);
+uint16_t vkat_float_to_bf16(float f);
+
+#endif

@@ -1,0 +1,56 @@
+/* compile.h — internal: GLSL -> SPIR-V with glslang (in process), validation with SPIRV-Tools, disassembly,
+ * and the facts the runner needs from a module before creating a pipeline (workgroup size, shared memory).
+ *
+ * Thread-safety: every function may run concurrently on different inputs (vkat_compile_init is called once
+ * first, from one thread; the functions call it themselves when needed, guarded by a once-flag). */
+#ifndef VKAT_COMPILE_H
+#define VKAT_COMPILE_H
+
+#include "vkautotune.h"
+
+typedef struct vkat_spirv {
+    uint32_t *words;
+    size_t count;
+} vkat_spirv;
+
+void vkat_spirv_free(vkat_spirv *m); /* frees words, zeroes the struct; NULL-safe */
+
+/* Initialises glslang's process state (idempotent). */
+void vkat_compile_init(void);
+
+/* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the
+ * highest SPIR-V version it allows. Errors are VKAT_ERR_COMPILE; err->file is `path` and err->line the line
+ * glslang reports (the template's own line, thanks to #line), the message glslang's first error. The full log
+ * goes to the debug log. */
+vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t vulkan_api_version, vkat_spirv *out,
+                              vkat_error *err);
+
+/* Validates with SPIRV-Tools for the Vulkan version's environment. VKAT_ERR_VALIDATE with the validator's text. */
+vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t vulkan_api_version, vkat_error *err);
+
+/* Human-readable disassembly; *text is malloc'ed. */
+vkat_result vkat_disassemble_spirv(const vkat_spirv *m, char **text, vkat_error *err);
+
+/* A specialization-constant value supplied at pipeline creation. */
+typedef struct vkat_spec_value {
+    uint32_t id;
+    uint32_t value; /* 32-bit scalar bits */
+} vkat_spec_value;
+
+typedef struct vkat_spirv_info {
+    uint32_t local_size[3];  /* after applying specialization constants */
+    uint64_t shared_bytes;   /* sum of Workgroup-storage variables' sizes (std430-like layout: scalars, vectors,
+                                matrices, arrays incl. spec-constant lengths, structs, cooperative matrices are
+                                not in shared memory) */
+    int uses_cooperative_matrix;
+} vkat_spirv_info;
+
+/* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given
+ * specialization-constant values applied. VKAT_ERR_VALIDATE when the module has no GLCompute entry point. */
+vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec, size_t spec_count,
+                               vkat_spirv_info *info, vkat_error *err);
+
+/* XXH3-64 of the words (for the results database and the manifest). */
+uint64_t vkat_spirv_hash(const vkat_spirv *m);
+
+#endif

@@ -1,0 +1,154 @@
+/* space.h — internal: a search space read from an INI file (docs/space-format.md).
+ *
+ * The space says which template to instantiate, what it needs of a device, the problem sizes, the tuning
+ * parameters and constraints, the buffers, push constants, dispatch, metrics and the correctness reference.
+ * Loading checks everything that can be checked without a device and reports `file:line: message`.
+ *
+ * A configuration is a choice of one value index per parameter (uint32_t choice[param_count]); the space is the
+ * mixed-radix product of the parameters' value lists, walked lazily by index, never materialised. */
+#ifndef VKAT_SPACE_H
+#define VKAT_SPACE_H
+
+#include "expr.h"
+#include "vkautotune.h"
+
+typedef enum vkat_param_kind { VKAT_PARAM_DEFINE, VKAT_PARAM_SPEC } vkat_param_kind;
+
+typedef struct vkat_param {
+    char *name;
+    int64_t *values; /* in the order written (ranges expanded) */
+    size_t value_count;
+    vkat_param_kind kind;
+    uint32_t spec_id; /* VKAT_PARAM_SPEC: the constant_id in the template */
+    int slot;         /* symbol-table slot */
+    int line;
+} vkat_param;
+
+typedef struct vkat_named_expr {
+    char *name; /* constraint name or key */
+    vkat_expr *expr;
+    int line;
+} vkat_named_expr;
+
+typedef struct vkat_problem_var {
+    char *name;
+    int64_t value; /* default from the file, or the --problem override */
+    int slot;
+    int line;
+} vkat_problem_var;
+
+typedef enum vkat_init_kind { VKAT_INIT_ZERO, VKAT_INIT_RANDOM, VKAT_INIT_CONST, VKAT_INIT_IOTA } vkat_init_kind;
+typedef enum vkat_direction { VKAT_DIR_IN = 1, VKAT_DIR_OUT = 2, VKAT_DIR_INOUT = 3 } vkat_direction;
+
+typedef struct vkat_buffer_decl {
+    char *name;
+    uint32_t binding; /* set 0; bindings are numbered in the order the buffers are written, from 0 */
+    vkat_elem_type type;
+    vkat_expr *count; /* element count */
+    vkat_init_kind init;
+    double init_a, init_b; /* random(a, b) range, const(a) value, iota: start a, step b (default 0, 1) */
+    vkat_direction dir;
+    int line;
+} vkat_buffer_decl;
+
+typedef struct vkat_push_decl {
+    char *name;
+    vkat_elem_type type; /* VKAT_INT32, VKAT_UINT32 or VKAT_FLOAT32 */
+    vkat_expr *value;
+    int line;
+} vkat_push_decl;
+
+typedef struct vkat_space {
+    char *path;          /* as given */
+    char *dir;           /* directory of the space file; relative paths in it are resolved from here */
+    uint64_t file_hash;  /* XXH64 of the file's bytes */
+
+    /* [kernel] */
+    char *name;
+    char *template_path; /* resolved */
+    char *entry;         /* default "main" */
+    char **extensions;   /* required Vulkan extensions */
+    size_t extension_count;
+    char **features; /* required Vulkan features by member name (see vkat_feature_names) */
+    size_t feature_count;
+
+    vkat_symtab *symbols; /* problem names, parameter names, device.* names */
+    vkat_problem_var *problem;
+    size_t problem_count;
+    vkat_param *params;
+    size_t param_count;
+    vkat_named_expr *constraints;
+    size_t constraint_count;
+    vkat_buffer_decl *buffers;
+    size_t buffer_count;
+    vkat_push_decl *push;
+    size_t push_count;
+
+    /* [dispatch] */
+    vkat_expr *local_size[3]; /* default 1 */
+    vkat_expr *groups[3];     /* default 1 */
+
+    /* [metrics]; NULL when absent */
+    vkat_expr *flops;
+    vkat_expr *bytes;
+
+    /* [check]; reference_path NULL when the space has no reference */
+    char *reference_path; /* resolved */
+    vkat_expr *ref_local_size[3];
+    vkat_expr *ref_groups[3];
+    double rel_l2_tolerance; /* default 1e-5 */
+    double max_abs_tolerance; /* default: none (INFINITY) */
+} vkat_space;
+
+/* Reads and checks a space file. Errors: VKAT_ERR_IO (missing/unreadable), VKAT_ERR_SYNTAX (INI or expression
+ * syntax), VKAT_ERR_SPACE (unknown section/key/name, empty or duplicate parameter, ...), each with file:line. */
+vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err);
+void vkat_space_destroy(vkat_space *s);
+
+/* Applies "M=256,N=256,K=256" to the problem sizes; an unknown name or bad value is VKAT_ERR_USAGE. */
+vkat_result vkat_space_set_problem(vkat_space *s, const char *overrides, vkat_error *err);
+/* Writes the problem as "M=256,N=256,K=256" (file order). */
+void vkat_space_format_problem(const vkat_space *s, char *buf, size_t size);
+
+/* Number of raw configurations (product of value counts); saturates at UINT64_MAX. */
+uint64_t vkat_space_raw_count(const vkat_space *s);
+/* Mixed-radix decoding/encoding, first parameter most significant. */
+void vkat_space_decode(const vkat_space *s, uint64_t index, uint32_t *choice);
+uint64_t vkat_space_encode(const vkat_space *s, const uint32_t *choice);
+
+/* An environment is an array of vkat_symtab_count(s->symbols) values. This fills problem sizes and device.*
+ * names (from `device`, or from conservative Vulkan minimum limits when device is NULL). Caller frees. */
+vkat_value *vkat_space_env_create(const vkat_space *s, const vkat_device_info *device);
+/* Writes the chosen parameter values into env. */
+void vkat_space_env_apply(const vkat_space *s, const uint32_t *choice, vkat_value *env);
+
+/* Checks every constraint in order. Returns 1 when all hold, 0 when one fails (its index in *failed when not
+ * NULL), -1 on an evaluation error (err filled). */
+int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed, vkat_error *err);
+
+/* "TM=4,TN=4,..." for a choice (every parameter, file order), and back. Parsing needs every parameter unless
+ * `partial` is set, in which case missing ones take their first value; an unknown name or a value not in the
+ * parameter's list is VKAT_ERR_USAGE. */
+void vkat_space_format_config(const vkat_space *s, const uint32_t *choice, char *buf, size_t size);
+vkat_result vkat_space_parse_config(const vkat_space *s, const char *text, int partial, uint32_t *choice,
+                                    vkat_error *err);
+
+/* Everything a run needs, evaluated for one environment (problem + device + configuration). */
+typedef struct vkat_launch {
+    uint32_t local_size[3];
+    uint32_t groups[3];
+    uint64_t *buffer_counts; /* [buffer_count] elements */
+    uint8_t push[256];       /* packed in declaration order, 4 bytes each */
+    uint32_t push_size;
+    double flops; /* 0 when the space has none */
+    double bytes;
+} vkat_launch;
+
+/* Evaluates dispatch, buffer counts, push constants and metrics. `reference` selects the [check] dispatch.
+ * launch->buffer_counts is allocated here; release with vkat_launch_free. Negative or zero sizes, group counts
+ * beyond 2^32-1 and evaluation errors give VKAT_ERR_EXPR with the line. */
+vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int reference, vkat_launch *launch,
+                              vkat_error *err);
+void vkat_launch_free(vkat_launch *launch);
+
+#endif
