@@ -1,0 +1,562 @@
+/* tune.c — the tuning run on one device: asks the strategy for configurations, turns each valid one into a
+ * checked, timed measurement, and stores it. The reference runs once per device and problem; every variant's
+ * outputs are poisoned before its checked run and compared afterwards. Nothing here prints: progress goes to a
+ * callback, diagnostics to the log. */
+#include "tune.h"
+#include "check.h"
+#include "export.h"
+#include "search.h"
+#include "template.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define DEFAULT_BUDGET 100
+
+/* ---- Keys and building ---------------------------------------------------------------------------------- */
+
+static void hex64(uint64_t v, char out[17])
+{
+    snprintf(out, 17, "%016" PRIx64, v);
+}
+
+vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
+{
+    memset(key, 0, sizeof *key);
+    size_t size = 0;
+    char *src = vkat_read_file(space->template_path, &size);
+    if (!src)
+        return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
+    hex64(XXH3_64bits(src, size), key->template_hash);
+    free(src);
+    vkat_device_key_from_info(device, &key->device);
+    snprintf(key->kernel, sizeof key->kernel, "%s", space->name);
+    hex64(space->file_hash, key->space_hash);
+    vkat_space_format_problem(space, key->problem, sizeof key->problem);
+    return VKAT_OK;
+}
+
+static vkat_result compile_source(const char *template_path, const vkat_space *space, const vkat_device_info *device,
+                                  const vkat_value *env, const vkat_launch *launch, int reference,
+                                  vkat_spirv *spirv, vkat_error *err)
+{
+    char *src = vkat_read_file(template_path, NULL);
+    if (!src)
+        return vkat_fail(err, VKAT_ERR_IO, template_path, 0, "cannot read the shader");
+    char *inst = NULL;
+    vkat_result r = vkat_template_for_config(space, src, template_path, env, launch, reference, &inst, err);
+    free(src);
+    if (r != VKAT_OK)
+        return r;
+    r = vkat_compile_glsl(inst, template_path, device->api_version, spirv, err);
+    free(inst);
+    if (r != VKAT_OK)
+        return r;
+    r = vkat_validate_spirv(spirv, device->api_version, err);
+    if (r != VKAT_OK)
+        vkat_spirv_free(spirv);
+    return r;
+}
+
+vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
+                            vkat_value *env, vkat_launch *launch, vkat_spirv *spirv, vkat_error *err)
+{
+    vkat_space_env_apply(space, choice, env);
+    vkat_result r = vkat_space_launch(space, env, 0, launch, err);
+    if (r != VKAT_OK)
+        return r;
+    r = compile_source(space->template_path, space, device, env, launch, 0, spirv, err);
+    if (r != VKAT_OK)
+        vkat_launch_free(launch);
+    return r;
+}
+
+/* Specialization constants of the configuration in `env`. Returns the count written. */
+static size_t spec_values(const vkat_space *space, const vkat_value *env, vkat_spec_value *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < space->param_count; i++) {
+        const vkat_param *p = &space->params[i];
+        if (p->kind != VKAT_PARAM_SPEC)
+            continue;
+        out[n].id = p->spec_id;
+        out[n].value = (uint32_t)env[p->slot].i;
+        n++;
+    }
+    return n;
+}
+
+/* ---- Device limits, read from the SPIR-V before a pipeline exists ---------------------------------------- */
+
+static int within_limits(const vkat_device_info *d, const vkat_spirv_info *si, const vkat_launch *launch, char *why,
+                         size_t size)
+{
+    uint64_t inv = (uint64_t)si->local_size[0] * si->local_size[1] * si->local_size[2];
+    if (si->shared_bytes > d->max_shared_memory) {
+        snprintf(why, size, "shared memory %" PRIu64 " bytes > device limit %u", si->shared_bytes,
+                 d->max_shared_memory);
+        return 0;
+    }
+    if (inv > d->max_workgroup_invocations) {
+        snprintf(why, size, "workgroup of %" PRIu64 " invocations > device limit %u", inv,
+                 d->max_workgroup_invocations);
+        return 0;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (si->local_size[i] > d->max_workgroup_size[i]) {
+            snprintf(why, size, "local size %c %u > device limit %u", "xyz"[i], si->local_size[i],
+                     d->max_workgroup_size[i]);
+            return 0;
+        }
+        if (launch->groups[i] > d->max_workgroup_count[i]) {
+            snprintf(why, size, "group count %c %u > device limit %u", "xyz"[i], launch->groups[i],
+                     d->max_workgroup_count[i]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- One device's run -------------------------------------------------------------------------------------- */
+
+typedef struct run_ctx {
+    const vkat_space *space;
+    const vkat_instance *inst;
+    uint32_t device_index;
+    const vkat_device_info *device;
+    const vkat_tune_opts *opts;
+    vkat_store *store;
+    vkat_gpu *gpu;
+    vkat_workspace *ws;
+    vkat_buffer_spec *buffers;
+    void **reference; /* [buffer_count], outputs only; NULL when no reference */
+    int has_reference;
+    vkat_value *env;
+} run_ctx;
+
+static void free_reference(run_ctx *c)
+{
+    if (!c->reference)
+        return;
+    for (size_t i = 0; i < c->space->buffer_count; i++)
+        free(c->reference[i]);
+    free(c->reference);
+    c->reference = NULL;
+}
+
+/* Runs the reference shader once and keeps its outputs. */
+static vkat_result run_reference(run_ctx *c, vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    c->reference = calloc(s->buffer_count, sizeof *c->reference);
+    if (!c->reference)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vkat_launch launch = {0};
+    vkat_spirv spirv = {0};
+    vkat_kernel *k = NULL;
+    vkat_result r = vkat_space_launch(s, c->env, 1, &launch, err);
+    if (r == VKAT_OK)
+        r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
+    if (r == VKAT_OK)
+        r = vkat_kernel_create(c->ws, &spirv, "main", NULL, 0, 0, &k, err);
+    if (r == VKAT_OK)
+        r = vkat_workspace_reset(c->ws, err);
+    if (r == VKAT_OK)
+        r = vkat_kernel_run(k, launch.groups, NULL, c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 60000000000ull,
+                            err);
+    for (size_t i = 0; r == VKAT_OK && i < s->buffer_count; i++) {
+        if (!(s->buffers[i].dir & VKAT_DIR_OUT))
+            continue;
+        int canary_ok = 1;
+        r = vkat_workspace_read(c->ws, i, &c->reference[i], &canary_ok, err);
+        if (r == VKAT_OK && !canary_ok)
+            r = vkat_fail(err, VKAT_ERR_CHECK, s->reference_path, 0,
+                          "the reference shader wrote past the end of buffer '%s'", s->buffers[i].name);
+    }
+    if (r != VKAT_OK && err && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", s->reference_path);
+    vkat_kernel_destroy(k);
+    vkat_spirv_free(&spirv);
+    vkat_launch_free(&launch);
+    return r;
+}
+
+/* Device, buffers, reference: everything shared by the variants of one run. */
+static vkat_result setup_device(run_ctx *c, vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    vkat_result r = vkat_gpu_create(c->inst, c->device_index, &c->gpu, err);
+    if (r != VKAT_OK)
+        return r;
+    /* Buffer sizes depend only on problem and device (checked by vkat_tune_device), so any configuration's
+     * environment gives them; the first one is used. */
+    uint32_t *zero = calloc(s->param_count ? s->param_count : 1, sizeof *zero);
+    vkat_launch launch = {0};
+    if (!zero)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vkat_space_env_apply(s, zero, c->env);
+    free(zero);
+    r = vkat_space_launch(s, c->env, c->has_reference, &launch, err);
+    if (r != VKAT_OK)
+        return r;
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        const vkat_buffer_decl *b = &s->buffers[i];
+        c->buffers[i] = (vkat_buffer_spec){b->name, b->type, launch.buffer_counts[i], b->init, b->init_a, b->init_b,
+                                           b->dir};
+    }
+    vkat_launch_free(&launch);
+    r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
+                              &c->ws, err);
+    if (r == VKAT_OK && c->has_reference)
+        r = run_reference(c, err);
+    return r;
+}
+
+static void teardown_device(run_ctx *c)
+{
+    free_reference(c);
+    vkat_workspace_destroy(c->ws);
+    c->ws = NULL;
+    vkat_gpu_destroy(c->gpu);
+    c->gpu = NULL;
+}
+
+/* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason. */
+static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, vkat_row *row,
+                               vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    vkat_result r = vkat_workspace_reset(c->ws, err);
+    if (r != VKAT_OK)
+        return r;
+    r = vkat_kernel_run(k, launch->groups, launch->push,
+                        c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, err);
+    if (r != VKAT_OK)
+        return r;
+    vkat_check_opts copts = {s->rel_l2_tolerance, s->max_abs_tolerance};
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        if (!(s->buffers[i].dir & VKAT_DIR_OUT))
+            continue;
+        void *got = NULL;
+        int canary_ok = 1;
+        r = vkat_workspace_read(c->ws, i, &got, &canary_ok, err);
+        if (r != VKAT_OK)
+            return r;
+        if (!canary_ok) {
+            row->status = VKAT_STATUS_CANARY;
+            snprintf(row->reason, sizeof row->reason, "wrote past the end of buffer '%s'", s->buffers[i].name);
+            free(got);
+            return VKAT_OK;
+        }
+        if (c->reference && c->reference[i]) {
+            uint8_t poison[8];
+            vkat_poison_element(s->buffers[i].type, poison);
+            vkat_check_report rep;
+            vkat_check_compare(s->buffers[i].type, got, c->reference[i], c->buffers[i].count, poison, &copts, &rep);
+            row->rel_l2 = rep.rel_l2;
+            row->max_abs = rep.max_abs;
+            if (!rep.ok) {
+                row->status = VKAT_STATUS_WRONG;
+                snprintf(row->reason, sizeof row->reason, "buffer '%s': %s", s->buffers[i].name, rep.reason);
+                free(got);
+                return VKAT_OK;
+            }
+        }
+        free(got);
+    }
+    row->status = VKAT_STATUS_OK;
+    return VKAT_OK;
+}
+
+static vkat_status status_for(vkat_result r)
+{
+    switch (r) {
+    case VKAT_ERR_COMPILE: return VKAT_STATUS_COMPILE_ERROR;
+    case VKAT_ERR_VALIDATE: return VKAT_STATUS_VALIDATE_ERROR;
+    case VKAT_ERR_LIMITS: return VKAT_STATUS_LIMITS;
+    case VKAT_ERR_TIMEOUT: return VKAT_STATUS_TIMEOUT;
+    case VKAT_ERR_DEVICE_LOST: return VKAT_STATUS_DEVICE_LOST;
+    default: return VKAT_STATUS_ERROR;
+    }
+}
+
+/* Compiles, checks and measures one configuration (env already applied). Always fills row->status.
+ * Returns non-OK only for errors that end the run (the device is gone, out of memory). */
+static vkat_result evaluate(run_ctx *c, vkat_row *row, vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    vkat_launch launch = {0};
+    vkat_spirv spirv = {0};
+    vkat_kernel *k = NULL;
+    vkat_error verr = {0};
+    vkat_spec_value spec[64];
+    size_t nspec = spec_values(s, c->env, spec);
+    vkat_result r = vkat_space_launch(s, c->env, 0, &launch, &verr);
+    if (r == VKAT_OK)
+        r = compile_source(s->template_path, s, c->device, c->env, &launch, 0, &spirv, &verr);
+    if (r == VKAT_OK) {
+        char h[17];
+        hex64(vkat_spirv_hash(&spirv), h);
+        memcpy(row->spirv_hash, h, sizeof h);
+        vkat_spirv_info si;
+        char why[256];
+        r = vkat_spirv_reflect(&spirv, spec, nspec, &si, &verr);
+        if (r == VKAT_OK && !within_limits(c->device, &si, &launch, why, sizeof why))
+            r = vkat_fail(&verr, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
+    }
+    int pipeline_failed = 0;
+    if (r == VKAT_OK) {
+        r = vkat_kernel_create(c->ws, &spirv, s->entry, spec, nspec, launch.push_size, &k, &verr);
+        pipeline_failed = r == VKAT_ERR_VULKAN;
+    }
+    if (r == VKAT_OK && (r = checked_run(c, k, &launch, row, &verr)) == VKAT_OK && row->status == VKAT_STATUS_OK) {
+        vkat_timing t;
+        r = vkat_kernel_measure(k, launch.groups, launch.push, &c->opts->timing, &t, &verr);
+        if (r == VKAT_OK) {
+            row->median_s = t.median_s;
+            row->min_s = t.min_s;
+            row->max_s = t.max_s;
+            row->mad_s = t.mad_s;
+            row->samples = t.samples;
+            row->batch = t.batch;
+            row->flops = launch.flops;
+            row->bytes = launch.bytes;
+            row->tflops = launch.flops > 0 && t.median_s > 0 ? launch.flops / t.median_s * 1e-12 : 0;
+            row->gbps = launch.bytes > 0 && t.median_s > 0 ? launch.bytes / t.median_s * 1e-9 : 0;
+        }
+    }
+    if (r != VKAT_OK) {
+        char buf[1024];
+        row->status = pipeline_failed ? VKAT_STATUS_PIPELINE_ERROR : status_for(r);
+        snprintf(row->reason, sizeof row->reason, "%s", vkat_error_format(&verr, buf, sizeof buf));
+    }
+    vkat_kernel_destroy(k);
+    vkat_spirv_free(&spirv);
+    vkat_launch_free(&launch);
+    /* The device is unusable after these; the caller rebuilds it. */
+    if (r == VKAT_ERR_DEVICE_LOST || r == VKAT_ERR_TIMEOUT || r == VKAT_ERR_NOMEM) {
+        *err = verr;
+        return r;
+    }
+    return VKAT_OK;
+}
+
+static const char *pick_strategy(const vkat_tune_opts *opts, uint64_t raw, uint64_t budget)
+{
+    if (opts->strategy && *opts->strategy)
+        return opts->strategy;
+    return raw <= budget ? "exhaustive" : "random";
+}
+
+/* Buffer sizes must not depend on parameters: one workspace serves every variant. */
+static vkat_result check_buffer_sizes(const vkat_space *s, vkat_error *err)
+{
+    for (size_t b = 0; b < s->buffer_count; b++)
+        for (size_t p = 0; p < s->param_count; p++)
+            if (vkat_expr_uses(s->buffers[b].count, s->params[p].slot))
+                return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[b].line,
+                                 "the size of buffer '%s' depends on parameter '%s'; buffer sizes may depend only "
+                                 "on problem sizes and device limits",
+                                 s->buffers[b].name, s->params[p].name);
+    return VKAT_OK;
+}
+
+vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst, uint32_t device_index,
+                             vkat_store *store, const vkat_tune_opts *opts, vkat_tune_report *report,
+                             vkat_error *err)
+{
+    memset(report, 0, sizeof *report);
+    const vkat_device_info *dev = vkat_instance_device(inst, device_index);
+    if (!dev)
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device %u", device_index);
+    char missing[128];
+    if (!vkat_device_meets(dev, (const char *const *)space->extensions, space->extension_count,
+                           (const char *const *)space->features, space->feature_count, missing, sizeof missing)) {
+        report->skipped = 1;
+        snprintf(report->skip_reason, sizeof report->skip_reason, "%s lacks %s, which kernel '%s' requires", dev->name,
+                 missing, space->name);
+        return VKAT_OK;
+    }
+    vkat_result r = check_buffer_sizes(space, err);
+    if (r != VKAT_OK)
+        return r;
+    r = vkat_tune_key(space, dev, &report->key, err);
+    if (r != VKAT_OK)
+        return r;
+
+    run_ctx c = {space, inst, device_index, dev, opts, store, NULL, NULL, NULL, NULL, space->reference_path != NULL,
+                 NULL};
+    vkat_strategy *strategy = NULL;
+    size_t np = space->param_count;
+    uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
+    size_t *counts = calloc(np ? np : 1, sizeof *counts);
+    c.buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c.buffers);
+    c.env = vkat_space_env_create(space, dev);
+    if (!choice || !counts || !c.buffers || !c.env) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < np; i++)
+        counts[i] = space->params[i].value_count;
+    vkat_search_space sp = {np, counts, vkat_space_raw_count(space)};
+    uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
+    const char *sname = pick_strategy(opts, sp.raw_count, budget);
+    snprintf(report->strategy, sizeof report->strategy, "%s", sname);
+    r = vkat_strategy_create(sname, &sp, opts->seed, &strategy, err);
+    if (r != VKAT_OK)
+        goto cleanup;
+    r = setup_device(&c, err);
+    if (r != VKAT_OK)
+        goto cleanup;
+
+    vkat_tune_progress *p = &report->totals;
+    p->budget = budget;
+    p->budget_s = opts->budget_s;
+    p->best_s = INFINITY;
+    double start = vkat_now();
+    while (p->evaluated < budget && (opts->budget_s <= 0 || vkat_now() - start < opts->budget_s) &&
+           vkat_strategy_propose(strategy, choice)) {
+        p->proposed++;
+        vkat_space_env_apply(space, choice, c.env);
+        vkat_error cerr = {0};
+        int valid = vkat_space_check(space, c.env, NULL, &cerr);
+        if (valid < 0) {
+            *err = cerr;
+            r = cerr.code;
+            goto cleanup;
+        }
+        if (!valid) {
+            p->invalid++;
+            vkat_strategy_observe(strategy, choice, INFINITY);
+            continue;
+        }
+        vkat_row row = report->key;
+        vkat_space_format_config(space, choice, row.config, sizeof row.config);
+        vkat_row found;
+        int have = vkat_store_get(store, &row, &found, err);
+        if (have < 0) {
+            r = VKAT_ERR_DB;
+            goto cleanup;
+        }
+        if (have) {
+            row = found;
+            p->resumed++;
+        } else {
+            vkat_error lost = {0};
+            vkat_result er = evaluate(&c, &row, &lost);
+            r = vkat_store_put(store, &row, err);
+            if (r != VKAT_OK)
+                goto cleanup;
+            if (er != VKAT_OK) {
+                /* The device cannot be trusted after a lost device or a kernel that did not finish: rebuild it. */
+                vkat_log(VKAT_LOG_WARN, "%s: %s; recreating the device", row.config, row.reason);
+                teardown_device(&c);
+                r = setup_device(&c, err);
+                if (r != VKAT_OK)
+                    goto cleanup;
+            }
+        }
+        p->evaluated++;
+        double score = row.status == VKAT_STATUS_OK ? row.median_s : INFINITY;
+        if (row.status != VKAT_STATUS_OK)
+            p->failed++;
+        else if (score < p->best_s) {
+            p->best_s = score;
+            snprintf(p->best_config, sizeof p->best_config, "%s", row.config);
+        }
+        vkat_strategy_observe(strategy, choice, score);
+        p->elapsed_s = vkat_now() - start;
+        if (opts->progress)
+            opts->progress(opts->progress_user, p);
+    }
+    p->elapsed_s = vkat_now() - start;
+    p->done = 1;
+    if (opts->progress)
+        opts->progress(opts->progress_user, p);
+    r = VKAT_OK;
+
+cleanup:
+    vkat_strategy_destroy(strategy);
+    teardown_device(&c);
+    free(c.buffers);
+    free(c.env);
+    free(counts);
+    free(choice);
+    return r;
+}
+
+/* ---- Export ------------------------------------------------------------------------------------------------ */
+
+vkat_result vkat_tune_export(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                             size_t device_count, vkat_store *store, const char *dir, vkat_error *err)
+{
+    size_t n = 0;
+    vkat_export_item *items = calloc(device_count ? device_count : 1, sizeof *items);
+    vkat_row *rows = calloc(device_count ? device_count : 1, sizeof *rows);
+    vkat_spirv *spirv = calloc(device_count ? device_count : 1, sizeof *spirv);
+    vkat_launch *launch = calloc(device_count ? device_count : 1, sizeof *launch);
+    vkat_value **envs = calloc(device_count ? device_count : 1, sizeof *envs);
+    uint32_t **choices = calloc(device_count ? device_count : 1, sizeof *choices);
+    vkat_result r = VKAT_OK;
+    if (!items || !rows || !spirv || !launch || !envs || !choices) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    for (size_t d = 0; d < device_count; d++) {
+        const vkat_device_info *dev = vkat_instance_device(inst, device_indices[d]);
+        vkat_row key;
+        size_t count = 0;
+        if ((r = vkat_tune_key(space, dev, &key, err)) != VKAT_OK)
+            goto cleanup;
+        if ((r = vkat_store_best(store, &key, &rows[n], 1, &count, err)) != VKAT_OK)
+            goto cleanup;
+        if (count == 0) {
+            vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for %s (%s) in the database", space->name,
+                     dev->name, key.problem);
+            continue;
+        }
+        choices[n] = calloc(space->param_count ? space->param_count : 1, sizeof **choices);
+        envs[n] = vkat_space_env_create(space, dev);
+        if (!choices[n] || !envs[n]) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+            goto cleanup;
+        }
+        if ((r = vkat_space_parse_config(space, rows[n].config, 0, choices[n], err)) != VKAT_OK)
+            goto cleanup;
+        if ((r = vkat_tune_build(space, dev, choices[n], envs[n], &launch[n], &spirv[n], err)) != VKAT_OK)
+            goto cleanup;
+        char h[17];
+        hex64(vkat_spirv_hash(&spirv[n]), h);
+        if (rows[n].spirv_hash[0] && strcmp(h, rows[n].spirv_hash) != 0)
+            vkat_log(VKAT_LOG_WARN, "export: %s compiles to different SPIR-V than when it was measured (%s, now %s)",
+                     rows[n].config, rows[n].spirv_hash, h);
+        items[n] = (vkat_export_item){space, dev, &rows[n], &spirv[n], choices[n], envs[n], &launch[n]};
+        n++;
+    }
+    if (n == 0) {
+        r = vkat_fail(err, VKAT_ERR_DB, NULL, 0, "nothing to export: no correct variant of '%s' in the database",
+                      space->name);
+        goto cleanup;
+    }
+    r = vkat_export_write(dir, items, n, err);
+
+cleanup:
+    for (size_t i = 0; i < device_count && spirv && launch && envs && choices; i++) {
+        vkat_spirv_free(&spirv[i]);
+        vkat_launch_free(&launch[i]);
+        free(envs[i]);
+        free(choices[i]);
+    }
+    free(items);
+    free(rows);
+    free(spirv);
+    free(launch);
+    free(envs);
+    free(choices);
+    return r;
+}

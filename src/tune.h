@@ -1,0 +1,68 @@
+/* tune.h — internal: a tuning run on one device, from a loaded space to stored, checked measurements.
+ *
+ * Order of work for each proposal: constraints -> resume lookup -> instantiate -> compile -> validate ->
+ * device limits (from the SPIR-V) -> pipeline -> one checked run against the reference -> timing -> store.
+ * A variant that fails any step is stored with its status and reason and never ranked. */
+#ifndef VKAT_TUNE_H
+#define VKAT_TUNE_H
+
+#include "bench.h"
+#include "space.h"
+#include "store.h"
+
+typedef struct vkat_tune_progress {
+    uint64_t proposed;  /* proposals seen, invalid ones included */
+    uint64_t invalid;   /* failed a constraint: cost no measurement */
+    uint64_t evaluated; /* valid proposals done: measured now or found in the database */
+    uint64_t resumed;   /* of those, found in the database */
+    uint64_t failed;    /* of those, not ok */
+    uint64_t budget;    /* evaluation budget (0: none) */
+    double budget_s;    /* time budget (0: none) */
+    double elapsed_s;
+    double best_s;      /* best median so far, INFINITY when none */
+    char best_config[512];
+    int done;           /* the last call of a run */
+} vkat_tune_progress;
+
+typedef void (*vkat_tune_progress_fn)(void *user, const vkat_tune_progress *p);
+
+typedef struct vkat_tune_opts {
+    const char *strategy;   /* NULL: exhaustive when the raw space fits the budget, else random */
+    uint64_t budget;        /* evaluations (resumed ones count); 0: 100 */
+    double budget_s;        /* wall-clock limit for the search; 0: none */
+    uint64_t seed;          /* search seed */
+    uint64_t data_seed;     /* seed of the buffers' initial contents; 0: 1 */
+    vkat_timing_opts timing;
+    uint64_t run_timeout_ns; /* the checked run; 0: 10 s */
+    vkat_tune_progress_fn progress;
+    void *progress_user;
+} vkat_tune_opts;
+
+typedef struct vkat_tune_report {
+    int skipped;              /* the device lacks what the kernel requires */
+    char skip_reason[512];
+    char strategy[32];
+    vkat_tune_progress totals;
+    vkat_row key;             /* device, kernel, hashes, problem of this run (config empty) */
+} vkat_tune_report;
+
+/* Tunes `space` (its problem already set) on device `device_index`, storing every result in `store`.
+ * A device lacking a required extension/feature is not an error: report->skipped is set with the reason. */
+vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst, uint32_t device_index,
+                             vkat_store *store, const vkat_tune_opts *opts, vkat_tune_report *report,
+                             vkat_error *err);
+
+/* The database key (device, kernel, template hash, space hash, problem) for a space on a device. Reads the
+ * template file to hash it. */
+vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err);
+
+/* Compiles one configuration for a device: instantiate, compile, validate. Used by `compile` and export. */
+vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
+                            vkat_value *env, vkat_launch *launch, vkat_spirv *spirv, vkat_error *err);
+
+/* Writes the best stored variant for (space, device) into `dir` (SPIR-V + manifest entry), recompiling it.
+ * VKAT_ERR_DB when the database holds no ok row for that key. */
+vkat_result vkat_tune_export(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                             size_t device_count, vkat_store *store, const char *dir, vkat_error *err);
+
+#endif
