@@ -345,7 +345,7 @@ int main(void)
     test_errors();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (!test_failed && system(cmd) != 0)
+    if (!test_failed && !getenv("VKAT_KEEP_TMP") && system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     TEST_END();
 }
