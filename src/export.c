@@ -21,11 +21,6 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-/* expr.c comes from the `frontend` branch. Until it is merged, a weak reference lets this file link without
- * it; vkat_expr_text is then NULL and formulas fall back to the evaluated numbers. Remove this pragma once
- * expr.c is in the tree. */
-#pragma weak vkat_expr_text
-
 #define MANIFEST_NAME "manifest.json"
 #define MANIFEST_VERSION 1
 
@@ -186,13 +181,13 @@ static json_object *string_array(char *const *s, size_t n)
     return a;
 }
 
-/* The formula a runtime re-evaluates for other sizes; when the space has none (NULL: the default 1) or expr.c
- * is not linked, the evaluated number, as text so every entry has one type. */
+/* The formula a runtime re-evaluates for other sizes; when the space has none (NULL: the default 1), the
+ * evaluated number, as text so every entry has one type. */
 static json_object *formulas(vkat_expr *const e[3], const uint32_t v[3])
 {
     json_object *a = json_object_new_array();
     for (int i = 0; i < 3; i++) {
-        const char *text = e[i] && vkat_expr_text ? vkat_expr_text(e[i]) : NULL;
+        const char *text = e[i] ? vkat_expr_text(e[i]) : NULL;
         char number[16];
         if (!text) {
             snprintf(number, sizeof number, "%u", v[i]);

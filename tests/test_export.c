@@ -1,7 +1,7 @@
 /* test_export.c — export of winning variants: file names, .spv bytes, every manifest field (read back with
  * json-c), mkdir -p, replacement of an old manifest, no temporary files left, and refusals that write nothing.
- * The space is built by hand (not loaded from a file) so this test depends on no parser; its expressions are
- * NULL, which export writes as the evaluated numbers. */
+ * The space is built by hand (not loaded from a file) so the test pins exactly what export reads; its dispatch
+ * expressions are NULL (written as the evaluated numbers) except where a test parses real ones. */
 #include "export.h"
 #include "test.h"
 #include "util.h"
@@ -362,6 +362,27 @@ static void test_export(void)
     CHECK_STR(gets(k, "template_hash"), "0123456789abcdef");
     CHECK_STR(gets(k, "space_hash"), "fedcba9876543210");
     json_object_put(root);
+
+    /* With the space's dispatch expressions, the formulas are their texts; a missing one is still the number. */
+    vkat_symtab *syms = vkat_symtab_create();
+    const char *const sym_names[] = {"M", "N", "K", "TM", "WG"};
+    for (int i = 0; i < 5; i++)
+        CHECK(syms && vkat_symtab_add(syms, sym_names[i]) == i);
+    CHECK(vkat_expr_parse("cdiv(M, TM * 4)", syms, NULL, 0, &space.groups[0], &err) == VKAT_OK);
+    CHECK(vkat_expr_parse("N / 16", syms, NULL, 0, &space.groups[1], &err) == VKAT_OK);
+    CHECK(vkat_expr_parse("WG", syms, NULL, 0, &space.local_size[0], &err) == VKAT_OK);
+    CHECK(vkat_export_write(out, items, 1, &err) == VKAT_OK);
+    root = json_object_from_file(path);
+    k = root ? json_object_array_get_idx(get(root, "kernels"), 0) : NULL;
+    CHECK(k && strings_are(get(get(k, "dispatch"), "workgroup_count"), "cdiv(M, TM * 4)", "N / 16", "1"));
+    CHECK(k && strings_are(get(get(k, "dispatch"), "local_size"), "WG", "1", "1"));
+    json_object_put(root);
+    for (int i = 0; i < 3; i++) {
+        vkat_expr_destroy(space.groups[i]);
+        vkat_expr_destroy(space.local_size[i]);
+        space.groups[i] = space.local_size[i] = NULL;
+    }
+    vkat_symtab_destroy(syms);
 
     /* A second export into the same directory replaces the manifest (one kernel now) and the .spv. */
     vkat_spirv spv3 = {words2, 3};
