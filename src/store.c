@@ -218,6 +218,32 @@ rollback:
     return r;
 }
 
+/* Switching a new file to WAL upgrades a shared lock to an exclusive one. When two processes open a new file at
+ * once both hold the shared lock, and SQLite breaks that deadlock by answering one SQLITE_BUSY at once, without
+ * the busy handler; so this retries for as long as the busy timeout would have waited. */
+static vkat_result set_wal(vkat_store *st, int *wal, vkat_error *err)
+{
+    double start = vkat_now();
+    for (;;) {
+        sqlite3_stmt *s = NULL;
+        int rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(s);
+            if (rc == SQLITE_ROW)
+                *wal = sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal") == 0;
+            /* finalize repeats a failed step's code and keeps its message for db_fail */
+            int frc = sqlite3_finalize(s);
+            if (rc != SQLITE_ROW)
+                rc = frc;
+        }
+        if (rc == SQLITE_ROW)
+            return VKAT_OK;
+        if ((rc & 0xff) != SQLITE_BUSY || vkat_now() - start > STORE_BUSY_TIMEOUT_MS / 1000.0)
+            return db_fail(err, st->db, st->path);
+        sqlite3_sleep(5);
+    }
+}
+
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err)
 {
     *out = NULL;
@@ -237,18 +263,9 @@ vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err)
     /* The first statement reads the header: a file that is not a database fails here, with sqlite's message.
      * journal_mode answers with the mode it got; anything but "wal" (a read-only directory, a network file
      * system without shared memory) would silently lose the two-process guarantee, so it is an error. */
-    sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL) != SQLITE_OK) {
-        r = db_fail(err, st->db, path);
+    int wal = 0;
+    if ((r = set_wal(st, &wal, err)))
         goto fail;
-    }
-    rc = sqlite3_step(s);
-    int wal = rc == SQLITE_ROW && sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal") == 0;
-    sqlite3_finalize(s);
-    if (rc != SQLITE_ROW) {
-        r = db_fail(err, st->db, path);
-        goto fail;
-    }
     if (!wal) {
         r = vkat_fail(err, VKAT_ERR_DB, path, 0, "cannot switch the database to WAL journaling");
         goto fail;

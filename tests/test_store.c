@@ -280,6 +280,53 @@ static void test_kill9(void)
     }
 }
 
+/* Two processes writing one file at once: the busy timeout serialises them and no put is lost. */
+static void test_two_writers(void)
+{
+    char path[128];
+    path_in_dir("shared.db", path, sizeof path);
+    fflush(NULL);
+    pid_t pids[2];
+    for (int w = 0; w < 2; w++) {
+        pids[w] = fork();
+        if (pids[w] == 0) {
+            vkat_store *st;
+            vkat_row r;
+            vkat_error e = {0};
+            if (vkat_store_open(path, &st, &e) != VKAT_OK) {
+                fprintf(stderr, "writer %d: open: %s\n", w, e.message);
+                _exit(1);
+            }
+            for (int i = 0; i < 50; i++) {
+                char cfg[32];
+                snprintf(cfg, sizeof cfg, "W=%d,I=%d", w, i);
+                make_row(&r, cfg, VKAT_STATUS_OK, 1e-3);
+                if (vkat_store_put(st, &r, &e) != VKAT_OK) {
+                    fprintf(stderr, "writer %d: put %d: %s\n", w, i, e.message);
+                    _exit(1);
+                }
+            }
+            vkat_store_close(st);
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < 2; w++) {
+        int status = 0;
+        CHECK(pids[w] > 0 && waitpid(pids[w], &status, 0) == pids[w]);
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer %d status %d", w, status);
+    }
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    if (st) {
+        vkat_row key;
+        make_row(&key, "", VKAT_STATUS_OK, 1);
+        uint64_t counts[VKAT_STATUS_COUNT];
+        CHECK(vkat_store_counts(st, &key, counts, &err) == VKAT_OK && counts[VKAT_STATUS_OK] == 100);
+        vkat_store_close(st);
+    }
+}
+
 static void test_errors(void)
 {
     char path[128], buf[1200];
@@ -342,6 +389,7 @@ int main(void)
     test_names();
     test_roundtrip_and_ranking();
     test_kill9();
+    test_two_writers();
     test_errors();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
