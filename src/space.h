@@ -104,6 +104,9 @@ typedef struct vkat_space {
  * syntax), VKAT_ERR_SPACE (unknown section/key/name, empty or duplicate parameter, ...), each with file:line. */
 vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err);
 void vkat_space_destroy(vkat_space *s);
+/* Same from text in memory (tests, fuzzing). `path` names the text in messages and anchors relative paths
+ * (template, reference); NULL reads as "<string>" in the current directory. file_hash is XXH64 of the text. */
+vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err);
 
 /* Applies "M=256,N=256,K=256" to the problem sizes; an unknown name or bad value is VKAT_ERR_USAGE. */
 vkat_result vkat_space_set_problem(vkat_space *s, const char *overrides, vkat_error *err);
@@ -125,6 +128,14 @@ void vkat_space_env_apply(const vkat_space *s, const uint32_t *choice, vkat_valu
 /* Checks every constraint in order. Returns 1 when all hold, 0 when one fails (its index in *failed when not
  * NULL), -1 on an evaluation error (err filled). */
 int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed, vkat_error *err);
+
+/* Walks the first `limit` configurations (0: all) in index order with `env_template` (from vkat_space_env_create)
+ * and counts them: *raw walked, *valid passing every constraint, removed_by[i] (array of constraint_count, may be
+ * NULL) those whose first failing constraint is i. Lazy: memory does not grow with the space. When none is valid,
+ * VKAT_ERR_EMPTY_SPACE with the line of the constraint that removed most: "no configuration satisfies the
+ * constraints; 'fits' removed 96% of them" (the counts are still written). Evaluation errors: VKAT_ERR_EXPR. */
+vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
+                                   uint64_t *raw, uint64_t *valid, uint64_t *removed_by, vkat_error *err);
 
 /* "TM=4,TN=4,..." for a choice (every parameter, file order), and back. Parsing needs every parameter unless
  * `partial` is set, in which case missing ones take their first value; an unknown name or a value not in the

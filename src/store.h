@@ -81,6 +81,12 @@ int vkat_store_get(vkat_store *st, const vkat_row *key, vkat_row *found, vkat_er
 vkat_result vkat_store_best(vkat_store *st, const vkat_row *key, vkat_row *rows, size_t cap, size_t *count,
                             vkat_error *err);
 
+/* Every row of that same (device, kernel, hashes, problem) key (its config ignored): "ok" rows first by median,
+ * then, with include_failed, the other rows (by median, unmeasured first). *rows is malloc'ed (NULL when none);
+ * the caller frees it. For listings (--json, --csv) and comparisons. Added for the CLI. */
+vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_failed, vkat_row **rows, size_t *count,
+                            vkat_error *err);
+
 /* Counts rows per status for that same (device, kernel, hashes, problem) key. */
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);

@@ -1,0 +1,1446 @@
+/* space.c — reads a search space (docs/space-format.md) with inih, checks it, and answers questions about it:
+ * decoding configuration indices, filling environments, checking constraints, counting valid configurations and
+ * evaluating what one run needs (dispatch, buffer sizes, push constants, metrics).
+ *
+ * Loading runs in two passes: inih collects every `key = value` with its line, then the sections are processed in
+ * a fixed order (problem and parameters before anything that names them), so sections may come in any order in
+ * the file. Every user mistake becomes `file:line: message`. It must not touch Vulkan, print, or materialise the
+ * space: a space of 10^12 configurations is walked by index. */
+#define _POSIX_C_SOURCE 200809L
+#include "space.h"
+#include "device.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* Bounds that keep a typo from asking for gigabytes: values of one parameter, and the push-constant block. */
+#define MAX_PARAM_VALUES (1u << 20)
+#define MAX_PUSH_BYTES 128
+
+/* ---- Device names ------------------------------------------------------------------------------------------------
+ * Always the first symbols of a space, in this order, so their slots are 0..DEV_COUNT-1. */
+enum {
+    DEV_MAX_SHARED_MEMORY, DEV_MAX_WORKGROUP_INVOCATIONS, DEV_MAX_WORKGROUP_SIZE_X, DEV_MAX_WORKGROUP_SIZE_Y,
+    DEV_MAX_WORKGROUP_SIZE_Z, DEV_MAX_WORKGROUP_COUNT_X, DEV_MAX_WORKGROUP_COUNT_Y, DEV_MAX_WORKGROUP_COUNT_Z,
+    DEV_SUBGROUP_SIZE, DEV_MIN_SUBGROUP_SIZE, DEV_MAX_SUBGROUP_SIZE, DEV_MAX_PUSH_CONSTANTS,
+    DEV_MAX_STORAGE_BUFFER_RANGE, DEV_VENDOR_ID, DEV_IS_NVIDIA, DEV_IS_AMD, DEV_IS_INTEL, DEV_IS_CPU, DEV_COOPMAT,
+    DEV_COOPMAT_F16_M, DEV_COOPMAT_F16_N, DEV_COOPMAT_F16_K, DEV_COOPMAT_BF16_M, DEV_COOPMAT_BF16_N,
+    DEV_COOPMAT_BF16_K, DEV_COUNT
+};
+
+static const char *const device_names[DEV_COUNT] = {
+    "device.max_shared_memory", "device.max_workgroup_invocations", "device.max_workgroup_size_x",
+    "device.max_workgroup_size_y", "device.max_workgroup_size_z", "device.max_workgroup_count_x",
+    "device.max_workgroup_count_y", "device.max_workgroup_count_z", "device.subgroup_size",
+    "device.min_subgroup_size", "device.max_subgroup_size", "device.max_push_constants",
+    "device.max_storage_buffer_range", "device.vendor_id", "device.is_nvidia", "device.is_amd", "device.is_intel",
+    "device.is_cpu", "device.coopmat", "device.coopmat_f16_m", "device.coopmat_f16_n", "device.coopmat_f16_k",
+    "device.coopmat_bf16_m", "device.coopmat_bf16_n", "device.coopmat_bf16_k",
+};
+
+/* Vulkan 1.3's required minimum limits: what every conforming device offers, so a space checked without a device
+ * keeps only configurations that run anywhere. */
+static void device_defaults(int64_t *v)
+{
+    memset(v, 0, DEV_COUNT * sizeof *v);
+    v[DEV_MAX_SHARED_MEMORY] = 16384;
+    v[DEV_MAX_WORKGROUP_INVOCATIONS] = 128;
+    v[DEV_MAX_WORKGROUP_SIZE_X] = 128;
+    v[DEV_MAX_WORKGROUP_SIZE_Y] = 128;
+    v[DEV_MAX_WORKGROUP_SIZE_Z] = 64;
+    v[DEV_MAX_WORKGROUP_COUNT_X] = v[DEV_MAX_WORKGROUP_COUNT_Y] = v[DEV_MAX_WORKGROUP_COUNT_Z] = 65535;
+    v[DEV_SUBGROUP_SIZE] = v[DEV_MIN_SUBGROUP_SIZE] = v[DEV_MAX_SUBGROUP_SIZE] = 32;
+    v[DEV_MAX_PUSH_CONSTANTS] = 128;
+    v[DEV_MAX_STORAGE_BUFFER_RANGE] = 134217728;
+}
+
+static const vkat_coopmat_shape *find_coopmat(const vkat_device_info *d, vkat_elem_type ab)
+{
+    for (uint32_t i = 0; i < d->coopmat_count && i < VKAT_MAX_COOPMAT_SHAPES; i++) {
+        const vkat_coopmat_shape *c = &d->coopmat[i];
+        if (c->a_type == ab && c->b_type == ab && c->c_type == VKAT_FLOAT32 && c->scope &&
+            strcmp(c->scope, "subgroup") == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static void device_values(const vkat_device_info *d, int64_t *v)
+{
+    device_defaults(v);
+    if (!d)
+        return;
+    v[DEV_MAX_SHARED_MEMORY] = d->max_shared_memory;
+    v[DEV_MAX_WORKGROUP_INVOCATIONS] = d->max_workgroup_invocations;
+    for (int i = 0; i < 3; i++) {
+        v[DEV_MAX_WORKGROUP_SIZE_X + i] = d->max_workgroup_size[i];
+        v[DEV_MAX_WORKGROUP_COUNT_X + i] = d->max_workgroup_count[i];
+    }
+    v[DEV_SUBGROUP_SIZE] = d->subgroup_size;
+    v[DEV_MIN_SUBGROUP_SIZE] = d->min_subgroup_size;
+    v[DEV_MAX_SUBGROUP_SIZE] = d->max_subgroup_size;
+    v[DEV_MAX_PUSH_CONSTANTS] = d->max_push_constants_size;
+    v[DEV_MAX_STORAGE_BUFFER_RANGE] = d->max_storage_buffer_range;
+    v[DEV_VENDOR_ID] = d->vendor_id;
+    v[DEV_IS_NVIDIA] = d->vendor_id == 0x10DE;
+    v[DEV_IS_AMD] = d->vendor_id == 0x1002;
+    v[DEV_IS_INTEL] = d->vendor_id == 0x8086;
+    v[DEV_IS_CPU] = d->device_type && strcmp(d->device_type, "cpu") == 0;
+    v[DEV_COOPMAT] = d->cooperative_matrix && d->coopmat_count > 0;
+    const vkat_coopmat_shape *f16 = find_coopmat(d, VKAT_FLOAT16), *bf16 = find_coopmat(d, VKAT_BFLOAT16);
+    if (f16) {
+        v[DEV_COOPMAT_F16_M] = f16->m;
+        v[DEV_COOPMAT_F16_N] = f16->n;
+        v[DEV_COOPMAT_F16_K] = f16->k;
+    }
+    if (bf16) {
+        v[DEV_COOPMAT_BF16_M] = bf16->m;
+        v[DEV_COOPMAT_BF16_N] = bf16->n;
+        v[DEV_COOPMAT_BF16_K] = bf16->k;
+    }
+}
+
+/* ---- Pass 1: inih collects entries ------------------------------------------------------------------------------ */
+
+enum { SEC_KERNEL, SEC_PROBLEM, SEC_PARAMS, SEC_CONSTRAINTS, SEC_BUFFERS, SEC_PUSH, SEC_DISPATCH, SEC_METRICS,
+       SEC_CHECK, SEC_COUNT };
+static const char *const section_names[SEC_COUNT] = {"kernel",  "problem", "params",  "constraints", "buffers",
+                                                      "push",    "dispatch", "metrics", "check"};
+
+typedef struct entry {
+    int section;
+    char *key, *value;
+    int line;
+} entry;
+
+typedef struct loader {
+    vkat_space *s;
+    const char *path; /* for messages */
+    vkat_error *err;
+    vkat_result failed;
+    const char *pos, *end; /* unread text */
+    int line;              /* of the line inih is working on */
+    int section_line[SEC_COUNT];
+    entry *entries;
+    size_t count, cap;
+} loader;
+
+static vkat_result lfail(loader *ld, vkat_result code, int line, const char *fmt, ...) VKAT_PRINTF(4, 5);
+static vkat_result lfail(loader *ld, vkat_result code, int line, const char *fmt, ...)
+{
+    if (ld->failed)
+        return ld->failed;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ld->failed = vkat_fail(ld->err, code, ld->path, line, "%s", msg);
+    return ld->failed;
+}
+
+static int section_id(const char *name, size_t len)
+{
+    for (int i = 0; i < SEC_COUNT; i++)
+        if (strlen(section_names[i]) == len && strncmp(section_names[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* inih's fgets-like reader. Counting lines here gives every key its line (Debian's inih is built without
+ * INI_HANDLER_LINENO); stripping indentation turns off inih's multi-line continuation, which would otherwise
+ * silently glue an indented line onto the previous value; and lines inih would truncate or reject are reported
+ * here with a clear message rather than inih's bare line number. */
+static char *line_reader(char *str, int num, void *stream)
+{
+    loader *ld = stream;
+    if (ld->failed || ld->pos >= ld->end)
+        return NULL;
+    const char *start = ld->pos, *nl = memchr(start, '\n', (size_t)(ld->end - start));
+    const char *stop = nl ? nl : ld->end;
+    ld->pos = nl ? nl + 1 : ld->end;
+    ld->line++;
+    if (ld->line == 1 && stop - start >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0)
+        start += 3;
+    while (start < stop && (*start == ' ' || *start == '\t'))
+        start++;
+    size_t len = (size_t)(stop - start);
+    if (len && start[len - 1] == '\r')
+        len--;
+    if (memchr(start, 0, len)) {
+        lfail(ld, VKAT_ERR_SYNTAX, ld->line, "NUL byte in line");
+        return NULL;
+    }
+    if (len + 2 > (size_t)num) {
+        lfail(ld, VKAT_ERR_SYNTAX, ld->line, "line is longer than %d characters", num - 2);
+        return NULL;
+    }
+    memcpy(str, start, len);
+    str[len] = '\n';
+    str[len + 1] = 0;
+    if (len == 0 || *start == ';' || *start == '#')
+        return str;
+    if (*start == '[') {
+        const char *close = memchr(start, ']', len);
+        if (!close) {
+            lfail(ld, VKAT_ERR_SYNTAX, ld->line, "expected ']' after section name");
+            return NULL;
+        }
+        const char *a = start + 1, *b = close;
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        int id = section_id(a, (size_t)(b - a));
+        if (id < 0) {
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "unknown section [%.*s] (known: kernel, problem, params, constraints, "
+                  "buffers, push, dispatch, metrics, check)", (int)(b - a), a);
+            return NULL;
+        }
+        if (!ld->section_line[id])
+            ld->section_line[id] = ld->line;
+        return str;
+    }
+    if (!memchr(start, '=', len) && !memchr(start, ':', len)) {
+        lfail(ld, VKAT_ERR_SYNTAX, ld->line, "expected 'name = value' or '[section]'");
+        return NULL;
+    }
+    return str;
+}
+
+static int entry_handler(void *user, const char *section, const char *name, const char *value)
+{
+    loader *ld = user;
+    if (ld->failed)
+        return 0;
+    int id = section_id(section, strlen(section));
+    if (id < 0) {
+        lfail(ld, VKAT_ERR_SPACE, ld->line, "'%s' is outside any section", name);
+        return 0;
+    }
+    if (!name[0]) {
+        lfail(ld, VKAT_ERR_SYNTAX, ld->line, "missing name before '='");
+        return 0;
+    }
+    if (ld->count == ld->cap) {
+        size_t cap = ld->cap ? ld->cap * 2 : 32;
+        entry *e = realloc(ld->entries, cap * sizeof *e);
+        if (!e) {
+            lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+            return 0;
+        }
+        ld->entries = e;
+        ld->cap = cap;
+    }
+    entry *e = &ld->entries[ld->count];
+    e->section = id;
+    e->line = ld->line;
+    e->key = vkat_strdup(name);
+    e->value = vkat_strdup(value);
+    if (!e->key || !e->value) {
+        free(e->key);
+        free(e->value);
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        return 0;
+    }
+    ld->count++;
+    return 1;
+}
+
+/* ---- Small parsing helpers --------------------------------------------------------------------------------------- */
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (s++; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return false;
+    return true;
+}
+
+/* Splits `s` in place at commas outside parentheses; returns the number of fields (trimmed), at most cap. A count
+ * above cap means there were more. */
+static size_t split_fields(char *s, char **fields, size_t cap)
+{
+    size_t n = 0;
+    int depth = 0;
+    char *start = s;
+    for (char *p = s;; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        if (*p == 0 || (*p == ',' && depth <= 0)) {
+            bool last = *p == 0;
+            *p = 0;
+            if (n < cap)
+                fields[n] = trim(start);
+            n++;
+            if (last)
+                break;
+            start = p + 1;
+        }
+    }
+    return n;
+}
+
+/* A whole-string integer: decimal or 0x hex, optional sign. */
+static bool parse_i64(const char *s, int64_t *out)
+{
+    const char *p = s;
+    bool neg = false;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    if (!isdigit((unsigned char)*p))
+        return false;
+    int base = (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? 16 : 10;
+    if (base == 16)
+        p += 2;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, base);
+    if (end == p || *end || errno || v > (unsigned long long)INT64_MAX + neg)
+        return false;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return true;
+}
+
+static bool parse_f64(const char *s, double *out)
+{
+    char *end;
+    if (!*s)
+        return false;
+    errno = 0;
+    *out = strtod(s, &end);
+    return *end == 0 && !errno;
+}
+
+/* "name(args)" -> name length and args text; false when there are no parentheses. */
+static bool split_call(char *s, char **args)
+{
+    char *open = strchr(s, '(');
+    size_t n = strlen(s);
+    if (!open || n == 0 || s[n - 1] != ')')
+        return false;
+    *open = 0;
+    s[n - 1] = 0;
+    *args = open + 1;
+    trim(s);
+    return true;
+}
+
+static char *resolve_path(const vkat_space *s, const char *rel)
+{
+    if (rel[0] == '/' || strcmp(s->dir, ".") == 0)
+        return vkat_strdup(rel);
+    size_t n = strlen(s->dir) + strlen(rel) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", s->dir, rel);
+    return p;
+}
+
+static vkat_result parse_expr(loader *ld, const char *text, int line, vkat_expr **out)
+{
+    if (ld->failed)
+        return ld->failed;
+    vkat_result r = vkat_expr_parse(text, ld->s->symbols, ld->path, line, out, ld->err);
+    if (r)
+        ld->failed = r;
+    return r;
+}
+
+/* Checks a single-keyed section's keys against `allowed` (NULL-terminated) and fills found[i] with the entry of
+ * allowed[i] or NULL. */
+static vkat_result section_keys(loader *ld, int sec, const char *const *allowed, const entry **found)
+{
+    size_t n = 0;
+    while (allowed[n])
+        found[n++] = NULL;
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != sec)
+            continue;
+        size_t k = 0;
+        while (allowed[k] && strcmp(allowed[k], e->key) != 0)
+            k++;
+        if (!allowed[k]) {
+            char known[256] = "";
+            for (size_t j = 0; allowed[j]; j++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", j ? ", " : "", allowed[j]);
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "unknown key '%s' in [%s] (known: %s)", e->key,
+                         section_names[sec], known);
+        }
+        if (found[k])
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key,
+                         section_names[sec], found[k]->line);
+        found[k] = e;
+    }
+    return VKAT_OK;
+}
+
+/* A comma list of plain words ("VK_KHR_a, VK_KHR_b"); empty items are errors. */
+static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *count)
+{
+    char *copy = vkat_strdup(e->value);
+    if (!copy)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    size_t n = split_fields(copy, NULL, 0);
+    char **fields = calloc(n, sizeof *fields), **words = calloc(n, sizeof *words);
+    vkat_result r = VKAT_OK;
+    if (!fields || !words) {
+        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    free(copy);
+    copy = vkat_strdup(e->value); /* split_fields wrote NULs into the first copy */
+    if (!copy) {
+        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    split_fields(copy, fields, n);
+    if (n == 1 && !fields[0][0]) {
+        n = 0; /* "extensions =" means none */
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!fields[i][0]) {
+            r = lfail(ld, VKAT_ERR_SYNTAX, e->line, "empty item in the list of %s", e->key);
+            goto done;
+        }
+        words[i] = vkat_strdup(fields[i]);
+        if (!words[i]) {
+            r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+            goto done;
+        }
+    }
+    *out = words;
+    *count = n;
+    words = NULL;
+done:
+    if (words)
+        for (size_t i = 0; i < n; i++)
+            free(words[i]);
+    free(words);
+    free(fields);
+    free(copy);
+    return r;
+}
+
+/* ---- Pass 2: sections --------------------------------------------------------------------------------------------- */
+
+static vkat_result load_kernel(loader *ld)
+{
+    vkat_space *s = ld->s;
+    static const char *const keys[] = {"name", "template", "entry", "extensions", "features", NULL};
+    const entry *f[5];
+    if (section_keys(ld, SEC_KERNEL, keys, f))
+        return ld->failed;
+    int kline = ld->section_line[SEC_KERNEL];
+    if (!kline)
+        return lfail(ld, VKAT_ERR_SPACE, 1, "missing [kernel] section (it names the kernel and its template)");
+    if (!f[0] || !f[0]->value[0])
+        return lfail(ld, VKAT_ERR_SPACE, f[0] ? f[0]->line : kline, "[kernel] needs a name");
+    if (!f[1] || !f[1]->value[0])
+        return lfail(ld, VKAT_ERR_SPACE, f[1] ? f[1]->line : kline, "[kernel] needs a template");
+    s->name = vkat_strdup(f[0]->value);
+    s->template_path = resolve_path(s, f[1]->value);
+    s->entry = vkat_strdup(f[2] && f[2]->value[0] ? f[2]->value : "main");
+    if (!s->name || !s->template_path || !s->entry)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    FILE *t = fopen(s->template_path, "rb");
+    if (!t)
+        return lfail(ld, VKAT_ERR_IO, f[1]->line, "cannot open template '%s': %s", s->template_path,
+                     strerror(errno));
+    fclose(t);
+    if (f[3] && word_list(ld, f[3], &s->extensions, &s->extension_count))
+        return ld->failed;
+    if (f[4] && word_list(ld, f[4], &s->features, &s->feature_count))
+        return ld->failed;
+    for (size_t i = 0; i < s->feature_count; i++) {
+        size_t k = 0;
+        while (vkat_feature_names[k] && strcmp(vkat_feature_names[k], s->features[i]) != 0)
+            k++;
+        if (!vkat_feature_names[k]) {
+            char known[512] = "";
+            for (size_t j = 0; vkat_feature_names[j]; j++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", j ? ", " : "",
+                         vkat_feature_names[j]);
+            return lfail(ld, VKAT_ERR_SPACE, f[4]->line, "unknown feature '%s' (known: %s)", s->features[i], known);
+        }
+    }
+    return VKAT_OK;
+}
+
+/* Says where a clashing name was first defined. */
+static vkat_result name_clash(loader *ld, const char *name, int line)
+{
+    const vkat_space *s = ld->s;
+    for (size_t i = 0; i < s->problem_count; i++)
+        if (strcmp(s->problem[i].name, name) == 0)
+            return lfail(ld, VKAT_ERR_SPACE, line, "'%s' is already defined as a problem size (line %d)", name,
+                         s->problem[i].line);
+    for (size_t i = 0; i < s->param_count; i++)
+        if (strcmp(s->params[i].name, name) == 0)
+            return lfail(ld, VKAT_ERR_SPACE, line, "duplicate parameter '%s' (first at line %d)", name,
+                         s->params[i].line);
+    return lfail(ld, VKAT_ERR_SPACE, line, "'%s' is a reserved name", name);
+}
+
+static int add_symbol(loader *ld, const char *name, int line)
+{
+    if (!is_identifier(name)) {
+        lfail(ld, VKAT_ERR_SPACE, line, "'%s' is not a valid name (letters, digits and '_', not starting with a digit)",
+              name);
+        return -1;
+    }
+    if (strcmp(name, "true") == 0 || strcmp(name, "false") == 0) {
+        lfail(ld, VKAT_ERR_SPACE, line, "'%s' is a reserved name", name);
+        return -1;
+    }
+    if (vkat_symtab_find(ld->s->symbols, name) >= 0) {
+        name_clash(ld, name, line);
+        return -1;
+    }
+    int slot = vkat_symtab_add(ld->s->symbols, name);
+    if (slot < 0)
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    return slot;
+}
+
+static size_t section_count(const loader *ld, int sec)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ld->count; i++)
+        n += ld->entries[i].section == sec;
+    return n;
+}
+
+static vkat_result load_problem(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t n = section_count(ld, SEC_PROBLEM);
+    s->problem = calloc(n ? n : 1, sizeof *s->problem);
+    if (!s->problem)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_PROBLEM)
+            continue;
+        int64_t v;
+        if (!parse_i64(e->value, &v))
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "problem size '%s' must be an integer, got '%s'", e->key,
+                         e->value);
+        int slot = add_symbol(ld, e->key, e->line);
+        if (slot < 0)
+            return ld->failed;
+        vkat_problem_var *p = &s->problem[s->problem_count];
+        p->name = vkat_strdup(e->key);
+        if (!p->name)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        p->value = v;
+        p->slot = slot;
+        p->line = e->line;
+        s->problem_count++;
+    }
+    return VKAT_OK;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static vkat_result push_value(loader *ld, const entry *e, vkat_param *p, size_t *cap, int64_t v)
+{
+    if (p->value_count == MAX_PARAM_VALUES)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "parameter '%s' has more than %u values", e->key,
+                     MAX_PARAM_VALUES);
+    if (p->value_count == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        int64_t *vals = realloc(p->values, c * sizeof *vals);
+        if (!vals)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        p->values = vals;
+        *cap = c;
+    }
+    p->values[p->value_count++] = v;
+    return VKAT_OK;
+}
+
+/* One item of a value list: 4, -1, 0x10, pow2(a, b), range(a, b[, step]). */
+static vkat_result param_item(loader *ld, const entry *e, vkat_param *p, size_t *cap, char *item)
+{
+    int64_t v;
+    if (parse_i64(item, &v))
+        return push_value(ld, e, p, cap, v);
+    char *args;
+    char form[32];
+    snprintf(form, sizeof form, "%s", item);
+    if (!split_call(item, &args) || (strcmp(item, "pow2") != 0 && strcmp(item, "range") != 0))
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                     "bad value '%s' for parameter '%s' (expected integers, pow2(a, b) or range(a, b[, step]))", form,
+                     e->key);
+    char *a[4];
+    size_t n = split_fields(args, a, 4);
+    int64_t x[3] = {0, 0, 1};
+    bool is_pow2 = strcmp(item, "pow2") == 0;
+    if (n < 2 || n > (is_pow2 ? 2u : 3u))
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line, "%s takes %s in parameter '%s'", item,
+                     is_pow2 ? "2 arguments: pow2(first, last)" : "2 or 3 arguments: range(first, last[, step])",
+                     e->key);
+    for (size_t i = 0; i < n; i++)
+        if (!parse_i64(a[i], &x[i]))
+            return lfail(ld, VKAT_ERR_SYNTAX, e->line, "%s(...) argument '%s' is not an integer in parameter '%s'",
+                         item, a[i], e->key);
+    if (is_pow2) {
+        if (x[0] < 1 || x[1] < x[0] || (x[0] & (x[0] - 1)) || (x[1] & (x[1] - 1)))
+            return lfail(ld, VKAT_ERR_SPACE, e->line,
+                         "pow2(%lld, %lld) needs powers of two with first <= last in parameter '%s'",
+                         (long long)x[0], (long long)x[1], e->key);
+        for (int64_t v2 = x[0];; v2 *= 2) {
+            if (push_value(ld, e, p, cap, v2))
+                return ld->failed;
+            if (v2 >= x[1])
+                break;
+        }
+        return VKAT_OK;
+    }
+    if (x[2] <= 0 || x[1] < x[0])
+        return lfail(ld, VKAT_ERR_SPACE, e->line,
+                     "range(%lld, %lld, %lld) needs first <= last and a positive step in parameter '%s'",
+                     (long long)x[0], (long long)x[1], (long long)x[2], e->key);
+    uint64_t steps = ((uint64_t)x[1] - (uint64_t)x[0]) / (uint64_t)x[2];
+    if (steps >= MAX_PARAM_VALUES)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "parameter '%s' has more than %u values", e->key, MAX_PARAM_VALUES);
+    for (uint64_t i = 0; i <= steps; i++)
+        if (push_value(ld, e, p, cap, x[0] + (int64_t)(i * (uint64_t)x[2])))
+            return ld->failed;
+    return VKAT_OK;
+}
+
+static vkat_result load_param(loader *ld, const entry *e, vkat_param *p)
+{
+    p->line = e->line;
+    p->kind = VKAT_PARAM_DEFINE;
+    char *text = vkat_strdup(e->value);
+    vkat_result r = VKAT_OK;
+    if (!text)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    /* "values @spec(N)": a specialization constant with constant_id N. */
+    char *at = strchr(text, '@');
+    if (at) {
+        *at = 0;
+        char *spec = trim(at + 1), *args;
+        int64_t id;
+        if (!split_call(spec, &args) || strcmp(spec, "spec") != 0 || !parse_i64(trim(args), &id) || id < 0 ||
+            id > UINT32_MAX) {
+            r = lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                      "expected '@spec(N)' with a constant_id N >= 0 after the values of '%s'", e->key);
+            goto done;
+        }
+        p->kind = VKAT_PARAM_SPEC;
+        p->spec_id = (uint32_t)id;
+        for (size_t i = 0; i < ld->s->param_count; i++)
+            if (ld->s->params[i].kind == VKAT_PARAM_SPEC && ld->s->params[i].spec_id == p->spec_id) {
+                r = lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' and '%s' (line %d) both use @spec(%u)", e->key,
+                          ld->s->params[i].name, ld->s->params[i].line, p->spec_id);
+                goto done;
+            }
+    }
+    size_t n = split_fields(text, NULL, 0), cap = 0;
+    char **items = calloc(n, sizeof *items);
+    if (!items) {
+        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    split_fields(text, items, n);
+    if (n == 1 && !items[0][0]) {
+        free(items);
+        r = lfail(ld, VKAT_ERR_SPACE, e->line, "parameter '%s' has no values", e->key);
+        goto done;
+    }
+    for (size_t i = 0; i < n && !r; i++) {
+        if (!items[i][0])
+            r = lfail(ld, VKAT_ERR_SYNTAX, e->line, "empty value in the list of parameter '%s'", e->key);
+        else
+            r = param_item(ld, e, p, &cap, items[i]);
+    }
+    free(items);
+    if (r)
+        goto done;
+    int64_t *sorted = malloc(p->value_count * sizeof *sorted);
+    if (!sorted) {
+        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    memcpy(sorted, p->values, p->value_count * sizeof *sorted);
+    qsort(sorted, p->value_count, sizeof *sorted, cmp_i64);
+    for (size_t i = 1; i < p->value_count && !r; i++)
+        if (sorted[i] == sorted[i - 1])
+            r = lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate value %lld in parameter '%s'", (long long)sorted[i],
+                      e->key);
+    free(sorted);
+done:
+    free(text);
+    return r;
+}
+
+static vkat_result load_params(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t n = section_count(ld, SEC_PARAMS);
+    s->params = calloc(n ? n : 1, sizeof *s->params);
+    if (!s->params)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_PARAMS)
+            continue;
+        int slot = add_symbol(ld, e->key, e->line);
+        if (slot < 0)
+            return ld->failed;
+        vkat_param *p = &s->params[s->param_count];
+        p->name = vkat_strdup(e->key);
+        p->slot = slot;
+        s->param_count++; /* counted before filling so destroy frees what load_param allocated */
+        if (!p->name)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        if (load_param(ld, e, p))
+            return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+static vkat_result load_constraints(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t n = section_count(ld, SEC_CONSTRAINTS);
+    s->constraints = calloc(n ? n : 1, sizeof *s->constraints);
+    if (!s->constraints)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_CONSTRAINTS)
+            continue;
+        for (size_t j = 0; j < s->constraint_count; j++)
+            if (strcmp(s->constraints[j].name, e->key) == 0)
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate constraint '%s' (first at line %d)", e->key,
+                             s->constraints[j].line);
+        vkat_named_expr *c = &s->constraints[s->constraint_count];
+        c->name = vkat_strdup(e->key);
+        c->line = e->line;
+        if (!c->name)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        s->constraint_count++;
+        if (parse_expr(ld, e->value, e->line, &c->expr))
+            return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+static vkat_result parse_init(loader *ld, const entry *e, char *text, vkat_buffer_decl *b)
+{
+    char *args = NULL;
+    bool call = split_call(text, &args);
+    char *a[3];
+    size_t n = call ? split_fields(args, a, 3) : 0;
+    if (call && n == 1 && !a[0][0])
+        n = 0;
+    double x[2] = {0, 0};
+    for (size_t i = 0; i < n && i < 2; i++)
+        if (!parse_f64(a[i], &x[i]))
+            return lfail(ld, VKAT_ERR_SYNTAX, e->line, "%s(...) argument '%s' is not a number in buffer '%s'", text,
+                         a[i], e->key);
+    if (strcmp(text, "zero") == 0 && n == 0) {
+        b->init = VKAT_INIT_ZERO;
+    } else if (strcmp(text, "random") == 0 && call && n == 2 && x[0] <= x[1]) {
+        b->init = VKAT_INIT_RANDOM;
+        b->init_a = x[0];
+        b->init_b = x[1];
+    } else if (strcmp(text, "const") == 0 && call && n == 1) {
+        b->init = VKAT_INIT_CONST;
+        b->init_a = x[0];
+    } else if (strcmp(text, "iota") == 0 && n <= 2) {
+        b->init = VKAT_INIT_IOTA;
+        b->init_a = x[0];
+        b->init_b = n == 2 ? x[1] : 1.0;
+    } else {
+        return lfail(ld, VKAT_ERR_SPACE, e->line,
+                     "bad init '%s%s' for buffer '%s' (expected zero, random(lo, hi), const(v), iota or "
+                     "iota(start, step))", text, call ? "(...)" : "", e->key);
+    }
+    return VKAT_OK;
+}
+
+static vkat_result load_buffers(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t n = section_count(ld, SEC_BUFFERS);
+    s->buffers = calloc(n ? n : 1, sizeof *s->buffers);
+    if (!s->buffers)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_BUFFERS)
+            continue;
+        for (size_t j = 0; j < s->buffer_count; j++)
+            if (strcmp(s->buffers[j].name, e->key) == 0)
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate buffer '%s' (first at line %d)", e->key,
+                             s->buffers[j].line);
+        vkat_buffer_decl *b = &s->buffers[s->buffer_count];
+        b->name = vkat_strdup(e->key);
+        b->binding = (uint32_t)s->buffer_count;
+        b->line = e->line;
+        if (!b->name)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        s->buffer_count++;
+        char *text = vkat_strdup(e->value), *f[5];
+        if (!text)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        size_t nf = split_fields(text, f, 5);
+        int type = nf == 4 ? vkat_elem_type_from_name(f[0]) : 0;
+        if (nf != 4)
+            lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                  "buffer '%s' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in'", e->key);
+        else if (type < 0)
+            lfail(ld, VKAT_ERR_SPACE, e->line,
+                  "unknown type '%s' for buffer '%s' (known: float32, float16, bfloat16, int32, uint32, int8, uint8)",
+                  f[0], e->key);
+        else if (!parse_expr(ld, f[1], e->line, &b->count) && !parse_init(ld, e, f[2], b)) {
+            b->type = (vkat_elem_type)type;
+            if (strcmp(f[3], "in") == 0)
+                b->dir = VKAT_DIR_IN;
+            else if (strcmp(f[3], "out") == 0)
+                b->dir = VKAT_DIR_OUT;
+            else if (strcmp(f[3], "inout") == 0)
+                b->dir = VKAT_DIR_INOUT;
+            else
+                lfail(ld, VKAT_ERR_SPACE, e->line, "bad direction '%s' for buffer '%s' (expected in, out or inout)",
+                      f[3], e->key);
+        }
+        free(text);
+        if (ld->failed)
+            return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+static vkat_result load_push(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t n = section_count(ld, SEC_PUSH);
+    s->push = calloc(n ? n : 1, sizeof *s->push);
+    if (!s->push)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_PUSH)
+            continue;
+        for (size_t j = 0; j < s->push_count; j++)
+            if (strcmp(s->push[j].name, e->key) == 0)
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate push constant '%s' (first at line %d)", e->key,
+                             s->push[j].line);
+        if ((s->push_count + 1) * 4 > MAX_PUSH_BYTES)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' does not fit: at most %d bytes (%d values)",
+                         e->key, MAX_PUSH_BYTES, MAX_PUSH_BYTES / 4);
+        vkat_push_decl *p = &s->push[s->push_count];
+        p->name = vkat_strdup(e->key);
+        p->line = e->line;
+        if (!p->name)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        s->push_count++;
+        char *text = vkat_strdup(e->value), *f[3];
+        if (!text)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        size_t nf = split_fields(text, f, 3);
+        if (nf != 2)
+            lfail(ld, VKAT_ERR_SYNTAX, e->line, "push constant '%s' needs 'type, value', e.g. 'uint32, M'", e->key);
+        else if (strcmp(f[0], "int32") && strcmp(f[0], "uint32") && strcmp(f[0], "float32"))
+            lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' has type '%s'; expected int32, uint32 or float32",
+                  e->key, f[0]);
+        else if (!parse_expr(ld, f[1], e->line, &p->value))
+            p->type = (vkat_elem_type)vkat_elem_type_from_name(f[0]);
+        free(text);
+        if (ld->failed)
+            return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+/* "x, y, z" with 1 to 3 expressions; missing ones stay NULL (= 1). */
+static vkat_result load_xyz(loader *ld, const entry *e, vkat_expr **out)
+{
+    char *text = vkat_strdup(e->value), *f[4];
+    if (!text)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    size_t n = split_fields(text, f, 4);
+    if (n > 3 || !f[0][0])
+        lfail(ld, VKAT_ERR_SYNTAX, e->line, "%s needs 1 to 3 expressions: x[, y[, z]]", e->key);
+    for (size_t i = 0; i < n && i < 3 && !ld->failed; i++)
+        parse_expr(ld, f[i], e->line, &out[i]);
+    free(text);
+    return ld->failed;
+}
+
+static vkat_result load_dispatch_metrics(loader *ld)
+{
+    vkat_space *s = ld->s;
+    static const char *const dkeys[] = {"local_size", "groups", NULL};
+    static const char *const mkeys[] = {"flops", "bytes", NULL};
+    const entry *f[2];
+    if (section_keys(ld, SEC_DISPATCH, dkeys, f))
+        return ld->failed;
+    if (f[0] && load_xyz(ld, f[0], s->local_size))
+        return ld->failed;
+    if (f[1] && load_xyz(ld, f[1], s->groups))
+        return ld->failed;
+    if (section_keys(ld, SEC_METRICS, mkeys, f))
+        return ld->failed;
+    if (f[0] && parse_expr(ld, f[0]->value, f[0]->line, &s->flops))
+        return ld->failed;
+    if (f[1] && parse_expr(ld, f[1]->value, f[1]->line, &s->bytes))
+        return ld->failed;
+    return VKAT_OK;
+}
+
+static vkat_result load_check(loader *ld)
+{
+    vkat_space *s = ld->s;
+    static const char *const keys[] = {"reference", "local_size", "groups", "rel_l2", "max_abs", NULL};
+    const entry *f[5];
+    s->rel_l2_tolerance = 1e-5;
+    s->max_abs_tolerance = INFINITY;
+    if (section_keys(ld, SEC_CHECK, keys, f))
+        return ld->failed;
+    for (int k = 3; k < 5; k++) {
+        double v;
+        if (f[k] && (!parse_f64(f[k]->value, &v) || !(v >= 0)))
+            return lfail(ld, VKAT_ERR_SPACE, f[k]->line, "%s must be a number >= 0, got '%s'", keys[k], f[k]->value);
+        if (f[k])
+            *(k == 3 ? &s->rel_l2_tolerance : &s->max_abs_tolerance) = v;
+    }
+    if (!f[0]) {
+        for (int k = 1; k < 3; k++)
+            if (f[k])
+                return lfail(ld, VKAT_ERR_SPACE, f[k]->line, "[check] %s without a reference", keys[k]);
+        return VKAT_OK;
+    }
+    if (!f[0]->value[0])
+        return lfail(ld, VKAT_ERR_SPACE, f[0]->line, "[check] reference is empty");
+    if (!f[1] || !f[2])
+        return lfail(ld, VKAT_ERR_SPACE, f[0]->line,
+                     "[check] reference needs its own local_size and groups (from problem sizes and device names)");
+    s->reference_path = resolve_path(s, f[0]->value);
+    if (!s->reference_path)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    FILE *t = fopen(s->reference_path, "rb");
+    if (!t)
+        return lfail(ld, VKAT_ERR_IO, f[0]->line, "cannot open reference '%s': %s", s->reference_path,
+                     strerror(errno));
+    fclose(t);
+    for (int k = 1; k < 3; k++) {
+        vkat_expr **xyz = k == 1 ? s->ref_local_size : s->ref_groups;
+        if (load_xyz(ld, f[k], xyz))
+            return ld->failed;
+        /* The reference runs once for every configuration, so it cannot depend on one. */
+        for (int a = 0; a < 3; a++)
+            for (size_t p = 0; xyz[a] && p < s->param_count; p++)
+                if (vkat_expr_uses(xyz[a], s->params[p].slot))
+                    return lfail(ld, VKAT_ERR_SPACE, f[k]->line,
+                                 "[check] %s uses parameter '%s'; only problem sizes and device names are allowed",
+                                 keys[k], s->params[p].name);
+    }
+    return VKAT_OK;
+}
+
+/* ---- Load / destroy ---------------------------------------------------------------------------------------------- */
+
+static vkat_result load_text(const char *text, size_t size, const char *path, vkat_space **out, vkat_error *err)
+{
+    *out = NULL;
+    loader ld = {0};
+    ld.path = path;
+    ld.err = err;
+    ld.pos = text;
+    ld.end = text + size;
+    vkat_space *s = calloc(1, sizeof *s);
+    if (!s)
+        return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory");
+    ld.s = s;
+    s->rel_l2_tolerance = 1e-5;
+    s->max_abs_tolerance = INFINITY;
+    s->file_hash = XXH64(text, size, 0);
+    s->path = vkat_strdup(path);
+    const char *slash = strrchr(path, '/');
+    s->dir = slash ? vkat_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : vkat_strdup(".");
+    s->symbols = vkat_symtab_create();
+    if (!s->path || !s->dir || !s->symbols) {
+        lfail(&ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < DEV_COUNT; i++)
+        if (vkat_symtab_add(s->symbols, device_names[i]) != i) {
+            lfail(&ld, VKAT_ERR_NOMEM, 0, "out of memory");
+            goto done;
+        }
+    int bad = ini_parse_stream(line_reader, &ld, entry_handler, &ld);
+    if (!ld.failed && bad > 0)
+        lfail(&ld, VKAT_ERR_SYNTAX, bad, "syntax error");
+    if (ld.failed)
+        goto done;
+    if (load_kernel(&ld) || load_problem(&ld) || load_params(&ld) || load_constraints(&ld) || load_buffers(&ld) ||
+        load_push(&ld) || load_dispatch_metrics(&ld) || load_check(&ld))
+        goto done;
+done:
+    for (size_t i = 0; i < ld.count; i++) {
+        free(ld.entries[i].key);
+        free(ld.entries[i].value);
+    }
+    free(ld.entries);
+    if (ld.failed) {
+        vkat_space_destroy(s);
+        return ld.failed;
+    }
+    *out = s;
+    return VKAT_OK;
+}
+
+vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err)
+{
+    return load_text(text, strlen(text), path ? path : "<string>", out, err);
+}
+
+vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err)
+{
+    *out = NULL;
+    size_t size;
+    char *text = vkat_read_file(path, &size);
+    if (!text)
+        return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
+    vkat_result r = load_text(text, size, path, out, err);
+    free(text);
+    return r;
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void vkat_space_destroy(vkat_space *s)
+{
+    if (!s)
+        return;
+    free(s->path);
+    free(s->dir);
+    free(s->name);
+    free(s->template_path);
+    free(s->entry);
+    free_strings(s->extensions, s->extension_count);
+    free_strings(s->features, s->feature_count);
+    vkat_symtab_destroy(s->symbols);
+    for (size_t i = 0; i < s->problem_count; i++)
+        free(s->problem[i].name);
+    free(s->problem);
+    for (size_t i = 0; i < s->param_count; i++) {
+        free(s->params[i].name);
+        free(s->params[i].values);
+    }
+    free(s->params);
+    for (size_t i = 0; i < s->constraint_count; i++) {
+        free(s->constraints[i].name);
+        vkat_expr_destroy(s->constraints[i].expr);
+    }
+    free(s->constraints);
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        free(s->buffers[i].name);
+        vkat_expr_destroy(s->buffers[i].count);
+    }
+    free(s->buffers);
+    for (size_t i = 0; i < s->push_count; i++) {
+        free(s->push[i].name);
+        vkat_expr_destroy(s->push[i].value);
+    }
+    free(s->push);
+    for (int i = 0; i < 3; i++) {
+        vkat_expr_destroy(s->local_size[i]);
+        vkat_expr_destroy(s->groups[i]);
+        vkat_expr_destroy(s->ref_local_size[i]);
+        vkat_expr_destroy(s->ref_groups[i]);
+    }
+    vkat_expr_destroy(s->flops);
+    vkat_expr_destroy(s->bytes);
+    free(s->reference_path);
+    free(s);
+}
+
+/* ---- Problem and configurations as text -------------------------------------------------------------------------- */
+
+/* Calls fn(name, value, user) for each "name=value" of a comma list; the first failure stops. */
+typedef vkat_result (*pair_fn)(const char *name, const char *value, void *user, vkat_error *err);
+
+static vkat_result for_each_pair(const char *text, pair_fn fn, void *user, vkat_error *err)
+{
+    char *copy = vkat_strdup(text);
+    if (!copy)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vkat_result r = VKAT_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !r; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            if (*trim(tok))
+                r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "expected NAME=VALUE, got '%s'", trim(tok));
+            continue;
+        }
+        *eq = 0;
+        r = fn(trim(tok), trim(eq + 1), user, err);
+    }
+    free(copy);
+    return r;
+}
+
+static vkat_result set_problem_pair(const char *name, const char *value, void *user, vkat_error *err)
+{
+    vkat_space *s = user;
+    for (size_t i = 0; i < s->problem_count; i++) {
+        if (strcmp(s->problem[i].name, name) != 0)
+            continue;
+        if (!parse_i64(value, &s->problem[i].value))
+            return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "problem size %s must be an integer, got '%s'", name,
+                             value);
+        return VKAT_OK;
+    }
+    char known[256] = "";
+    for (size_t i = 0; i < s->problem_count; i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", s->problem[i].name);
+    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "unknown problem size '%s' (the space has: %s)", name,
+                     s->problem_count ? known : "none");
+}
+
+vkat_result vkat_space_set_problem(vkat_space *s, const char *overrides, vkat_error *err)
+{
+    return for_each_pair(overrides, set_problem_pair, s, err);
+}
+
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) VKAT_PRINTF(4, 5);
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+    if (*len >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len = *len + (size_t)n < size ? *len + (size_t)n : size;
+}
+
+void vkat_space_format_problem(const vkat_space *s, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = 0;
+    for (size_t i = 0; i < s->problem_count; i++)
+        append(buf, size, &len, "%s%s=%lld", i ? "," : "", s->problem[i].name, (long long)s->problem[i].value);
+}
+
+void vkat_space_format_config(const vkat_space *s, const uint32_t *choice, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = 0;
+    for (size_t i = 0; i < s->param_count; i++)
+        append(buf, size, &len, "%s%s=%lld", i ? "," : "", s->params[i].name,
+               (long long)s->params[i].values[choice[i]]);
+}
+
+typedef struct config_parse {
+    const vkat_space *s;
+    uint32_t *choice;
+    bool *seen;
+} config_parse;
+
+static vkat_result config_pair(const char *name, const char *value, void *user, vkat_error *err)
+{
+    config_parse *cp = user;
+    for (size_t i = 0; i < cp->s->param_count; i++) {
+        const vkat_param *p = &cp->s->params[i];
+        if (strcmp(p->name, name) != 0)
+            continue;
+        if (cp->seen[i])
+            return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "parameter '%s' given twice", name);
+        int64_t v;
+        if (!parse_i64(value, &v))
+            return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "parameter %s must be an integer, got '%s'", name, value);
+        for (size_t k = 0; k < p->value_count; k++)
+            if (p->values[k] == v) {
+                cp->choice[i] = (uint32_t)k;
+                cp->seen[i] = true;
+                return VKAT_OK;
+            }
+        char list[256] = "";
+        for (size_t k = 0; k < p->value_count && strlen(list) < 200; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", k ? ", " : "",
+                     (long long)p->values[k]);
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "%s=%lld is not among its values (%s%s)", name, (long long)v,
+                         list, strlen(list) >= 200 ? ", ..." : "");
+    }
+    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "unknown parameter '%s'", name);
+}
+
+vkat_result vkat_space_parse_config(const vkat_space *s, const char *text, int partial, uint32_t *choice,
+                                    vkat_error *err)
+{
+    bool *seen = calloc(s->param_count ? s->param_count : 1, sizeof *seen);
+    if (!seen)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; i < s->param_count; i++)
+        choice[i] = 0;
+    config_parse cp = {s, choice, seen};
+    vkat_result r = for_each_pair(text, config_pair, &cp, err);
+    for (size_t i = 0; i < s->param_count && !r && !partial; i++)
+        if (!seen[i])
+            r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "missing parameter '%s'", s->params[i].name);
+    free(seen);
+    return r;
+}
+
+/* ---- Walking the space ------------------------------------------------------------------------------------------- */
+
+uint64_t vkat_space_raw_count(const vkat_space *s)
+{
+    uint64_t n = 1;
+    for (size_t i = 0; i < s->param_count; i++)
+        if (__builtin_mul_overflow(n, (uint64_t)s->params[i].value_count, &n))
+            return UINT64_MAX;
+    return n;
+}
+
+void vkat_space_decode(const vkat_space *s, uint64_t index, uint32_t *choice)
+{
+    for (size_t i = s->param_count; i-- > 0;) {
+        uint64_t n = s->params[i].value_count;
+        choice[i] = (uint32_t)(index % n);
+        index /= n;
+    }
+}
+
+uint64_t vkat_space_encode(const vkat_space *s, const uint32_t *choice)
+{
+    uint64_t index = 0;
+    for (size_t i = 0; i < s->param_count; i++)
+        index = index * s->params[i].value_count + choice[i];
+    return index;
+}
+
+vkat_value *vkat_space_env_create(const vkat_space *s, const vkat_device_info *device)
+{
+    size_t n = vkat_symtab_count(s->symbols);
+    vkat_value *env = calloc(n ? n : 1, sizeof *env);
+    if (!env)
+        return NULL;
+    int64_t dev[DEV_COUNT];
+    device_values(device, dev);
+    for (int i = 0; i < DEV_COUNT; i++)
+        env[i] = vkat_int(dev[i]);
+    for (size_t i = 0; i < s->problem_count; i++)
+        env[s->problem[i].slot] = vkat_int(s->problem[i].value);
+    for (size_t i = 0; i < s->param_count; i++)
+        env[s->params[i].slot] = vkat_int(s->params[i].values[0]);
+    return env;
+}
+
+void vkat_space_env_apply(const vkat_space *s, const uint32_t *choice, vkat_value *env)
+{
+    for (size_t i = 0; i < s->param_count; i++)
+        env[s->params[i].slot] = vkat_int(s->params[i].values[choice[i]]);
+}
+
+int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed, vkat_error *err)
+{
+    for (size_t i = 0; i < s->constraint_count; i++) {
+        vkat_value v;
+        if (vkat_expr_eval(s->constraints[i].expr, env, &v, err))
+            return -1;
+        if (!vkat_value_truthy(v)) {
+            if (failed)
+                *failed = i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
+                                   uint64_t *raw, uint64_t *valid, uint64_t *removed_by, vkat_error *err)
+{
+    size_t nsym = vkat_symtab_count(s->symbols);
+    uint64_t total = vkat_space_raw_count(s), walk = limit && limit < total ? limit : total;
+    vkat_value *env = malloc((nsym ? nsym : 1) * sizeof *env);
+    uint32_t *choice = calloc(s->param_count ? s->param_count : 1, sizeof *choice);
+    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
+    vkat_result r = VKAT_OK;
+    uint64_t ok = 0;
+    if (!env || !choice || !removed) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    memcpy(env, env_template, nsym * sizeof *env);
+    vkat_space_env_apply(s, choice, env);
+    for (uint64_t n = 0; n < walk; n++) {
+        size_t failed;
+        int c = vkat_space_check(s, env, &failed, err);
+        if (c < 0) {
+            r = VKAT_ERR_EXPR;
+            goto done;
+        }
+        if (c)
+            ok++;
+        else
+            removed[failed]++;
+        /* Odometer step: only the parameters that change are rewritten. */
+        for (size_t i = s->param_count; i-- > 0;) {
+            const vkat_param *p = &s->params[i];
+            if (++choice[i] < p->value_count) {
+                env[p->slot] = vkat_int(p->values[choice[i]]);
+                break;
+            }
+            choice[i] = 0;
+            env[p->slot] = vkat_int(p->values[0]);
+        }
+    }
+    if (raw)
+        *raw = walk;
+    if (valid)
+        *valid = ok;
+    if (removed_by)
+        memcpy(removed_by, removed, s->constraint_count * sizeof *removed);
+    if (ok == 0 && walk > 0 && s->constraint_count > 0) {
+        size_t worst = 0;
+        for (size_t i = 1; i < s->constraint_count; i++)
+            if (removed[i] > removed[worst])
+                worst = i;
+        r = vkat_fail(err, VKAT_ERR_EMPTY_SPACE, s->path, s->constraints[worst].line,
+                      "no configuration satisfies the constraints; '%s' removed %.0f%% of them",
+                      s->constraints[worst].name, 100.0 * (double)removed[worst] / (double)walk);
+    }
+done:
+    free(env);
+    free(choice);
+    free(removed);
+    return r;
+}
+
+/* ---- Launch ------------------------------------------------------------------------------------------------------ */
+
+vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int reference, vkat_launch *launch,
+                              vkat_error *err)
+{
+    memset(launch, 0, sizeof *launch);
+    if (reference && !s->reference_path)
+        return vkat_fail(err, VKAT_ERR_SPACE, s->path, 0, "the space has no [check] reference");
+    vkat_expr *const *ls = reference ? s->ref_local_size : s->local_size;
+    vkat_expr *const *gs = reference ? s->ref_groups : s->groups;
+    static const char axes[] = "xyz";
+    for (int a = 0; a < 3; a++) {
+        const vkat_expr *pair[2] = {ls[a], gs[a]};
+        uint32_t *dst[2] = {&launch->local_size[a], &launch->groups[a]};
+        for (int k = 0; k < 2; k++) {
+            int64_t v = 1;
+            if (pair[k]) {
+                vkat_result r = vkat_expr_eval_int(pair[k], env, &v, err);
+                if (r)
+                    return r;
+            }
+            if (v < 1 || v > UINT32_MAX)
+                return vkat_fail(err, VKAT_ERR_EXPR, s->path, vkat_expr_line(pair[k]),
+                                 "%s %c is %lld from '%s'; it must be 1 to 4294967295",
+                                 k ? "groups" : "local_size", axes[a], (long long)v, vkat_expr_text(pair[k]));
+            *dst[k] = (uint32_t)v;
+        }
+    }
+    launch->buffer_counts = calloc(s->buffer_count ? s->buffer_count : 1, sizeof *launch->buffer_counts);
+    if (!launch->buffer_counts)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vkat_result r = VKAT_OK;
+    for (size_t i = 0; i < s->buffer_count && !r; i++) {
+        int64_t v;
+        r = vkat_expr_eval_int(s->buffers[i].count, env, &v, err);
+        if (!r && v < 1)
+            r = vkat_fail(err, VKAT_ERR_EXPR, s->path, s->buffers[i].line,
+                          "buffer '%s' has %lld elements from '%s'; it needs at least 1", s->buffers[i].name,
+                          (long long)v, vkat_expr_text(s->buffers[i].count));
+        if (!r)
+            launch->buffer_counts[i] = (uint64_t)v;
+    }
+    for (size_t i = 0; i < s->push_count && !r; i++) {
+        const vkat_push_decl *p = &s->push[i];
+        vkat_value v;
+        r = vkat_expr_eval(p->value, env, &v, err);
+        if (r)
+            break;
+        unsigned char *dst = launch->push + 4 * i;
+        if (p->type == VKAT_FLOAT32) {
+            float f = (float)vkat_value_f64(v);
+            memcpy(dst, &f, 4);
+            continue;
+        }
+        int64_t iv;
+        r = vkat_expr_eval_int(p->value, env, &iv, err);
+        if (r)
+            break;
+        int64_t lo = p->type == VKAT_INT32 ? INT32_MIN : 0, hi = p->type == VKAT_INT32 ? INT32_MAX : UINT32_MAX;
+        if (iv < lo || iv > hi) {
+            r = vkat_fail(err, VKAT_ERR_EXPR, s->path, p->line, "push constant '%s' = %lld does not fit in %s",
+                          p->name, (long long)iv, vkat_elem_type_name(p->type));
+            break;
+        }
+        if (p->type == VKAT_INT32) {
+            int32_t x = (int32_t)iv;
+            memcpy(dst, &x, 4);
+        } else {
+            uint32_t x = (uint32_t)iv;
+            memcpy(dst, &x, 4);
+        }
+    }
+    launch->push_size = (uint32_t)(4 * s->push_count);
+    vkat_value v;
+    if (!r && s->flops && !(r = vkat_expr_eval(s->flops, env, &v, err)))
+        launch->flops = vkat_value_f64(v);
+    if (!r && s->bytes && !(r = vkat_expr_eval(s->bytes, env, &v, err)))
+        launch->bytes = vkat_value_f64(v);
+    if (r)
+        vkat_launch_free(launch);
+    return r;
+}
+
+void vkat_launch_free(vkat_launch *launch)
+{
+    if (!launch)
+        return;
+    free(launch->buffer_counts);
+    launch->buffer_counts = NULL;
+}

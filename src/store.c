@@ -1,0 +1,544 @@
+/* store.c — the results database: one SQLite row per evaluated variant, keyed by who measured what.
+ *
+ * Every put is its own committed transaction in a WAL-journaled file with synchronous=FULL, so a crash (even
+ * kill -9) loses nothing that was finished, and a busy timeout lets two processes (say two tuning runs on two
+ * GPUs) share one file. The schema version lives in PRAGMA user_version so later versions can migrate.
+ * This file must not print, exit, or know about Vulkan objects: it stores plain rows. */
+#define _POSIX_C_SOURCE 200809L
+#include "store.h"
+#include "util.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Bump when the schema changes, and add a step to migrate() that brings version N-1 to N. */
+#define STORE_SCHEMA_VERSION 1
+/* Long enough for another process's put (a few ms) or checkpoint; short enough that a stuck writer is reported. */
+#define STORE_BUSY_TIMEOUT_MS 30000
+
+/* ---- Status names ------------------------------------------------------------------------------------------- */
+
+static const char *const status_names[] = {
+#define VKAT_X_NAME(name, str) str,
+    VKAT_STATUS_LIST(VKAT_X_NAME)
+#undef VKAT_X_NAME
+};
+
+const char *vkat_status_name(vkat_status s)
+{
+    return (unsigned)s < VKAT_STATUS_COUNT ? status_names[s] : "unknown";
+}
+
+int vkat_status_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < VKAT_STATUS_COUNT; i++)
+        if (strcmp(status_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- Device identity ---------------------------------------------------------------------------------------- */
+
+static void format_uuid(const uint8_t u[16], char out[40])
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out[o++] = '-';
+        out[o++] = hex[u[i] >> 4];
+        out[o++] = hex[u[i] & 15];
+    }
+    out[o] = 0;
+}
+
+void vkat_device_key_from_info(const vkat_device_info *info, vkat_device_key *key)
+{
+    memset(key, 0, sizeof *key);
+    snprintf(key->name, sizeof key->name, "%s", info->name);
+    snprintf(key->vendor, sizeof key->vendor, "%s", info->vendor ? info->vendor : "unknown");
+    key->vendor_id = info->vendor_id;
+    key->device_id = info->device_id;
+    key->driver_version = info->driver_version;
+    snprintf(key->driver_version_string, sizeof key->driver_version_string, "%s", info->driver_version_string);
+    format_uuid(info->driver_uuid, key->driver_uuid);
+    format_uuid(info->pipeline_cache_uuid, key->pipeline_cache_uuid);
+}
+
+/* ---- Schema and statements ---------------------------------------------------------------------------------- */
+
+/* Column order of every SELECT; read_row() depends on it. */
+#define ROW_COLUMNS                                                                                              \
+    "id, device_name, vendor, vendor_id, device_id, driver_version, driver_version_string, driver_uuid, "        \
+    "pipeline_cache_uuid, kernel, template_hash, space_hash, problem, config, status, reason, median_s, min_s, " \
+    "max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash, created"
+
+/* The key without config (the "which measurement series" part) and with it (one variant). */
+#define WHERE_SERIES                                                                                             \
+    "device_name = ?1 AND vendor_id = ?2 AND device_id = ?3 AND driver_version = ?4 AND driver_uuid = ?5 AND "   \
+    "kernel = ?6 AND template_hash = ?7 AND space_hash = ?8 AND problem = ?9"
+#define WHERE_VARIANT WHERE_SERIES " AND config = ?10"
+
+static const char schema_v1[] =
+    "CREATE TABLE results ("
+    " id INTEGER PRIMARY KEY,"
+    " device_name TEXT NOT NULL, vendor TEXT NOT NULL, vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL,"
+    " driver_version INTEGER NOT NULL, driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL,"
+    " pipeline_cache_uuid TEXT NOT NULL,"
+    " kernel TEXT NOT NULL, template_hash TEXT NOT NULL, space_hash TEXT NOT NULL, problem TEXT NOT NULL,"
+    " config TEXT NOT NULL,"
+    " status TEXT NOT NULL, reason TEXT NOT NULL,"
+    " median_s REAL, min_s REAL, max_s REAL, mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL,"
+    " flops REAL, bytes REAL, tflops REAL, gbps REAL, rel_l2 REAL, max_abs REAL,"
+    " spirv_hash TEXT NOT NULL, created TEXT NOT NULL);"
+    "CREATE UNIQUE INDEX results_key ON results (device_name, vendor_id, device_id, driver_version, driver_uuid,"
+    " kernel, template_hash, space_hash, problem, config);"
+    /* Ranking reads one series' ok rows by median; without this it would sort the whole series each time. */
+    "CREATE INDEX results_rank ON results (device_name, vendor_id, device_id, driver_version, driver_uuid,"
+    " kernel, template_hash, space_hash, problem, status, median_s);";
+
+enum {
+    STMT_PUT,
+    STMT_GET,
+    STMT_BEST,
+    STMT_COUNTS,
+    STMT_ROWS_OK,
+    STMT_ROWS_ALL,
+    STMT_COUNT_
+};
+
+static const char *const stmt_sql[STMT_COUNT_] = {
+    [STMT_PUT] =
+        "INSERT INTO results (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
+        " space_hash, problem, config, vendor, driver_version_string, pipeline_cache_uuid, status, reason,"
+        " median_s, min_s, max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash,"
+        " created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
+        " ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"
+        " ON CONFLICT (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
+        " space_hash, problem, config) DO UPDATE SET vendor = excluded.vendor,"
+        " driver_version_string = excluded.driver_version_string,"
+        " pipeline_cache_uuid = excluded.pipeline_cache_uuid, status = excluded.status, reason = excluded.reason,"
+        " median_s = excluded.median_s, min_s = excluded.min_s, max_s = excluded.max_s, mad_s = excluded.mad_s,"
+        " samples = excluded.samples, batch = excluded.batch, flops = excluded.flops, bytes = excluded.bytes,"
+        " tflops = excluded.tflops, gbps = excluded.gbps, rel_l2 = excluded.rel_l2, max_abs = excluded.max_abs,"
+        " spirv_hash = excluded.spirv_hash, created = excluded.created"
+        " RETURNING id",
+    [STMT_GET] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_VARIANT,
+    /* id breaks ties so equal medians rank the same way on every call. */
+    [STMT_BEST] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_SERIES
+                  " AND status = 'ok' ORDER BY median_s, id LIMIT ?10",
+    [STMT_COUNTS] = "SELECT status, COUNT(*) FROM results WHERE " WHERE_SERIES " GROUP BY status",
+    [STMT_ROWS_OK] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_SERIES
+                     " AND status = 'ok' ORDER BY median_s, id",
+    [STMT_ROWS_ALL] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_SERIES
+                      " ORDER BY status <> 'ok', median_s, id",
+};
+
+struct vkat_store {
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *stmt[STMT_COUNT_];
+};
+
+/* Every database error reads "path: sqlite's message", like "vkautotune.db: database is locked": the path is
+ * err->file, so vkat_error_format() puts it in front the way it does for every other user file. */
+static vkat_result db_fail(vkat_error *err, sqlite3 *db, const char *path)
+{
+    return vkat_fail(err, VKAT_ERR_DB, path, 0, "%s", db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static vkat_result exec(vkat_store *st, const char *sql, vkat_error *err)
+{
+    if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(err, st->db, st->path);
+    return VKAT_OK;
+}
+
+/* Reads a one-integer pragma such as user_version. */
+static vkat_result pragma_int(vkat_store *st, const char *sql, int64_t *out, vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_fail(err, st->db, st->path);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_fail(err, st->db, st->path);
+    return VKAT_OK;
+}
+
+/* Creates the schema in a fresh file, or brings an older one up to date, inside one immediate transaction so
+ * two processes opening a new file at once cannot both create it. */
+static vkat_result migrate(vkat_store *st, vkat_error *err)
+{
+    vkat_result r = exec(st, "BEGIN IMMEDIATE", err);
+    if (r)
+        return r;
+    int64_t version = 0;
+    r = pragma_int(st, "PRAGMA user_version", &version, err);
+    if (r)
+        goto rollback;
+    if (version > STORE_SCHEMA_VERSION) {
+        r = vkat_fail(err, VKAT_ERR_DB, st->path, 0,
+                      "database schema version %lld is newer than this vkautotune's (%d); upgrade vkautotune",
+                      (long long)version, STORE_SCHEMA_VERSION);
+        goto rollback;
+    }
+    if (version == 0) {
+        int64_t tables = 0;
+        r = pragma_int(st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", &tables, err);
+        if (r)
+            goto rollback;
+        if (tables != 0) {
+            /* Someone else's SQLite file: adding our tables to it would be a surprise. */
+            r = vkat_fail(err, VKAT_ERR_DB, st->path, 0, "not a vkautotune results database (it has other tables)");
+            goto rollback;
+        }
+        r = exec(st, schema_v1, err);
+        if (r)
+            goto rollback;
+    }
+    if (version != STORE_SCHEMA_VERSION) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
+        r = exec(st, sql, err);
+        if (r)
+            goto rollback;
+    }
+    return exec(st, "COMMIT", err);
+rollback:
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return r;
+}
+
+/* Switching a new file to WAL upgrades a shared lock to an exclusive one. When two processes open a new file at
+ * once both hold the shared lock, and SQLite breaks that deadlock by answering one SQLITE_BUSY at once, without
+ * the busy handler; so this retries for as long as the busy timeout would have waited. */
+static vkat_result set_wal(vkat_store *st, int *wal, vkat_error *err)
+{
+    double start = vkat_now();
+    for (;;) {
+        sqlite3_stmt *s = NULL;
+        int rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(s);
+            if (rc == SQLITE_ROW)
+                *wal = sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal") == 0;
+            /* finalize repeats a failed step's code and keeps its message for db_fail */
+            int frc = sqlite3_finalize(s);
+            if (rc != SQLITE_ROW)
+                rc = frc;
+        }
+        if (rc == SQLITE_ROW)
+            return VKAT_OK;
+        if ((rc & 0xff) != SQLITE_BUSY || vkat_now() - start > STORE_BUSY_TIMEOUT_MS / 1000.0)
+            return db_fail(err, st->db, st->path);
+        sqlite3_sleep(5);
+    }
+}
+
+vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err)
+{
+    *out = NULL;
+    vkat_result r = VKAT_OK;
+    vkat_store *st = calloc(1, sizeof *st);
+    if (!st || !(st->path = vkat_strdup(path))) {
+        free(st);
+        return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory opening the results database");
+    }
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        r = db_fail(err, st->db, path);
+        goto fail;
+    }
+    sqlite3_extended_result_codes(st->db, 1);
+    sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+    /* The first statement reads the header: a file that is not a database fails here, with sqlite's message.
+     * journal_mode answers with the mode it got; anything but "wal" (a read-only directory, a network file
+     * system without shared memory) would silently lose the two-process guarantee, so it is an error. */
+    int wal = 0;
+    if ((r = set_wal(st, &wal, err)))
+        goto fail;
+    if (!wal) {
+        r = vkat_fail(err, VKAT_ERR_DB, path, 0, "cannot switch the database to WAL journaling");
+        goto fail;
+    }
+    if ((r = exec(st, "PRAGMA synchronous = FULL", err)))
+        goto fail;
+    if ((r = migrate(st, err)))
+        goto fail;
+    for (int i = 0; i < STMT_COUNT_; i++) {
+        if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
+            SQLITE_OK) {
+            r = db_fail(err, st->db, path);
+            goto fail;
+        }
+    }
+    *out = st;
+    return VKAT_OK;
+fail:
+    vkat_store_close(st);
+    return r;
+}
+
+void vkat_store_close(vkat_store *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < STMT_COUNT_; i++)
+        sqlite3_finalize(st->stmt[i]);
+    /* close_v2 so an unfinalized statement (a bug) cannot leave the handle open and the WAL unmerged. */
+    sqlite3_close_v2(st->db);
+    free(st->path);
+    free(st);
+}
+
+/* ---- Binding and reading rows ------------------------------------------------------------------------------- */
+
+/* SQLite turns NaN into NULL; NULL reads back as NaN so "not measured" survives a round trip. */
+static double column_double(sqlite3_stmt *s, int col)
+{
+    return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
+}
+
+static void column_text(sqlite3_stmt *s, int col, char *dst, size_t size)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+    snprintf(dst, size, "%s", t ? (const char *)t : "");
+}
+
+static void read_row(sqlite3_stmt *s, vkat_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->id = sqlite3_column_int64(s, 0);
+    column_text(s, 1, row->device.name, sizeof row->device.name);
+    column_text(s, 2, row->device.vendor, sizeof row->device.vendor);
+    row->device.vendor_id = (uint32_t)sqlite3_column_int64(s, 3);
+    row->device.device_id = (uint32_t)sqlite3_column_int64(s, 4);
+    row->device.driver_version = (uint32_t)sqlite3_column_int64(s, 5);
+    column_text(s, 6, row->device.driver_version_string, sizeof row->device.driver_version_string);
+    column_text(s, 7, row->device.driver_uuid, sizeof row->device.driver_uuid);
+    column_text(s, 8, row->device.pipeline_cache_uuid, sizeof row->device.pipeline_cache_uuid);
+    column_text(s, 9, row->kernel, sizeof row->kernel);
+    column_text(s, 10, row->template_hash, sizeof row->template_hash);
+    column_text(s, 11, row->space_hash, sizeof row->space_hash);
+    column_text(s, 12, row->problem, sizeof row->problem);
+    column_text(s, 13, row->config, sizeof row->config);
+    /* A status written by a newer vkautotune is unknown here; it must not rank, so it reads as an error. */
+    int status = vkat_status_from_name((const char *)sqlite3_column_text(s, 14));
+    row->status = status < 0 ? VKAT_STATUS_ERROR : (vkat_status)status;
+    column_text(s, 15, row->reason, sizeof row->reason);
+    row->median_s = column_double(s, 16);
+    row->min_s = column_double(s, 17);
+    row->max_s = column_double(s, 18);
+    row->mad_s = column_double(s, 19);
+    row->samples = (uint32_t)sqlite3_column_int64(s, 20);
+    row->batch = (uint32_t)sqlite3_column_int64(s, 21);
+    row->flops = column_double(s, 22);
+    row->bytes = column_double(s, 23);
+    row->tflops = column_double(s, 24);
+    row->gbps = column_double(s, 25);
+    row->rel_l2 = column_double(s, 26);
+    row->max_abs = column_double(s, 27);
+    column_text(s, 28, row->spirv_hash, sizeof row->spirv_hash);
+    column_text(s, 29, row->created, sizeof row->created);
+}
+
+/* Binds ?1..?9 (the series) and, with `config`, ?10. */
+static int bind_key(sqlite3_stmt *s, const vkat_row *key, int config)
+{
+    int rc = SQLITE_OK;
+#define B(expr)                                                                                                  \
+    if (rc == SQLITE_OK)                                                                                         \
+    rc = (expr)
+    B(sqlite3_bind_text(s, 1, key->device.name, -1, SQLITE_STATIC));
+    B(sqlite3_bind_int64(s, 2, key->device.vendor_id));
+    B(sqlite3_bind_int64(s, 3, key->device.device_id));
+    B(sqlite3_bind_int64(s, 4, key->device.driver_version));
+    B(sqlite3_bind_text(s, 5, key->device.driver_uuid, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 6, key->kernel, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 7, key->template_hash, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 8, key->space_hash, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 9, key->problem, -1, SQLITE_STATIC));
+    if (config)
+        B(sqlite3_bind_text(s, 10, key->config, -1, SQLITE_STATIC));
+#undef B
+    return rc;
+}
+
+/* Statements are reused: reset and unbind after each use so no SQLITE_STATIC pointer outlives its call. */
+static void done(sqlite3_stmt *s)
+{
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+}
+
+/* "2026-11-29T23:38:08Z" */
+static void now_iso8601(char *buf, size_t size)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- Queries ------------------------------------------------------------------------------------------------ */
+
+vkat_result vkat_store_put(vkat_store *st, vkat_row *row, vkat_error *err)
+{
+    if (row->created[0] == 0)
+        now_iso8601(row->created, sizeof row->created);
+    sqlite3_stmt *s = st->stmt[STMT_PUT];
+    int rc = bind_key(s, row, 1);
+#define B(expr)                                                                                                  \
+    if (rc == SQLITE_OK)                                                                                         \
+    rc = (expr)
+    B(sqlite3_bind_text(s, 11, row->device.vendor, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 12, row->device.driver_version_string, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 13, row->device.pipeline_cache_uuid, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 14, vkat_status_name(row->status), -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 15, row->reason, -1, SQLITE_STATIC));
+    B(sqlite3_bind_double(s, 16, row->median_s));
+    B(sqlite3_bind_double(s, 17, row->min_s));
+    B(sqlite3_bind_double(s, 18, row->max_s));
+    B(sqlite3_bind_double(s, 19, row->mad_s));
+    B(sqlite3_bind_int64(s, 20, row->samples));
+    B(sqlite3_bind_int64(s, 21, row->batch));
+    B(sqlite3_bind_double(s, 22, row->flops));
+    B(sqlite3_bind_double(s, 23, row->bytes));
+    B(sqlite3_bind_double(s, 24, row->tflops));
+    B(sqlite3_bind_double(s, 25, row->gbps));
+    B(sqlite3_bind_double(s, 26, row->rel_l2));
+    B(sqlite3_bind_double(s, 27, row->max_abs));
+    B(sqlite3_bind_text(s, 28, row->spirv_hash, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 29, row->created, -1, SQLITE_STATIC));
+#undef B
+    if (rc != SQLITE_OK) {
+        done(s);
+        return db_fail(err, st->db, st->path);
+    }
+    /* Outside an explicit transaction this single statement commits by itself (autocommit): one put, one
+     * durable transaction. RETURNING gives the id on both the insert and the update path. */
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        row->id = sqlite3_column_int64(s, 0);
+        rc = sqlite3_step(s);
+    }
+    if (rc != SQLITE_DONE) {
+        vkat_result r = db_fail(err, st->db, st->path);
+        done(s);
+        return r;
+    }
+    done(s);
+    return VKAT_OK;
+}
+
+int vkat_store_get(vkat_store *st, const vkat_row *key, vkat_row *found, vkat_error *err)
+{
+    sqlite3_stmt *s = st->stmt[STMT_GET];
+    int rc = bind_key(s, key, 1);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    int ret;
+    if (rc == SQLITE_ROW) {
+        read_row(s, found);
+        ret = 1;
+    } else if (rc == SQLITE_DONE) {
+        ret = 0;
+    } else {
+        db_fail(err, st->db, st->path);
+        ret = -1;
+    }
+    done(s);
+    return ret;
+}
+
+/* Steps a bound row query into (rows, count, cap): with `grow` the array is realloc'ed as needed, without it
+ * reading stops when the caller's cap entries are full. */
+static vkat_result collect(vkat_store *st, sqlite3_stmt *s, vkat_row **rows, size_t *count, size_t *cap,
+                           int grow, vkat_error *err)
+{
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (*count == *cap) {
+            if (!grow)
+                break;
+            size_t ncap = *cap ? *cap * 2 : 16;
+            vkat_row *n = realloc(*rows, ncap * sizeof *n);
+            if (!n)
+                return vkat_fail(err, VKAT_ERR_NOMEM, st->path, 0, "out of memory reading results");
+            *rows = n;
+            *cap = ncap;
+        }
+        read_row(s, &(*rows)[(*count)++]);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_fail(err, st->db, st->path);
+    return VKAT_OK;
+}
+
+vkat_result vkat_store_best(vkat_store *st, const vkat_row *key, vkat_row *rows, size_t cap, size_t *count,
+                            vkat_error *err)
+{
+    *count = 0;
+    if (cap == 0)
+        return VKAT_OK;
+    sqlite3_stmt *s = st->stmt[STMT_BEST];
+    int rc = bind_key(s, key, 0);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 10, cap > INT64_MAX ? INT64_MAX : (int64_t)cap);
+    vkat_result r;
+    if (rc != SQLITE_OK)
+        r = db_fail(err, st->db, st->path);
+    else
+        r = collect(st, s, &rows, count, &cap, 0, err);
+    done(s);
+    return r;
+}
+
+vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_failed, vkat_row **rows, size_t *count,
+                            vkat_error *err)
+{
+    *rows = NULL;
+    *count = 0;
+    sqlite3_stmt *s = st->stmt[include_failed ? STMT_ROWS_ALL : STMT_ROWS_OK];
+    size_t cap = 0;
+    vkat_result r;
+    if (bind_key(s, key, 0) != SQLITE_OK)
+        r = db_fail(err, st->db, st->path);
+    else
+        r = collect(st, s, rows, count, &cap, 1, err);
+    done(s);
+    if (r) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return r;
+}
+
+vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
+                              vkat_error *err)
+{
+    memset(counts, 0, sizeof(uint64_t) * VKAT_STATUS_COUNT);
+    sqlite3_stmt *s = st->stmt[STMT_COUNTS];
+    int rc = bind_key(s, key, 0);
+    if (rc == SQLITE_OK) {
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            int status = vkat_status_from_name((const char *)sqlite3_column_text(s, 0));
+            counts[status < 0 ? VKAT_STATUS_ERROR : status] += (uint64_t)sqlite3_column_int64(s, 1);
+        }
+    }
+    vkat_result r = VKAT_OK;
+    if (rc != SQLITE_DONE)
+        r = db_fail(err, st->db, st->path);
+    done(s);
+    return r;
+}

@@ -1,0 +1,399 @@
+/* test_store.c — the results database: round trips of every field, the key (replace vs. new row), ranking,
+ * counts, durability across close and kill -9, two connections on one file, and the errors a user sees for a
+ * file that is not ours. Each run works in a fresh temporary directory. */
+#include "store.h"
+#include "test.h"
+#include "util.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static const char *path_in_dir(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
+    return buf;
+}
+
+/* A row with a distinct value in every field, so a swapped or dropped column shows up. */
+static void make_row(vkat_row *r, const char *config, vkat_status status, double median)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->device.name, sizeof r->device.name, "llvmpipe (LLVM 15.0.6, 256 bits)");
+    snprintf(r->device.vendor, sizeof r->device.vendor, "Mesa");
+    r->device.vendor_id = 0x10005;
+    r->device.device_id = 0;
+    r->device.driver_version = 0x89e08000u; /* above INT32_MAX: must not come back negative */
+    snprintf(r->device.driver_version_string, sizeof r->device.driver_version_string, "23.0.3");
+    snprintf(r->device.driver_uuid, sizeof r->device.driver_uuid, "6c6c766d-7069-7065-5555-494400000000");
+    snprintf(r->device.pipeline_cache_uuid, sizeof r->device.pipeline_cache_uuid,
+             "32332e30-2e33-2d31-2b64-656231327531");
+    snprintf(r->kernel, sizeof r->kernel, "gemm");
+    snprintf(r->template_hash, sizeof r->template_hash, "0123456789abcdef");
+    snprintf(r->space_hash, sizeof r->space_hash, "fedcba9876543210");
+    snprintf(r->problem, sizeof r->problem, "M=256,N=256,K=256");
+    snprintf(r->config, sizeof r->config, "%s", config);
+    r->status = status;
+    snprintf(r->reason, sizeof r->reason, "%s", status == VKAT_STATUS_OK ? "" : "because 'reasons'");
+    r->median_s = median;
+    r->min_s = median * 0.9;
+    r->max_s = median * 1.5;
+    r->mad_s = median * 0.01;
+    r->samples = 31;
+    r->batch = 7;
+    r->flops = 2.0 * 256 * 256 * 256;
+    r->bytes = 3.0 * 256 * 256 * 4;
+    r->tflops = r->flops / median * 1e-12;
+    r->gbps = r->bytes / median * 1e-9;
+    r->rel_l2 = 1.25e-7;
+    r->max_abs = 3.5e-6;
+    snprintf(r->spirv_hash, sizeof r->spirv_hash, "00000000deadbeef");
+}
+
+static int rows_equal(const vkat_row *a, const vkat_row *b)
+{
+    int ok = 1;
+#define S(f) ok &= strcmp(a->f, b->f) == 0
+#define N(f) ok &= a->f == b->f
+    S(device.name); S(device.vendor); N(device.vendor_id); N(device.device_id); N(device.driver_version);
+    S(device.driver_version_string); S(device.driver_uuid); S(device.pipeline_cache_uuid);
+    S(kernel); S(template_hash); S(space_hash); S(problem); S(config); N(status); S(reason);
+    N(median_s); N(min_s); N(max_s); N(mad_s); N(samples); N(batch); N(flops); N(bytes); N(tflops); N(gbps);
+    N(rel_l2); N(max_abs); S(spirv_hash); S(created); N(id);
+#undef S
+#undef N
+    return ok;
+}
+
+static void test_names(void)
+{
+    for (int i = 0; i < VKAT_STATUS_COUNT; i++)
+        CHECK(vkat_status_from_name(vkat_status_name((vkat_status)i)) == i);
+    CHECK_STR(vkat_status_name(VKAT_STATUS_COMPILE_ERROR), "compile-error");
+    CHECK_STR(vkat_status_name(VKAT_STATUS_DEVICE_LOST), "device-lost");
+    CHECK(vkat_status_from_name("bogus") == -1);
+    CHECK(vkat_status_from_name(NULL) == -1);
+
+    vkat_device_info info;
+    memset(&info, 0, sizeof info);
+    snprintf(info.name, sizeof info.name, "Some GPU");
+    info.vendor = "NVIDIA";
+    info.vendor_id = 0x10de;
+    info.device_id = 0x2684;
+    info.driver_version = 0x89e08000u;
+    snprintf(info.driver_version_string, sizeof info.driver_version_string, "551.86");
+    for (int i = 0; i < 16; i++) {
+        info.driver_uuid[i] = (uint8_t)(0xA0 + i);
+        info.pipeline_cache_uuid[i] = (uint8_t)i;
+    }
+    vkat_device_key key;
+    vkat_device_key_from_info(&info, &key);
+    CHECK_STR(key.name, "Some GPU");
+    CHECK_STR(key.vendor, "NVIDIA");
+    CHECK(key.vendor_id == 0x10de && key.device_id == 0x2684 && key.driver_version == 0x89e08000u);
+    CHECK_STR(key.driver_version_string, "551.86");
+    CHECK_STR(key.driver_uuid, "a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
+    CHECK_STR(key.pipeline_cache_uuid, "00010203-0405-0607-0809-0a0b0c0d0e0f");
+}
+
+static void test_roundtrip_and_ranking(void)
+{
+    char path[128];
+    path_in_dir("results.db", path, sizeof path);
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    CHECK_MSG(vkat_store_open(path, &st, &err) == VKAT_OK, "%s", err.message);
+    if (!st)
+        return;
+    CHECK(access(path, F_OK) == 0);
+
+    /* Every field survives, including a driver version above INT32_MAX and a NaN (not measured). */
+    vkat_row a, got;
+    make_row(&a, "TM=4,TN=4", VKAT_STATUS_OK, 2e-3);
+    a.max_abs = NAN;
+    CHECK(vkat_store_put(st, &a, &err) == VKAT_OK);
+    CHECK(a.id > 0);
+    CHECK_MSG(strlen(a.created) == 20 && a.created[4] == '-' && a.created[10] == 'T' && a.created[19] == 'Z',
+              "created '%s'", a.created);
+    vkat_row key = a;
+    memset(&got, 0x5a, sizeof got);
+    CHECK(vkat_store_get(st, &key, &got, &err) == 1);
+    CHECK(isnan(got.max_abs));
+    got.max_abs = a.max_abs = 0; /* NaN != NaN; the isnan above covered it */
+    CHECK(rows_equal(&a, &got));
+
+    /* An explicit created time is kept. */
+    vkat_row b;
+    make_row(&b, "TM=8,TN=4", VKAT_STATUS_OK, 1e-3);
+    snprintf(b.created, sizeof b.created, "2020-01-02T03:04:05Z");
+    CHECK(vkat_store_put(st, &b, &err) == VKAT_OK);
+    CHECK(b.id != a.id);
+    CHECK(vkat_store_get(st, &b, &got, &err) == 1 && rows_equal(&b, &got));
+
+    /* Same key: replaced in place (same id), not added. */
+    vkat_row a2;
+    make_row(&a2, "TM=4,TN=4", VKAT_STATUS_OK, 3e-3);
+    snprintf(a2.reason, sizeof a2.reason, "remeasured");
+    CHECK(vkat_store_put(st, &a2, &err) == VKAT_OK);
+    CHECK(a2.id == a.id);
+    CHECK(vkat_store_get(st, &a, &got, &err) == 1);
+    CHECK(got.median_s == 3e-3);
+    CHECK_STR(got.reason, "remeasured");
+
+    /* A config that was never stored. */
+    vkat_row missing;
+    make_row(&missing, "TM=16,TN=16", VKAT_STATUS_OK, 1.0);
+    CHECK(vkat_store_get(st, &missing, &got, &err) == 0);
+
+    /* Ranking: a series of ok rows plus failed rows that are "faster" (or unmeasured) must not rank. */
+    vkat_row r;
+    make_row(&r, "TM=2,TN=2", VKAT_STATUS_OK, 5e-3);
+    CHECK(vkat_store_put(st, &r, &err) == VKAT_OK);
+    make_row(&r, "TM=1,TN=1", VKAT_STATUS_WRONG, 1e-6);
+    CHECK(vkat_store_put(st, &r, &err) == VKAT_OK);
+    make_row(&r, "TM=1,TN=2", VKAT_STATUS_COMPILE_ERROR, NAN);
+    CHECK(vkat_store_put(st, &r, &err) == VKAT_OK);
+    make_row(&r, "TM=2,TN=1", VKAT_STATUS_WRONG, 2e-6);
+    CHECK(vkat_store_put(st, &r, &err) == VKAT_OK);
+
+    vkat_row best[8];
+    size_t n = 99;
+    CHECK(vkat_store_best(st, &key, best, 8, &n, &err) == VKAT_OK);
+    CHECK(n == 3);
+    if (n == 3) {
+        CHECK_STR(best[0].config, "TM=8,TN=4"); /* 1 ms */
+        CHECK_STR(best[1].config, "TM=4,TN=4"); /* 3 ms after the replace */
+        CHECK_STR(best[2].config, "TM=2,TN=2"); /* 5 ms */
+    }
+    CHECK(vkat_store_best(st, &key, best, 2, &n, &err) == VKAT_OK && n == 2);
+    CHECK(vkat_store_best(st, &key, best, 0, &n, &err) == VKAT_OK && n == 0);
+
+    uint64_t counts[VKAT_STATUS_COUNT];
+    CHECK(vkat_store_counts(st, &key, counts, &err) == VKAT_OK);
+    CHECK(counts[VKAT_STATUS_OK] == 3);
+    CHECK(counts[VKAT_STATUS_WRONG] == 2);
+    CHECK(counts[VKAT_STATUS_COMPILE_ERROR] == 1);
+    CHECK(counts[VKAT_STATUS_TIMEOUT] == 0);
+
+    vkat_row *rows = NULL;
+    CHECK(vkat_store_rows(st, &key, 0, &rows, &n, &err) == VKAT_OK && n == 3);
+    free(rows);
+    CHECK(vkat_store_rows(st, &key, 1, &rows, &n, &err) == VKAT_OK && n == 6);
+    if (rows && n == 6) {
+        CHECK(rows[0].status == VKAT_STATUS_OK && rows[0].median_s == 1e-3);
+        CHECK(rows[2].status == VKAT_STATUS_OK && rows[2].median_s == 5e-3);
+        for (size_t i = 3; i < 6; i++)
+            CHECK(rows[i].status != VKAT_STATUS_OK);
+    }
+    free(rows);
+
+    /* Another driver (different driver_uuid) is another key: not found, a new row, its own series. */
+    vkat_row other = a;
+    snprintf(other.device.driver_uuid, sizeof other.device.driver_uuid, "6c6c766d-7069-7065-5555-494400000001");
+    CHECK(vkat_store_get(st, &other, &got, &err) == 0);
+    other.created[0] = 0;
+    CHECK(vkat_store_put(st, &other, &err) == VKAT_OK);
+    CHECK(other.id != a.id);
+    CHECK(vkat_store_counts(st, &other, counts, &err) == VKAT_OK && counts[VKAT_STATUS_OK] == 1);
+    CHECK(vkat_store_counts(st, &key, counts, &err) == VKAT_OK && counts[VKAT_STATUS_OK] == 3);
+    /* So is another problem size. */
+    vkat_row prob = key;
+    snprintf(prob.problem, sizeof prob.problem, "M=512,N=256,K=256");
+    CHECK(vkat_store_best(st, &prob, best, 8, &n, &err) == VKAT_OK && n == 0);
+
+    /* Two connections to one file see each other's committed rows. */
+    vkat_store *st2 = NULL;
+    CHECK_MSG(vkat_store_open(path, &st2, &err) == VKAT_OK, "%s", err.message);
+    if (st2) {
+        CHECK(vkat_store_get(st2, &b, &got, &err) == 1 && rows_equal(&b, &got));
+        make_row(&r, "TM=32,TN=32", VKAT_STATUS_OK, 4e-3);
+        CHECK(vkat_store_put(st2, &r, &err) == VKAT_OK);
+        CHECK(vkat_store_get(st, &r, &got, &err) == 1 && got.id == r.id);
+        make_row(&r, "TM=64,TN=64", VKAT_STATUS_TIMEOUT, NAN);
+        CHECK(vkat_store_put(st, &r, &err) == VKAT_OK);
+        CHECK(vkat_store_get(st2, &r, &got, &err) == 1 && got.status == VKAT_STATUS_TIMEOUT);
+        vkat_store_close(st2);
+    }
+    vkat_store_close(st);
+
+    /* Reopened: everything is still there. */
+    st = NULL;
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    if (st) {
+        CHECK(vkat_store_get(st, &b, &got, &err) == 1 && rows_equal(&b, &got));
+        CHECK(vkat_store_counts(st, &key, counts, &err) == VKAT_OK);
+        CHECK(counts[VKAT_STATUS_OK] == 4 && counts[VKAT_STATUS_TIMEOUT] == 1 && counts[VKAT_STATUS_WRONG] == 2);
+        vkat_store_close(st);
+    }
+
+    /* The file is what the store promises: our schema version and a WAL journal. */
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    sqlite3_stmt *s;
+    CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 1);
+    sqlite3_finalize(s);
+    CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(s) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(s, 0), "wal") == 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
+/* A put that returned survives the process being killed without closing anything. */
+static void test_kill9(void)
+{
+    char path[128];
+    path_in_dir("killed.db", path, sizeof path);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        vkat_store *st;
+        vkat_row r;
+        if (vkat_store_open(path, &st, NULL) != VKAT_OK)
+            _exit(1);
+        for (int i = 0; i < 20; i++) {
+            char cfg[32];
+            snprintf(cfg, sizeof cfg, "T=%d", i);
+            make_row(&r, cfg, VKAT_STATUS_OK, 1e-3 * (i + 1));
+            if (vkat_store_put(st, &r, NULL) != VKAT_OK)
+                _exit(1);
+        }
+        raise(SIGKILL);
+        _exit(2);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child status %d", status);
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    if (st) {
+        vkat_row key;
+        make_row(&key, "", VKAT_STATUS_OK, 1);
+        uint64_t counts[VKAT_STATUS_COUNT];
+        CHECK(vkat_store_counts(st, &key, counts, &err) == VKAT_OK && counts[VKAT_STATUS_OK] == 20);
+        vkat_store_close(st);
+    }
+}
+
+/* Two processes writing one file at once: the busy timeout serialises them and no put is lost. */
+static void test_two_writers(void)
+{
+    char path[128];
+    path_in_dir("shared.db", path, sizeof path);
+    fflush(NULL);
+    pid_t pids[2];
+    for (int w = 0; w < 2; w++) {
+        pids[w] = fork();
+        if (pids[w] == 0) {
+            vkat_store *st;
+            vkat_row r;
+            vkat_error e = {0};
+            if (vkat_store_open(path, &st, &e) != VKAT_OK) {
+                fprintf(stderr, "writer %d: open: %s\n", w, e.message);
+                _exit(1);
+            }
+            for (int i = 0; i < 50; i++) {
+                char cfg[32];
+                snprintf(cfg, sizeof cfg, "W=%d,I=%d", w, i);
+                make_row(&r, cfg, VKAT_STATUS_OK, 1e-3);
+                if (vkat_store_put(st, &r, &e) != VKAT_OK) {
+                    fprintf(stderr, "writer %d: put %d: %s\n", w, i, e.message);
+                    _exit(1);
+                }
+            }
+            vkat_store_close(st);
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < 2; w++) {
+        int status = 0;
+        CHECK(pids[w] > 0 && waitpid(pids[w], &status, 0) == pids[w]);
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer %d status %d", w, status);
+    }
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    if (st) {
+        vkat_row key;
+        make_row(&key, "", VKAT_STATUS_OK, 1);
+        uint64_t counts[VKAT_STATUS_COUNT];
+        CHECK(vkat_store_counts(st, &key, counts, &err) == VKAT_OK && counts[VKAT_STATUS_OK] == 100);
+        vkat_store_close(st);
+    }
+}
+
+static void test_errors(void)
+{
+    char path[128], buf[1200];
+    vkat_store *st = (vkat_store *)&st; /* must be reset to NULL on failure */
+    vkat_error err = {0};
+
+    path_in_dir("notes.db", path, sizeof path);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        for (int i = 0; i < 64; i++)
+            fputs("this is a text file, not an SQLite database\n", f);
+        fclose(f);
+    }
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_ERR_DB);
+    CHECK(st == NULL);
+    CHECK(err.code == VKAT_ERR_DB);
+    CHECK_STR(err.file, path);
+    CHECK_CONTAINS(err.message, "file is not a database");
+    vkat_error_format(&err, buf, sizeof buf);
+    char want[256];
+    snprintf(want, sizeof want, "%s: file is not a database", path);
+    CHECK_STR(buf, want);
+
+    /* A directory that does not exist. */
+    path_in_dir("no/such/dir/x.db", path, sizeof path);
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_ERR_DB && st == NULL);
+    CHECK_STR(err.file, path);
+    CHECK(err.message[0] != 0);
+
+    /* Somebody else's SQLite database is left alone. */
+    path_in_dir("foreign.db", path, sizeof path);
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_ERR_DB && st == NULL);
+    CHECK_CONTAINS(err.message, "not a vkautotune results database");
+
+    /* A database from a newer vkautotune is refused rather than misread. */
+    path_in_dir("newer.db", path, sizeof path);
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    vkat_store_close(st);
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_ERR_DB && st == NULL);
+    CHECK_CONTAINS(err.message, "newer");
+
+    vkat_store_close(NULL);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/vkat-test-store-XXXXXX");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "mkdtemp failed\n");
+        return 1;
+    }
+    test_names();
+    test_roundtrip_and_ranking();
+    test_kill9();
+    test_two_writers();
+    test_errors();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (!test_failed && !getenv("VKAT_KEEP_TMP") && system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    TEST_END();
+}
