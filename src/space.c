@@ -277,8 +277,8 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-/* Splits `s` in place at commas outside parentheses; returns the number of fields (trimmed), at most cap. A count
- * above cap means there were more. */
+/* Splits `s` in place at commas outside parentheses into at most `cap` trimmed fields; returns how many fields
+ * there are (more than cap: the rest were not split off). cap 0 only counts. */
 static size_t split_fields(char *s, char **fields, size_t cap)
 {
     size_t n = 0;
@@ -291,9 +291,10 @@ static size_t split_fields(char *s, char **fields, size_t cap)
             depth--;
         if (*p == 0 || (*p == ',' && depth <= 0)) {
             bool last = *p == 0;
-            *p = 0;
-            if (n < cap)
+            if (n < cap) { /* counting (cap 0) leaves the text alone */
+                *p = 0;
                 fields[n] = trim(start);
+            }
             n++;
             if (last)
                 break;
@@ -408,12 +409,6 @@ static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *co
     char **fields = calloc(n, sizeof *fields), **words = calloc(n, sizeof *words);
     vkat_result r = VKAT_OK;
     if (!fields || !words) {
-        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
-        goto done;
-    }
-    free(copy);
-    copy = vkat_strdup(e->value); /* split_fields wrote NULs into the first copy */
-    if (!copy) {
         r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         goto done;
     }
@@ -661,7 +656,8 @@ static vkat_result load_param(loader *ld, const entry *e, vkat_param *p)
         p->kind = VKAT_PARAM_SPEC;
         p->spec_id = (uint32_t)id;
         for (size_t i = 0; i < ld->s->param_count; i++)
-            if (ld->s->params[i].kind == VKAT_PARAM_SPEC && ld->s->params[i].spec_id == p->spec_id) {
+            if (&ld->s->params[i] != p && ld->s->params[i].kind == VKAT_PARAM_SPEC &&
+                ld->s->params[i].spec_id == p->spec_id) {
                 r = lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' and '%s' (line %d) both use @spec(%u)", e->key,
                           ld->s->params[i].name, ld->s->params[i].line, p->spec_id);
                 goto done;

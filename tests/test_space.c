@@ -1,0 +1,340 @@
+/* test_space.c — space files: the complete example (tests/data/spaces/good.ini) read back field by field, the
+ * lazy walk against a brute-force count, launches, config/problem text, and every user mistake with its exact
+ * file:line: message (one small file per mistake under tests/data/spaces/). */
+#include "space.h"
+#include "test.h"
+#include "util.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define DATA VKAT_SOURCE_DIR "/tests/data/spaces/"
+
+static void expect_error(const char *file, vkat_result code, int line, const char *message, int exact)
+{
+    char path[1024];
+    snprintf(path, sizeof path, DATA "%s", file);
+    vkat_space *s = (vkat_space *)1;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_load(path, &s, &err);
+    CHECK_MSG(r == code, "%s: got %d (%s), want %d", file, r, err.message, code);
+    CHECK(s == NULL);
+    CHECK_MSG(err.line == line, "%s: line %d, want %d (%s)", file, err.line, line, err.message);
+    CHECK_STR(err.file, path);
+    if (exact)
+        CHECK_STR(err.message, message);
+    else
+        CHECK_CONTAINS(err.message, message);
+}
+
+static void test_errors(void)
+{
+    expect_error("no_such_file.ini", VKAT_ERR_IO, 0, "cannot open: No such file or directory", 1);
+    expect_error("bad_ini_syntax.ini", VKAT_ERR_SYNTAX, 9, "expected 'name = value' or '[section]'", 1);
+    expect_error("bad_section.ini", VKAT_ERR_SPACE, 8,
+                 "unknown section [kernal] (known: kernel, problem, params, constraints, buffers, push, dispatch, "
+                 "metrics, check)", 1);
+    expect_error("bad_key.ini", VKAT_ERR_SPACE, 4,
+                 "unknown key 'nmae' in [kernel] (known: name, template, entry, extensions, features)", 1);
+    expect_error("dup_key.ini", VKAT_ERR_SPACE, 3, "duplicate key 'name' in [kernel] (first at line 2)", 1);
+    expect_error("outside.ini", VKAT_ERR_SPACE, 1, "'x' is outside any section", 1);
+    expect_error("no_name.ini", VKAT_ERR_SPACE, 1, "[kernel] needs a name", 1);
+    expect_error("no_template.ini", VKAT_ERR_SPACE, 2, "[kernel] needs a template", 1);
+    expect_error("no_kernel.ini", VKAT_ERR_SPACE, 1, "missing [kernel] section (it names the kernel and its template)",
+                 1);
+    expect_error("missing_template.ini", VKAT_ERR_IO, 3,
+                 "cannot open template '" DATA "nope.comp': No such file or directory", 1);
+    expect_error("bad_feature.ini", VKAT_ERR_SPACE, 4, "unknown feature 'shaderFloat17' (known: shaderFloat16, ", 0);
+    expect_error("empty_param.ini", VKAT_ERR_SPACE, 8, "parameter 'TN' has no values", 1);
+    expect_error("dup_param.ini", VKAT_ERR_SPACE, 9, "duplicate parameter 'TM' (first at line 7)", 1);
+    expect_error("dup_value.ini", VKAT_ERR_SPACE, 8, "duplicate value 2 in parameter 'TN'", 1);
+    expect_error("name_clash.ini", VKAT_ERR_SPACE, 8, "'M' is already defined as a problem size (line 5)", 1);
+    expect_error("bad_value.ini", VKAT_ERR_SYNTAX, 8,
+                 "bad value 'two' for parameter 'TN' (expected integers, pow2(a, b) or range(a, b[, step]))", 1);
+    expect_error("bad_range.ini", VKAT_ERR_SPACE, 8,
+                 "range(8, 1, 1) needs first <= last and a positive step in parameter 'TN'", 1);
+    expect_error("bad_spec.ini", VKAT_ERR_SYNTAX, 8,
+                 "expected '@spec(N)' with a constant_id N >= 0 after the values of 'TN'", 1);
+    expect_error("dup_spec.ini", VKAT_ERR_SPACE, 9, "'TK' and 'TN' (line 8) both use @spec(3)", 1);
+    expect_error("expr_syntax.ini", VKAT_ERR_SYNTAX, 9, "expected ')' after 'min(TM, 2'", 1);
+    expect_error("expr_column.ini", VKAT_ERR_SYNTAX, 9, "unexpected 'x' at column 8", 1);
+    expect_error("unknown_name.ini", VKAT_ERR_SPACE, 9, "unknown name 'TILE_Q'", 1);
+    expect_error("bad_type.ini", VKAT_ERR_SPACE, 9,
+                 "unknown type 'float64' for buffer 'A' (known: float32, float16, bfloat16, int32, uint32, int8, uint8)",
+                 1);
+    expect_error("bad_init.ini", VKAT_ERR_SPACE, 9,
+                 "bad init 'random(...)' for buffer 'A' (expected zero, random(lo, hi), const(v), iota or "
+                 "iota(start, step))", 1);
+    expect_error("bad_direction.ini", VKAT_ERR_SPACE, 9,
+                 "bad direction 'sideways' for buffer 'A' (expected in, out or inout)", 1);
+    expect_error("bad_buffer_fields.ini", VKAT_ERR_SYNTAX, 9,
+                 "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in'", 1);
+    expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 128 bytes (32 values)",
+                 1);
+    expect_error("bad_push_type.ini", VKAT_ERR_SPACE, 9,
+                 "push constant 'x' has type 'float64'; expected int32, uint32 or float32", 1);
+    expect_error("check_uses_param.ini", VKAT_ERR_SPACE, 10,
+                 "[check] local_size uses parameter 'TM'; only problem sizes and device names are allowed", 1);
+    expect_error("check_needs_dims.ini", VKAT_ERR_SPACE, 9,
+                 "[check] reference needs its own local_size and groups (from problem sizes and device names)", 1);
+    expect_error("bad_problem.ini", VKAT_ERR_SPACE, 5, "problem size 'M' must be an integer, got 'lots'", 1);
+    expect_error("bad_name.ini", VKAT_ERR_SPACE, 5,
+                 "'device.x' is not a valid name (letters, digits and '_', not starting with a digit)", 1);
+    expect_error("long_line.ini", VKAT_ERR_SYNTAX, 9, "line is longer than 198 characters", 1);
+}
+
+/* The constraints of good.ini, by hand, with the Vulkan-minimum device (128 invocations). */
+static uint64_t brute_force_valid(uint64_t *removed)
+{
+    static const int wgx[] = {4, 8, 16, 32}, wgy[] = {1, 2, 4, 8}, tm[] = {1, 2, 4, 8}, tn[] = {1, 2, 3, 4};
+    uint64_t valid = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 4; c++)
+                for (int d = 0; d < 4; d++)
+                    for (int u = 0; u < 3; u++) {
+                        if (!(wgx[a] * wgy[b] <= 128))
+                            removed[0]++;
+                        else if (!(256 % (wgy[b] * tm[c]) == 0))
+                            removed[1]++;
+                        else if (!(128 % (wgx[a] * tn[d]) == 0))
+                            removed[2]++;
+                        else if (!(tm[c] * tn[d] <= 16))
+                            removed[3]++;
+                        else
+                            valid++;
+                    }
+    return valid;
+}
+
+static void test_good(void)
+{
+    vkat_space *s;
+    vkat_error err = {0};
+    const char *path = DATA "good.ini";
+    vkat_result r = vkat_space_load(path, &s, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    if (r)
+        return;
+    size_t size;
+    char *text = vkat_read_file(path, &size);
+    CHECK(text && s->file_hash == XXH64(text, size, 0));
+    CHECK_STR(s->name, "gemm_tiled");
+    CHECK_STR(s->template_path, DATA "gemm.comp");
+    CHECK_STR(s->entry, "main");
+    CHECK(s->extension_count == 2 && strcmp(s->extensions[1], "VK_KHR_16bit_storage") == 0);
+    CHECK(s->feature_count == 2 && strcmp(s->features[0], "shaderFloat16") == 0);
+    CHECK(s->problem_count == 3 && s->problem[2].value == 64 && strcmp(s->problem[2].name, "K") == 0);
+    CHECK(s->param_count == 5);
+    CHECK(s->params[0].value_count == 4 && s->params[0].values[0] == 4 && s->params[0].values[3] == 32);
+    CHECK(s->params[2].value_count == 4 && s->params[2].values[2] == 4 && s->params[2].values[3] == 8);
+    CHECK(s->params[3].value_count == 4 && s->params[3].values[0] == 1 && s->params[3].values[3] == 4);
+    CHECK(s->params[0].kind == VKAT_PARAM_DEFINE);
+    CHECK(s->params[4].kind == VKAT_PARAM_SPEC && s->params[4].spec_id == 0 && s->params[4].line == 19);
+    CHECK(s->constraint_count == 4 && strcmp(s->constraints[1].name, "divides_m") == 0 &&
+          s->constraints[1].line == 24);
+    CHECK(s->buffer_count == 4);
+    CHECK(s->buffers[2].binding == 2 && s->buffers[2].dir == VKAT_DIR_OUT && s->buffers[2].init == VKAT_INIT_ZERO);
+    CHECK(s->buffers[0].init == VKAT_INIT_RANDOM && s->buffers[0].init_a == -1 && s->buffers[0].init_b == 1);
+    CHECK(s->buffers[3].type == VKAT_UINT32 && s->buffers[3].init == VKAT_INIT_IOTA && s->buffers[3].init_b == 2 &&
+          s->buffers[3].dir == VKAT_DIR_INOUT);
+    CHECK(s->push_count == 4 && s->push[3].type == VKAT_FLOAT32);
+    CHECK(s->local_size[2] == NULL && s->groups[1] != NULL);
+    CHECK_STR(s->reference_path, DATA "gemm_ref.comp");
+    CHECK(s->rel_l2_tolerance == 1e-4 && isinf(s->max_abs_tolerance));
+
+    /* Walk and count, against the constraints written out by hand. */
+    CHECK(vkat_space_raw_count(s) == 4 * 4 * 4 * 4 * 3);
+    vkat_value *env = vkat_space_env_create(s, NULL);
+    uint64_t raw, valid, removed[4], want_removed[4] = {0};
+    uint64_t want_valid = brute_force_valid(want_removed);
+    CHECK(vkat_space_count_valid(s, env, 0, &raw, &valid, removed, &err) == VKAT_OK);
+    CHECK(raw == 768 && valid == want_valid && want_valid > 0);
+    CHECK(memcmp(removed, want_removed, sizeof removed) == 0);
+    CHECK(vkat_space_count_valid(s, env, 10, &raw, &valid, NULL, &err) == VKAT_OK && raw == 10);
+
+    /* Decode/encode are inverse; mixed radix with the first parameter most significant. */
+    uint32_t choice[5];
+    vkat_space_decode(s, 767, choice);
+    CHECK(choice[0] == 3 && choice[4] == 2);
+    vkat_space_decode(s, 1, choice);
+    CHECK(choice[0] == 0 && choice[3] == 0 && choice[4] == 1);
+    for (uint64_t i = 0; i < 768; i += 37) {
+        vkat_space_decode(s, i, choice);
+        CHECK(vkat_space_encode(s, choice) == i);
+    }
+
+    /* One configuration: check, launch, text round trip. */
+    CHECK(vkat_space_parse_config(s, "WG_X=16, WG_Y=8,TM=4,TN=2,UNROLL=2", 0, choice, &err) == VKAT_OK);
+    vkat_space_env_apply(s, choice, env);
+    size_t failed = 99;
+    CHECK(vkat_space_check(s, env, &failed, &err) == 1 && failed == 99);
+    char buf[256];
+    vkat_space_format_config(s, choice, buf, sizeof buf);
+    CHECK_STR(buf, "WG_X=16,WG_Y=8,TM=4,TN=2,UNROLL=2");
+    vkat_launch l;
+    CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_OK);
+    CHECK(l.local_size[0] == 16 && l.local_size[1] == 8 && l.local_size[2] == 1);
+    CHECK(l.groups[0] == 4 && l.groups[1] == 8 && l.groups[2] == 1);
+    CHECK(l.buffer_counts[0] == 256 * 64 && l.buffer_counts[2] == 256 * 128 && l.buffer_counts[3] == 16);
+    uint32_t m, k;
+    float alpha;
+    memcpy(&m, l.push, 4);
+    memcpy(&k, l.push + 8, 4);
+    memcpy(&alpha, l.push + 12, 4);
+    CHECK(l.push_size == 16 && m == 256 && k == 64 && alpha == 1.0f);
+    CHECK(l.flops == 2.0 * 256 * 128 * 64 && l.bytes == 4.0 * (256 * 64 + 64 * 128 + 256 * 128));
+    vkat_launch_free(&l);
+    CHECK(vkat_space_launch(s, env, 1, &l, &err) == VKAT_OK);
+    CHECK(l.local_size[0] == 16 && l.local_size[1] == 16 && l.groups[0] == 8 && l.groups[1] == 16);
+    vkat_launch_free(&l);
+
+    /* A failing configuration names its first failing constraint. */
+    CHECK(vkat_space_parse_config(s, "WG_X=32,WG_Y=8", 1, choice, &err) == VKAT_OK);
+    CHECK(choice[2] == 0 && choice[4] == 0);
+    vkat_space_env_apply(s, choice, env);
+    CHECK(vkat_space_check(s, env, &failed, &err) == 0 && failed == 0);
+
+    /* Config text errors. */
+    CHECK(vkat_space_parse_config(s, "WG_X=16", 0, choice, &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "missing parameter 'WG_Y'");
+    CHECK(vkat_space_parse_config(s, "TM=3", 1, choice, &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "TM=3 is not among its values (1, 2, 4, 8)");
+    CHECK(vkat_space_parse_config(s, "FOO=1", 1, choice, &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "unknown parameter 'FOO'");
+    CHECK(vkat_space_parse_config(s, "TM=1,TM=2", 1, choice, &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "parameter 'TM' given twice");
+    CHECK(vkat_space_parse_config(s, "TM", 1, choice, &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "expected NAME=VALUE, got 'TM'");
+
+    /* Problem overrides. */
+    vkat_space_format_problem(s, buf, sizeof buf);
+    CHECK_STR(buf, "M=256,N=128,K=64");
+    CHECK(vkat_space_set_problem(s, "M=512, K=32", &err) == VKAT_OK);
+    vkat_space_format_problem(s, buf, sizeof buf);
+    CHECK_STR(buf, "M=512,N=128,K=32");
+    CHECK(vkat_space_set_problem(s, "Q=1", &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "unknown problem size 'Q' (the space has: M, N, K)");
+    CHECK(vkat_space_set_problem(s, "M=big", &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "problem size M must be an integer, got 'big'");
+    vkat_value *env2 = vkat_space_env_create(s, NULL);
+    CHECK(env2[s->problem[0].slot].i == 512);
+    CHECK(env2[vkat_symtab_find(s->symbols, "device.max_workgroup_invocations")].i == 128);
+    CHECK(env2[vkat_symtab_find(s->symbols, "device.subgroup_size")].i == 32);
+    CHECK(env2[vkat_symtab_find(s->symbols, "device.max_shared_memory")].i == 16384);
+
+    /* Device names from a device. */
+    vkat_device_info *dev = calloc(1, sizeof *dev);
+    dev->vendor_id = 0x10DE;
+    dev->device_type = "discrete";
+    dev->max_workgroup_invocations = 1024;
+    dev->subgroup_size = 32;
+    dev->cooperative_matrix = 1;
+    dev->coopmat_count = 2;
+    dev->coopmat[0] = (vkat_coopmat_shape){16, 8, 16, VKAT_INT8, VKAT_INT8, VKAT_INT32, VKAT_INT32};
+    dev->coopmat[0].scope = "subgroup";
+    dev->coopmat[1] = (vkat_coopmat_shape){16, 16, 16, VKAT_FLOAT16, VKAT_FLOAT16, VKAT_FLOAT32, VKAT_FLOAT32};
+    dev->coopmat[1].scope = "subgroup";
+    vkat_value *env3 = vkat_space_env_create(s, dev);
+    CHECK(env3[vkat_symtab_find(s->symbols, "device.is_nvidia")].i == 1);
+    CHECK(env3[vkat_symtab_find(s->symbols, "device.is_amd")].i == 0);
+    CHECK(env3[vkat_symtab_find(s->symbols, "device.max_workgroup_invocations")].i == 1024);
+    CHECK(env3[vkat_symtab_find(s->symbols, "device.coopmat")].i == 1);
+    CHECK(env3[vkat_symtab_find(s->symbols, "device.coopmat_f16_n")].i == 16);
+    CHECK(env3[vkat_symtab_find(s->symbols, "device.coopmat_bf16_m")].i == 0);
+    /* More invocations allowed: more valid configurations than with the minimum limits. */
+    uint64_t valid_dev;
+    vkat_space_set_problem(s, "M=256,K=64", &err);
+    vkat_value *env4 = vkat_space_env_create(s, dev);
+    CHECK(vkat_space_count_valid(s, env4, 0, &raw, &valid_dev, NULL, &err) == VKAT_OK && valid_dev > want_valid);
+    free(dev);
+    free(env);
+    free(env2);
+    free(env3);
+    free(env4);
+    free(text);
+    vkat_space_destroy(s);
+}
+
+static vkat_space *load_inline(const char *text)
+{
+    vkat_space *s = NULL;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_load_string(text, DATA "inline.ini", &s, &err);
+    CHECK_MSG(r == VKAT_OK, "%d: %s", err.line, err.message);
+    return s;
+}
+
+static void test_walk_errors(void)
+{
+    vkat_error err = {0};
+    vkat_space *s;
+    /* Nothing valid: the constraint that removed most is named, with its line. */
+    CHECK(vkat_space_load(DATA "empty.ini", &s, &err) == VKAT_OK);
+    vkat_value *env = vkat_space_env_create(s, NULL);
+    uint64_t raw, valid, removed[2];
+    CHECK(vkat_space_count_valid(s, env, 0, &raw, &valid, removed, &err) == VKAT_ERR_EMPTY_SPACE);
+    CHECK(raw == 3 && valid == 0 && removed[0] == 2 && removed[1] == 1);
+    char buf[1200];
+    CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+              VKAT_SOURCE_DIR "/tests/data/spaces/empty.ini:9: no configuration satisfies the constraints; 'small' "
+                              "removed 67% of them");
+    free(env);
+    vkat_space_destroy(s);
+
+    /* Division by zero in a constraint stops the walk with the expression's line. */
+    s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nN = 64\n[params]\nWG_X = 4\n"
+                    "TN = range(0, 2)\n[constraints]\ndiv = N / (WG_X*TN)\n");
+    if (s) {
+        env = vkat_space_env_create(s, NULL);
+        CHECK(vkat_space_count_valid(s, env, 0, &raw, &valid, NULL, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+                  DATA "inline.ini:10: division by zero in 'N / (WG_X*TN)'");
+        free(env);
+        vkat_space_destroy(s);
+    }
+
+    /* Launch sizes out of range. */
+    s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nM = 64\n[dispatch]\nlocal_size = 64\n"
+                    "groups = M - 64\n[buffers]\nX = int8, M - 64, const(3), in\n[push]\nv = int32, M * 100000000\n");
+    if (s) {
+        env = vkat_space_env_create(s, NULL);
+        vkat_launch l;
+        CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+                  DATA "inline.ini:8: groups x is 0 from 'M - 64'; it must be 1 to 4294967295");
+        CHECK(l.buffer_counts == NULL);
+        CHECK(vkat_space_launch(s, env, 1, &l, &err) == VKAT_ERR_SPACE);
+        CHECK_STR(err.message, "the space has no [check] reference");
+        CHECK(vkat_space_set_problem(s, "M=65", &err) == VKAT_OK);
+        free(env);
+        env = vkat_space_env_create(s, NULL);
+        CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(err.message, "push constant 'v' = 6500000000 does not fit in int32");
+        CHECK(s->buffers[0].init == VKAT_INIT_CONST && s->buffers[0].init_a == 3);
+        free(env);
+        vkat_space_destroy(s);
+    }
+
+    /* Any section order; names used before their section; comments and indentation. */
+    s = load_inline("; leading comment\n[constraints]\n  ok = TM <= M ; inline comment\n[params]\nTM = 1, 3, "
+                    "range(4, 10, 3)\n[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nM = 8\n");
+    if (s) {
+        CHECK(s->params[0].value_count == 5 && s->params[0].values[1] == 3 && s->params[0].values[4] == 10);
+        CHECK(s->constraints[0].line == 3);
+        CHECK_STR(vkat_expr_text(s->constraints[0].expr), "TM <= M");
+        env = vkat_space_env_create(s, NULL);
+        CHECK(vkat_space_count_valid(s, env, 0, &raw, &valid, NULL, &err) == VKAT_OK && raw == 5 && valid == 4);
+        free(env);
+        vkat_space_destroy(s);
+    }
+    vkat_space_destroy(NULL);
+}
+
+int main(void)
+{
+    test_errors();
+    test_good();
+    test_walk_errors();
+    TEST_END();
+}
