@@ -52,10 +52,19 @@ foreach(lib glslang-default-resource-limits glslang SPIRV MachineIndependent Gen
     list(APPEND VKAT_GLSLANG_LIBS "${${var}}")
   endif()
 endforeach()
+# glibc forwarding shim, only where the C library lacks glibc 2.38's __isoc23_* symbols that the fetched static
+# libraries reference (third_party/glibc_compat/isoc23.c says why). It sits inside the link group below, so it is
+# searched after the libraries that need it.
+set(VKAT_GLIBC_COMPAT)
+check_function_exists(__isoc23_strtol VKAT_HAVE_ISOC23_STRTOL)
+if(NOT VKAT_HAVE_ISOC23_STRTOL)
+  add_library(vkat_glibc_compat STATIC "${CMAKE_CURRENT_SOURCE_DIR}/third_party/glibc_compat/isoc23.c")
+  set(VKAT_GLIBC_COMPAT vkat_glibc_compat)
+endif()
 add_library(vkat_glslang INTERFACE)
 target_include_directories(vkat_glslang SYSTEM INTERFACE "${VKAT_GLSLANG_INCLUDE}" "${VKAT_SPIRV_TOOLS_INCLUDE}")
 # The libraries reference each other in a cycle (glslang <-> MachineIndependent), hence the group.
-target_link_libraries(vkat_glslang INTERFACE -Wl,--start-group ${VKAT_GLSLANG_LIBS} -Wl,--end-group Threads::Threads)
+target_link_libraries(vkat_glslang INTERFACE -Wl,--start-group ${VKAT_GLSLANG_LIBS} ${VKAT_GLIBC_COMPAT} -Wl,--end-group Threads::Threads)
 message(STATUS "vkautotune: glslang ${VKAT_GLSLANG_VERSION} (${VKAT_GLSLANG_INCLUDE})")
 
 # --- inih, SQLite, json-c, xxHash: static where Debian ships a static library, so the binary runs elsewhere --
@@ -69,9 +78,3 @@ find_path(VKAT_INIH_INCLUDE ini.h REQUIRED)
 find_path(VKAT_JSONC_INCLUDE json-c/json.h REQUIRED)
 find_path(VKAT_XXHASH_INCLUDE xxhash.h REQUIRED)
 
-# --- glibc forwarding shim, only where the C library lacks glibc 2.38's __isoc23_* symbols ------------------
-set(VKAT_NEED_ISOC23_SHIM OFF)
-check_function_exists(__isoc23_strtol VKAT_HAVE_ISOC23_STRTOL)
-if(NOT VKAT_HAVE_ISOC23_STRTOL)
-  set(VKAT_NEED_ISOC23_SHIM ON)
-endif()

@@ -1,0 +1,197 @@
+/* compile.c — GLSL -> SPIR-V with glslang's C interface, validation and disassembly with SPIRV-Tools.
+ *
+ * Error messages point at the template: the template stage inserts a #line directive after its #defines, so the
+ * line glslang reports is the template's own. This file compiles and validates; it never runs anything.
+ * Reading facts back out of a module (workgroup size, shared memory) lives in spirv_info.c. */
+#include "compile.h"
+#include "util.h"
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+#include <pthread.h>
+#include <spirv-tools/libspirv.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan_core.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
+
+static void glslang_init_once(void)
+{
+    glslang_initialize_process();
+}
+
+void vkat_compile_init(void)
+{
+    pthread_once(&glslang_once, glslang_init_once);
+}
+
+void vkat_spirv_free(vkat_spirv *m)
+{
+    if (!m)
+        return;
+    free(m->words);
+    m->words = NULL;
+    m->count = 0;
+}
+
+uint64_t vkat_spirv_hash(const vkat_spirv *m)
+{
+    return XXH3_64bits(m->words, m->count * sizeof(uint32_t));
+}
+
+/* Vulkan 1.1 allows SPIR-V 1.3, 1.2 allows 1.5, 1.3 and later 1.6. */
+static void targets_for(uint32_t api, glslang_target_client_version_t *client, glslang_target_language_version_t *spv,
+                        spv_target_env *env)
+{
+    uint32_t minor = VK_API_VERSION_MINOR(api);
+    if (VK_API_VERSION_MAJOR(api) > 1 || minor >= 3) {
+        *client = GLSLANG_TARGET_VULKAN_1_3;
+        *spv = GLSLANG_TARGET_SPV_1_6;
+        *env = SPV_ENV_VULKAN_1_3;
+    } else if (minor == 2) {
+        *client = GLSLANG_TARGET_VULKAN_1_2;
+        *spv = GLSLANG_TARGET_SPV_1_5;
+        *env = SPV_ENV_VULKAN_1_2;
+    } else if (minor == 1) {
+        *client = GLSLANG_TARGET_VULKAN_1_1;
+        *spv = GLSLANG_TARGET_SPV_1_3;
+        *env = SPV_ENV_VULKAN_1_1;
+    } else {
+        *client = GLSLANG_TARGET_VULKAN_1_0;
+        *spv = GLSLANG_TARGET_SPV_1_0;
+        *env = SPV_ENV_VULKAN_1_0;
+    }
+}
+
+/* glslang logs "ERROR: 0:12: 'x' : undeclared identifier"; take the first error's line and text. */
+static vkat_result compile_failure(vkat_error *err, const char *path, const char *stage, const char *log)
+{
+    vkat_log(VKAT_LOG_DEBUG, "glslang %s log for %s:\n%s", stage, path, log ? log : "");
+    const char *e = log ? strstr(log, "ERROR: ") : NULL;
+    if (!e)
+        return vkat_fail(err, VKAT_ERR_COMPILE, path, 0, "GLSL %s failed: %s", stage,
+                         log && *log ? log : "no message from glslang");
+    e += 7;
+    int line = 0;
+    const char *colon = strchr(e, ':');
+    if (colon && colon[1] >= '0' && colon[1] <= '9') {
+        line = atoi(colon + 1);
+        const char *rest = strchr(colon + 1, ':');
+        if (rest)
+            e = rest + 1;
+    }
+    while (*e == ' ')
+        e++;
+    size_t len = strcspn(e, "\n");
+    return vkat_fail(err, VKAT_ERR_COMPILE, path, line, "%.*s", (int)len, e);
+}
+
+vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t api, vkat_spirv *out, vkat_error *err)
+{
+    memset(out, 0, sizeof *out);
+    vkat_compile_init();
+    spv_target_env env;
+    glslang_input_t in = {0};
+    in.language = GLSLANG_SOURCE_GLSL;
+    in.stage = GLSLANG_STAGE_COMPUTE;
+    in.client = GLSLANG_CLIENT_VULKAN;
+    in.target_language = GLSLANG_TARGET_SPV;
+    targets_for(api, &in.client_version, &in.target_language_version, &env);
+    in.code = source;
+    in.default_version = 450;
+    in.default_profile = GLSLANG_NO_PROFILE;
+    in.messages = GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT;
+    in.resource = glslang_default_resource();
+
+    vkat_result r = VKAT_OK;
+    glslang_program_t *program = NULL;
+    glslang_shader_t *shader = glslang_shader_create(&in);
+    if (!shader) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "glslang could not create a shader");
+        goto cleanup;
+    }
+    if (!glslang_shader_preprocess(shader, &in)) {
+        r = compile_failure(err, path, "preprocessing", glslang_shader_get_info_log(shader));
+        goto cleanup;
+    }
+    if (!glslang_shader_parse(shader, &in)) {
+        r = compile_failure(err, path, "compilation", glslang_shader_get_info_log(shader));
+        goto cleanup;
+    }
+    program = glslang_program_create();
+    glslang_program_add_shader(program, shader);
+    if (!glslang_program_link(program, in.messages)) {
+        r = compile_failure(err, path, "linking", glslang_program_get_info_log(program));
+        goto cleanup;
+    }
+    /* No optimizer: drivers optimise anyway, and it would multiply compile time per variant. */
+    glslang_spv_options_t opts = {0};
+    opts.disable_optimizer = true;
+    glslang_program_SPIRV_generate_with_options(program, in.stage, &opts);
+    const char *msgs = glslang_program_SPIRV_get_messages(program);
+    if (msgs && *msgs)
+        vkat_log(VKAT_LOG_DEBUG, "glslang SPIR-V messages for %s: %s", path, msgs);
+    out->count = glslang_program_SPIRV_get_size(program);
+    out->words = malloc(out->count * sizeof(uint32_t));
+    if (!out->words) {
+        out->count = 0;
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    glslang_program_SPIRV_get(program, out->words);
+
+cleanup:
+    glslang_program_delete(program);
+    glslang_shader_delete(shader);
+    return r;
+}
+
+vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t api, vkat_error *err)
+{
+    glslang_target_client_version_t client;
+    glslang_target_language_version_t spv;
+    spv_target_env env;
+    targets_for(api, &client, &spv, &env);
+    spv_context ctx = spvContextCreate(env);
+    spv_validator_options opts = spvValidatorOptionsCreate();
+    spv_const_binary_t bin = {m->words, m->count};
+    spv_diagnostic diag = NULL;
+    vkat_result r = VKAT_OK;
+    if (!ctx || !opts) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "SPIRV-Tools could not create a context");
+    } else if (spvValidateWithOptions(ctx, opts, &bin, &diag) != SPV_SUCCESS) {
+        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V validation failed: %s",
+                      diag && diag->error ? diag->error : "no message");
+    }
+    spvDiagnosticDestroy(diag);
+    spvValidatorOptionsDestroy(opts);
+    spvContextDestroy(ctx);
+    return r;
+}
+
+vkat_result vkat_disassemble_spirv(const vkat_spirv *m, char **text, vkat_error *err)
+{
+    *text = NULL;
+    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+    spv_text t = NULL;
+    spv_diagnostic diag = NULL;
+    vkat_result r = VKAT_OK;
+    if (!ctx)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "SPIRV-Tools could not create a context");
+    if (spvBinaryToText(ctx, m->words, m->count,
+                        SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT |
+                            SPV_BINARY_TO_TEXT_OPTION_COMMENT,
+                        &t, &diag) != SPV_SUCCESS) {
+        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V disassembly failed: %s",
+                      diag && diag->error ? diag->error : "no message");
+    } else if (!(*text = vkat_strndup(t->str, t->length))) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    }
+    spvTextDestroy(t);
+    spvDiagnosticDestroy(diag);
+    spvContextDestroy(ctx);
+    return r;
+}

@@ -1,0 +1,309 @@
+/* spirv_info.c — reads from a SPIR-V module what must be checked before a pipeline is created: the compute
+ * entry point's workgroup size and the bytes of Workgroup-storage (shared) variables, with specialization
+ * constants applied.
+ *
+ * Why it exists: on some drivers (NVIDIA, ../shared/H200.md) a shader whose shared memory exceeds
+ * maxComputeSharedMemorySize is not refused at pipeline creation; its first dispatch loses the device.
+ * This is a single pass over the instruction stream, not a general reflection library: it knows the handful of
+ * instructions that decide those two numbers and evaluates the integer spec-constant arithmetic glslang emits
+ * for array sizes such as `shared float tile[BM * BK]`. */
+#include "compile.h"
+#include "util.h"
+
+#include <spirv/unified1/spirv.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_NONE, K_TYPE, K_CONST };
+
+typedef struct id_info {
+    uint8_t kind;
+    uint8_t known;       /* constant value known */
+    uint16_t op;         /* defining opcode */
+    uint32_t size;       /* type: bytes; */
+    uint32_t align;      /* type: alignment */
+    uint64_t value;      /* constant: value */
+    int32_t spec_id;     /* SpecId decoration or -1 */
+    uint32_t first_word; /* offset of the defining instruction */
+} id_info;
+
+typedef struct reader {
+    const uint32_t *w;
+    size_t n;
+    id_info *ids;
+    uint32_t bound;
+    const vkat_spec_value *spec;
+    size_t spec_count;
+} reader;
+
+static int spec_override(const reader *rd, int32_t spec_id, uint64_t *value)
+{
+    for (size_t i = 0; spec_id >= 0 && i < rd->spec_count; i++)
+        if (rd->spec[i].id == (uint32_t)spec_id) {
+            *value = rd->spec[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+static int const_of(const reader *rd, uint32_t id, uint64_t *v)
+{
+    if (id >= rd->bound || rd->ids[id].kind != K_CONST || !rd->ids[id].known)
+        return 0;
+    *v = rd->ids[id].value;
+    return 1;
+}
+
+/* Evaluates OpSpecConstantOp for the integer operations glslang emits for sizes. */
+static int eval_spec_op(const reader *rd, const uint32_t *ins, uint32_t len, uint64_t *out)
+{
+    if (len < 5)
+        return 0;
+    uint32_t op = ins[3];
+    uint64_t a = 0, b = 0;
+    if (!const_of(rd, ins[4], &a))
+        return 0;
+    int binary = len >= 6;
+    if (binary && !const_of(rd, ins[5], &b))
+        return 0;
+    int32_t sa = (int32_t)(uint32_t)a, sb = (int32_t)(uint32_t)b;
+    switch (op) {
+    case SpvOpIAdd: *out = (uint32_t)(a + b); return 1;
+    case SpvOpISub: *out = (uint32_t)(a - b); return 1;
+    case SpvOpIMul: *out = (uint32_t)(a * b); return 1;
+    case SpvOpUDiv: if (!b) return 0; *out = (uint32_t)a / (uint32_t)b; return 1;
+    case SpvOpSDiv: if (!sb) return 0; *out = (uint32_t)(sa / sb); return 1;
+    case SpvOpUMod: if (!b) return 0; *out = (uint32_t)a % (uint32_t)b; return 1;
+    case SpvOpSRem:
+    case SpvOpSMod: if (!sb) return 0; *out = (uint32_t)(sa % sb); return 1;
+    case SpvOpShiftLeftLogical: *out = (uint32_t)(a << (b & 31)); return 1;
+    case SpvOpShiftRightLogical: *out = (uint32_t)a >> (b & 31); return 1;
+    case SpvOpShiftRightArithmetic: *out = (uint32_t)(sa >> (b & 31)); return 1;
+    case SpvOpBitwiseAnd: *out = a & b; return 1;
+    case SpvOpBitwiseOr: *out = a | b; return 1;
+    case SpvOpBitwiseXor: *out = a ^ b; return 1;
+    case SpvOpSNegate: *out = (uint32_t)(-sa); return 1;
+    case SpvOpNot: *out = (uint32_t)~a; return 1;
+    case SpvOpIEqual: *out = a == b; return 1;
+    case SpvOpINotEqual: *out = a != b; return 1;
+    case SpvOpSLessThan: *out = sa < sb; return 1;
+    case SpvOpSGreaterThan: *out = sa > sb; return 1;
+    case SpvOpSLessThanEqual: *out = sa <= sb; return 1;
+    case SpvOpSGreaterThanEqual: *out = sa >= sb; return 1;
+    case SpvOpULessThan: *out = a < b; return 1;
+    case SpvOpUGreaterThan: *out = a > b; return 1;
+    case SpvOpSConvert:
+    case SpvOpUConvert: *out = a; return 1;
+    case SpvOpSelect:
+        if (len < 7) return 0;
+        {
+            uint64_t c2 = 0;
+            if (!const_of(rd, ins[6], &c2)) return 0;
+            *out = a ? b : c2;
+            return 1;
+        }
+    default: return 0;
+    }
+}
+
+static uint64_t round_up(uint64_t v, uint32_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec, size_t spec_count,
+                               vkat_spirv_info *info, vkat_error *err)
+{
+    memset(info, 0, sizeof *info);
+    info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
+    if (m->count < 5 || m->words[0] != SpvMagicNumber)
+        return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
+    reader rd = {m->words, m->count, NULL, m->words[3], spec, spec_count};
+    if (rd.bound == 0 || rd.bound > (1u << 24))
+        return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd.bound);
+    rd.ids = calloc(rd.bound, sizeof *rd.ids);
+    if (!rd.ids)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (uint32_t i = 0; i < rd.bound; i++)
+        rd.ids[i].spec_id = -1;
+
+    vkat_result r = VKAT_OK;
+    uint32_t entry_id = 0, workgroup_size_builtin = 0;
+    int have_entry = 0, have_local_size_id = 0;
+    uint32_t local_size_ids[3] = {0};
+
+    /* Decorations come before types and constants in a valid module, so one pass suffices. */
+    for (size_t at = 5; at < m->count;) {
+        const uint32_t *ins = m->words + at;
+        uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
+        if (len == 0 || at + len > m->count) {
+            r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "malformed SPIR-V at word %zu", at);
+            goto cleanup;
+        }
+        uint32_t res = 0;
+        switch (op) {
+        case SpvOpEntryPoint:
+            if (len >= 3 && ins[1] == SpvExecutionModelGLCompute && !have_entry) {
+                have_entry = 1;
+                entry_id = ins[2];
+            }
+            break;
+        case SpvOpExecutionMode:
+            if (len >= 6 && ins[1] == entry_id && ins[2] == SpvExecutionModeLocalSize) {
+                info->local_size[0] = ins[3];
+                info->local_size[1] = ins[4];
+                info->local_size[2] = ins[5];
+            }
+            break;
+        case SpvOpExecutionModeId:
+            if (len >= 6 && ins[1] == entry_id && ins[2] == SpvExecutionModeLocalSizeId) {
+                have_local_size_id = 1;
+                memcpy(local_size_ids, ins + 3, sizeof local_size_ids);
+            }
+            break;
+        case SpvOpDecorate:
+            if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationSpecId)
+                rd.ids[ins[1]].spec_id = (int32_t)ins[3];
+            if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
+                workgroup_size_builtin = ins[1];
+            break;
+        case SpvOpTypeBool:
+            res = ins[1];
+            rd.ids[res].size = rd.ids[res].align = 4; /* not storable in practice; count it like a 32-bit int */
+            break;
+        case SpvOpTypeInt:
+        case SpvOpTypeFloat:
+            res = ins[1];
+            rd.ids[res].size = rd.ids[res].align = ins[2] / 8;
+            break;
+        case SpvOpTypeVector:
+        case SpvOpTypeMatrix:
+            res = ins[1];
+            if (ins[2] < rd.bound) {
+                uint32_t n = ins[3], es = rd.ids[ins[2]].size, ea = rd.ids[ins[2]].align;
+                if (op == SpvOpTypeVector) {
+                    /* std430: a 3-vector aligns like a 4-vector */
+                    rd.ids[res].align = ea * (n == 3 ? 4 : n);
+                    rd.ids[res].size = es * n;
+                } else {
+                    rd.ids[res].align = ea;
+                    rd.ids[res].size = (uint32_t)round_up(es, ea) * n;
+                }
+            }
+            break;
+        case SpvOpTypeArray:
+            res = ins[1];
+            if (ins[2] < rd.bound) {
+                uint64_t count = 0;
+                if (!const_of(&rd, ins[3], &count)) {
+                    r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0,
+                                  "cannot evaluate the length of a shared array (id %u)", ins[3]);
+                    goto cleanup;
+                }
+                id_info *e = &rd.ids[ins[2]];
+                uint64_t stride = round_up(e->size, e->align);
+                uint64_t bytes = stride * count;
+                rd.ids[res].size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+                rd.ids[res].align = e->align;
+            }
+            break;
+        case SpvOpTypeStruct: {
+            res = ins[1];
+            uint64_t off = 0;
+            uint32_t al = 1;
+            for (uint32_t i = 2; i < len; i++) {
+                if (ins[i] >= rd.bound)
+                    continue;
+                id_info *e = &rd.ids[ins[i]];
+                off = round_up(off, e->align) + e->size;
+                if (e->align > al)
+                    al = e->align;
+            }
+            rd.ids[res].size = (uint32_t)round_up(off, al);
+            rd.ids[res].align = al;
+            break;
+        }
+        case SpvOpTypePointer:
+            res = ins[1];
+            rd.ids[res].value = ins[3]; /* pointee */
+            rd.ids[res].size = rd.ids[res].align = 8;
+            break;
+        case SpvOpConstant:
+        case SpvOpSpecConstant:
+            res = ins[2];
+            rd.ids[res].kind = K_CONST;
+            rd.ids[res].known = 1;
+            rd.ids[res].value = len >= 4 ? ins[3] : 0;
+            if (op == SpvOpSpecConstant)
+                spec_override(&rd, rd.ids[res].spec_id, &rd.ids[res].value);
+            break;
+        case SpvOpConstantTrue:
+        case SpvOpConstantFalse:
+        case SpvOpSpecConstantTrue:
+        case SpvOpSpecConstantFalse:
+            res = ins[2];
+            rd.ids[res].kind = K_CONST;
+            rd.ids[res].known = 1;
+            rd.ids[res].value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+            if (op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) {
+                uint64_t v;
+                if (spec_override(&rd, rd.ids[res].spec_id, &v))
+                    rd.ids[res].value = v != 0;
+            }
+            break;
+        case SpvOpSpecConstantOp:
+            res = ins[2];
+            rd.ids[res].kind = K_CONST;
+            rd.ids[res].known = (uint8_t)eval_spec_op(&rd, ins, len, &rd.ids[res].value);
+            break;
+        case SpvOpConstantComposite:
+        case SpvOpSpecConstantComposite:
+            res = ins[2];
+            rd.ids[res].kind = K_CONST;
+            rd.ids[res].first_word = (uint32_t)at;
+            if (res == workgroup_size_builtin && len >= 6) {
+                for (int i = 0; i < 3; i++) {
+                    uint64_t v = 1;
+                    if (const_of(&rd, ins[3 + i], &v))
+                        info->local_size[i] = (uint32_t)v;
+                }
+            }
+            break;
+        case SpvOpVariable:
+            if (len >= 4 && ins[3] == SpvStorageClassWorkgroup && ins[1] < rd.bound) {
+                uint32_t pointee = (uint32_t)rd.ids[ins[1]].value;
+                if (pointee < rd.bound)
+                    info->shared_bytes += rd.ids[pointee].size;
+            }
+            break;
+        case SpvOpTypeCooperativeMatrixKHR:
+        case SpvOpTypeCooperativeMatrixNV:
+            info->uses_cooperative_matrix = 1;
+            break;
+        default:
+            break;
+        }
+        if (res >= rd.bound) {
+            r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id %u beyond the bound %u", res, rd.bound);
+            goto cleanup;
+        }
+        if (res && !rd.ids[res].op)
+            rd.ids[res].op = (uint16_t)op;
+        at += len;
+    }
+    if (!have_entry) {
+        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "the module has no GLCompute entry point");
+        goto cleanup;
+    }
+    if (have_local_size_id) {
+        for (int i = 0; i < 3; i++) {
+            uint64_t v = 1;
+            if (const_of(&rd, local_size_ids[i], &v))
+                info->local_size[i] = (uint32_t)v;
+        }
+    }
+
+cleanup:
+    free(rd.ids);
+    return r;
+}
