@@ -26,7 +26,9 @@ typedef struct vkat_buffer_spec {
 typedef struct vkat_workspace vkat_workspace;
 
 /* Allocates and uploads. Initial data is a pure function of (seed, buffer index, element index), so every run
- * and every device sees the same inputs. Random values are converted to the element type (float16/bfloat16 by
+ * and every device sees the same inputs. The descriptor of an out/inout buffer covers its canary as well, so
+ * that an overrun lands there even on drivers that clamp accesses to the descriptor's range (lavapipe does): a
+ * shader's .length() counts the canary's elements, so shaders take sizes from push constants or defines. Random values are converted to the element type (float16/bfloat16 by
  * rounding to nearest even; integer types truncate). Sizes beyond the device's maxStorageBufferRange or memory
  * give VKAT_ERR_LIMITS before anything is allocated. */
 vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, uint64_t seed,
@@ -46,22 +48,31 @@ void vkat_poison_element(vkat_elem_type type, void *out);
 
 typedef struct vkat_kernel vkat_kernel;
 
-/* Creates a compute pipeline. push_size is the push-constant range in bytes (0: none). */
+/* Creates a compute pipeline. push_size is the push-constant range in bytes (0: none). The kernel borrows the
+ * workspace: destroy kernels first. Before creating anything it reflects the module and rejects, with
+ * VKAT_ERR_LIMITS, a workgroup size or shared-memory footprint beyond the device's limits (some drivers accept
+ * such a pipeline and lose the device on dispatch) and a push range beyond maxPushConstantsSize. */
 vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
                                const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
                                vkat_error *err);
 void vkat_kernel_destroy(vkat_kernel *k);
 
-/* One dispatch, waited for with `timeout_ns`. */
+/* One dispatch, waited for with `timeout_ns`. Group counts of 0 or beyond maxComputeWorkGroupCount are
+ * VKAT_ERR_LIMITS. On VKAT_ERR_TIMEOUT the dispatch may still be running: the next call on the workspace (or its
+ * kernels) first waits for it, bounded by that call's own timeout (60 s for reset/read/destroy), and destroy
+ * leaves the Vulkan objects alone (for vkat_gpu_destroy) if it never ends. */
 vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
                             vkat_error *err);
 
+/* A zero field means its default. */
 typedef struct vkat_timing_opts {
-    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2 */
+    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2; < 0: none
+                              (one untimed batch still runs) */
     double min_sample_s;   /* batch dispatches per timestamp pair until one sample lasts this long; default 1e-4 */
     uint32_t repetitions;  /* timed samples; default 10 */
     double max_time_s;     /* stop early when the samples have taken this long; default 2 */
     uint64_t timeout_ns;   /* per submission; default 10 s */
+    int host_timing;       /* 1: time on the host around each submission even when timestamps exist (added) */
 } vkat_timing_opts;
 
 typedef struct vkat_timing {
@@ -70,6 +81,8 @@ typedef struct vkat_timing {
     uint32_t samples;    /* timed samples taken */
     uint32_t batch;      /* dispatches per sample (each time is per dispatch) */
     double warmup_s;     /* wall time spent warming up */
+    int host_timed;      /* 1: host clock around the fence (no timestamps, or asked for); includes submission
+                            overhead (added) */
 } vkat_timing;
 
 /* Warms up by time, then takes timed samples with timestamp queries in one command buffer per sample; ticks are
