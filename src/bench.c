@@ -845,6 +845,16 @@ static vkat_result timed_batch(vkat_kernel *k, const uint32_t groups[3], const v
     return VKAT_OK;
 }
 
+/* The next batch when `batch` dispatches of `per` seconds each fell short of `min_sample_s`: enough to reach it
+ * with a margin, at least double, at most MAX_BATCH. */
+static uint32_t grow_batch(uint32_t batch, double per, double min_sample_s)
+{
+    double want = per > 0 ? ceil(1.2 * min_sample_s / per) : (double)MAX_BATCH;
+    if (want < 2.0 * batch)
+        want = 2.0 * batch;
+    return want > MAX_BATCH ? MAX_BATCH : (uint32_t)want;
+}
+
 vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const void *push,
                                 const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err)
 {
@@ -901,28 +911,39 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     } while (elapsed < o.warmup_s);
     out->warmup_s = elapsed;
 
-    /* Choose the batch from one timed dispatch so that a sample spans at least min_sample_s: timestamps have a
-     * resolution, and a sample must be long against it. */
-    double one;
-    r = timed_batch(k, groups, push, 1, host_timing, o.timeout_ns, &one, err);
-    if (r)
-        goto cleanup;
+    /* Choose the batch so that a sample spans at least min_sample_s: timestamps have a resolution, and a sample
+     * must be long against it. Grow from one dispatch and confirm with a timed batch of the chosen size, since the
+     * first dispatches after a pause can be slow and would otherwise give too small a batch. */
     batch = 1;
-    if (one < o.min_sample_s) {
-        double want = one > 0 ? ceil(o.min_sample_s / one) : MAX_BATCH;
-        batch = want > MAX_BATCH ? MAX_BATCH : (uint32_t)want;
-    }
-    out->batch = batch;
-
-    double sample_start = vkat_now();
-    for (uint32_t i = 0; i < o.repetitions; i++) {
-        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &samples[i], err);
+    for (int tries = 0; tries < 8; tries++) {
+        double per;
+        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
         if (r)
             goto cleanup;
-        out->samples = i + 1;
-        if (vkat_now() - sample_start > o.max_time_s)
+        if (per * batch >= o.min_sample_s || batch == MAX_BATCH)
+            break;
+        batch = grow_batch(batch, per, o.min_sample_s);
+    }
+
+    /* A sample that still comes out shorter than min_sample_s (the calibration ran slow) is dropped and the
+     * batch grows; times are per dispatch, so samples of different batches compare. */
+    double sample_start = vkat_now();
+    uint32_t dropped = 0;
+    while (out->samples < o.repetitions) {
+        double per;
+        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
+        if (r)
+            goto cleanup;
+        if (per * batch < o.min_sample_s && batch < MAX_BATCH && dropped < 8) {
+            dropped++;
+            batch = grow_batch(batch, per, o.min_sample_s);
+        } else {
+            samples[out->samples++] = per;
+        }
+        if (vkat_now() - sample_start > o.max_time_s && out->samples > 0)
             break;
     }
+    out->batch = batch;
 
     uint32_t n = out->samples;
     double sum = 0;

@@ -79,7 +79,8 @@ typedef struct vkat_timing {
     double median_s, min_s, max_s, mean_s;
     double mad_s;        /* median absolute deviation: the spread measure */
     uint32_t samples;    /* timed samples taken */
-    uint32_t batch;      /* dispatches per sample (each time is per dispatch) */
+    uint32_t batch;      /* dispatches per sample, the last used (each time is per dispatch); a sample shorter than
+                            min_sample_s is dropped and the batch grows, at most 8 times */
     double warmup_s;     /* wall time spent warming up */
     int host_timed;      /* 1: host clock around the fence (no timestamps, or asked for); includes submission
                             overhead (added) */
