@@ -498,9 +498,9 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
     ws->staging_size = largest < STAGING_CHUNK ? largest : STAGING_CHUNK;
     if (ws->staging_size == 0)
         ws->staging_size = 4;
-    const VkMemoryPropertyFlags host[] = {
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+    const VkMemoryPropertyFlags host[] = {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                              VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
     r = make_buffer(gpu, ws->staging_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, host,
                     VKAT_COUNTOF(host), &ws->staging, &ws->staging_memory, err);
     if (r)
@@ -539,8 +539,9 @@ void vkat_workspace_destroy(vkat_workspace *ws)
         /* Destroying objects a running submission uses is undefined behaviour; after a loss nothing runs. */
         leak = vr == VK_TIMEOUT;
         if (leak)
-            vkat_log(VKAT_LOG_ERROR, "a timed-out kernel is still running after %.0f s; its workspace's Vulkan "
-                                     "objects are left for the device's destruction",
+            vkat_log(VKAT_LOG_ERROR,
+                     "a timed-out kernel is still running after %.0f s; its workspace's Vulkan "
+                     "objects are left for the device's destruction",
                      TRANSFER_TIMEOUT_NS * 1e-9);
     }
     if (!leak) {
@@ -643,7 +644,7 @@ static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *sp
         if (info.local_size[i] > d->max_workgroup_size[i])
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "workgroup size %u in dimension %c exceeds maxComputeWorkGroupSize (%u)",
-                             info.local_size[i], "xyz"[i], d->max_workgroup_size[i]);
+                             info.local_size[i], "xyz"[i], d -> max_workgroup_size[i]);
     if (inv > d->max_workgroup_invocations)
         return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                          "workgroup of %llu invocations exceeds maxComputeWorkGroupInvocations (%u)",
@@ -753,7 +754,7 @@ static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], 
         if (groups[i] == 0 || groups[i] > d->max_workgroup_count[i])
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "%u workgroups in dimension %c: must be 1..maxComputeWorkGroupCount (%u)", groups[i],
-                             "xyz"[i], d->max_workgroup_count[i]);
+                             "xyz"[i], d -> max_workgroup_count[i]);
     }
     if (k->push_size && !push)
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "the kernel takes %u bytes of push constants; none given",
@@ -809,8 +810,8 @@ static double median_sorted(const double *v, uint32_t n)
 
 /* Seconds per dispatch of one batch of `n`: GPU timestamps when the queue has them, else host time around the
  * fence (which includes submission overhead, hence the warning). */
-static vkat_result timed_batch(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n,
-                               int host_timing, uint64_t timeout_ns, double *seconds, vkat_error *err)
+static vkat_result timed_batch(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n, int host_timing,
+                               uint64_t timeout_ns, double *seconds, vkat_error *err)
 {
     vkat_workspace *ws = k->ws;
     vkat_result r = begin(ws, timeout_ns, err);
@@ -878,8 +879,9 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     int host_timing = o.host_timing || !ws->queries;
     if (!ws->queries && !ws->warned_host_timing) {
         ws->warned_host_timing = 1;
-        vkat_log(VKAT_LOG_WARN, "%s has no timestamps on its compute queue: timing on the host around each "
-                                "submission, which adds the submission overhead",
+        vkat_log(VKAT_LOG_WARN,
+                 "%s has no timestamps on its compute queue: timing on the host around each "
+                 "submission, which adds the submission overhead",
                  ws->gpu->info->name);
     }
     vkat_result r = check_groups(k, groups, push, err);

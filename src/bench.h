@@ -28,9 +28,11 @@ typedef struct vkat_workspace vkat_workspace;
 /* Allocates and uploads. Initial data is a pure function of (seed, buffer index, element index), so every run
  * and every device sees the same inputs. The descriptor of an out/inout buffer covers its canary as well, so
  * that an overrun lands there even on drivers that clamp accesses to the descriptor's range (lavapipe does): a
- * shader's .length() counts the canary's elements, so shaders take sizes from push constants or defines. Random values are converted to the element type (float16/bfloat16 by
- * rounding to nearest even; integer types truncate). Sizes beyond the device's maxStorageBufferRange or memory
- * give VKAT_ERR_LIMITS before anything is allocated. */
+ * shader's .length() counts the canary's elements, so shaders take sizes from push constants or defines.
+ * Random values are converted to the element type (float16/bfloat16 by rounding to nearest even, through
+ * float32; integer types truncate). Sizes beyond the device's maxStorageBufferRange (canary included),
+ * maxBufferSize or device-local heap give VKAT_ERR_LIMITS before anything is allocated; so does a buffer of zero
+ * elements. out buffers start as poison, as after vkat_workspace_reset. */
 vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, uint64_t seed,
                                   vkat_workspace **out, vkat_error *err);
 void vkat_workspace_destroy(vkat_workspace *ws);

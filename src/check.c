@@ -241,8 +241,8 @@ static void compare_floats(vkat_elem_type type, const unsigned char *got, const 
         reason_add(r, "%llu unwritten elements (first at %llu)", (unsigned long long)r->unwritten,
                    (unsigned long long)first_unwritten);
     if (r->nonfinite)
-        reason_add(r, "%llu NaN/Inf where the reference is finite (first at %llu)",
-                   (unsigned long long)r->nonfinite, (unsigned long long)first_nonfinite);
+        reason_add(r, "%llu NaN/Inf where the reference is finite (first at %llu)", (unsigned long long)r->nonfinite,
+                   (unsigned long long)first_nonfinite);
     if (ref_mismatch)
         reason_add(r, "%llu elements miss the reference's NaN/Inf (first at %llu)", (unsigned long long)ref_mismatch,
                    (unsigned long long)first_ref_mismatch);

@@ -255,7 +255,8 @@ static void test_runs(vkat_gpu *gpu)
         CHECK(t.samples >= 1 && t.samples <= 5 && t.batch >= 1 && !t.host_timed);
         CHECK(t.min_s > 0 && t.min_s <= t.median_s && t.median_s <= t.max_s && t.max_s < 1.0);
         CHECK(t.mean_s >= t.min_s && t.mean_s <= t.max_s && t.mad_s >= 0 && t.mad_s <= t.max_s - t.min_s);
-        CHECK_MSG(t.median_s * t.batch >= 0.25e-3 && t.batch > 1, "sample %g s (batch %u) far shorter than min_sample_s", t.median_s * t.batch, t.batch);
+        CHECK_MSG(t.median_s * t.batch >= 0.25e-3 && t.batch > 1,
+                  "sample %g s (batch %u) far shorter than min_sample_s", t.median_s * t.batch, t.batch);
         CHECK(t.warmup_s >= 0.05 && t.warmup_s < 5);
         topts.host_timing = 1;
         CHECK_MSG(vkat_kernel_measure(k, groups, &n, &topts, &t, &err) == VKAT_OK, "%s", err.message);
@@ -439,8 +440,8 @@ static void test_timeout(vkat_gpu *gpu)
         /* A timeout again, then destroy straight away: destroy must wait for it, not free busy objects. */
         t0 = vkat_now();
         r = vkat_kernel_run(ks, slow_groups, &iterations, 1000000ull, &err);
-        CHECK_MSG(r == VKAT_ERR_TIMEOUT || (r == VKAT_OK && valgrind), "got %s after %.3f s",
-                  vkat_result_string(r), vkat_now() - t0);
+        CHECK_MSG(r == VKAT_ERR_TIMEOUT || (r == VKAT_OK && valgrind), "got %s after %.3f s", vkat_result_string(r),
+                  vkat_now() - t0);
     }
     vkat_kernel_destroy(ks);
     vkat_kernel_destroy(kf);

@@ -77,7 +77,7 @@ static void test_half(void)
 
     CHECK(vkat_float_to_half(1.0f) == 0x3c00);
     CHECK(vkat_float_to_half(65504.0f) == 0x7bff);
-    CHECK(vkat_float_to_half(65520.0f) == 0x7c00);          /* halfway to the next power: rounds to Inf */
+    CHECK(vkat_float_to_half(65520.0f) == 0x7c00); /* halfway to the next power: rounds to Inf */
     CHECK(vkat_float_to_half(65519.0f) == 0x7bff);
     CHECK(vkat_float_to_half(1e10f) == 0x7c00);
     CHECK(vkat_float_to_half(-INFINITY) == 0xfc00);
@@ -88,7 +88,7 @@ static void test_half(void)
     CHECK(vkat_float_to_half(ldexpf(3.0f, -25)) == 0x0002); /* 1.5 subnormal ulps: tie rounds to even (2) */
     CHECK(vkat_float_to_half(ldexpf(1.0f, -26)) == 0x0000);
     CHECK(vkat_float_to_half(-ldexpf(1.0f, -30)) == 0x8000);
-    CHECK(vkat_float_to_half(bitsf(0x00000001u)) == 0x0000); /* float32 subnormal */
+    CHECK(vkat_float_to_half(bitsf(0x00000001u)) == 0x0000);       /* float32 subnormal */
     CHECK(vkat_float_to_half(1.0f + ldexpf(1.0f, -11)) == 0x3c00); /* tie: 1.0 is even */
     CHECK(vkat_float_to_half(1.0f + ldexpf(3.0f, -11)) == 0x3c02); /* tie: up to even */
     CHECK(vkat_float_to_half(ldexpf(1023.5f, -24)) == 0x0400);     /* largest subnormal rounds up to normal */
@@ -128,7 +128,8 @@ static void test_bf16(void)
     CHECK(vkat_float_to_bf16(bitsf(0x3f808001u)) == 0x3f81);
     CHECK(vkat_float_to_bf16(bitsf(0x7f7fffffu)) == 0x7f80); /* FLT_MAX rounds to Inf */
     CHECK(vkat_float_to_bf16(INFINITY) == 0x7f80);
-    CHECK(vkat_float_to_bf16(bitsf(0x7f800001u)) != 0x7f80 && isnan(vkat_bf16_to_float(vkat_float_to_bf16(bitsf(0x7f800001u)))));
+    CHECK(vkat_float_to_bf16(bitsf(0x7f800001u)) != 0x7f80 &&
+          isnan(vkat_bf16_to_float(vkat_float_to_bf16(bitsf(0x7f800001u)))));
     CHECK(vkat_float_to_bf16(bitsf(0x00008000u)) == 0x0000); /* subnormal tie to even */
     CHECK(vkat_float_to_bf16(bitsf(0x00018000u)) == 0x0002);
     CHECK(vkat_float_to_bf16(-0.0f) == 0x8000);
