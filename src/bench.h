@@ -26,9 +26,13 @@ typedef struct vkat_buffer_spec {
 typedef struct vkat_workspace vkat_workspace;
 
 /* Allocates and uploads. Initial data is a pure function of (seed, buffer index, element index), so every run
- * and every device sees the same inputs. Random values are converted to the element type (float16/bfloat16 by
- * rounding to nearest even; integer types truncate). Sizes beyond the device's maxStorageBufferRange or memory
- * give VKAT_ERR_LIMITS before anything is allocated. */
+ * and every device sees the same inputs. The descriptor of an out/inout buffer covers its canary as well, so
+ * that an overrun lands there even on drivers that clamp accesses to the descriptor's range (lavapipe does): a
+ * shader's .length() counts the canary's elements, so shaders take sizes from push constants or defines.
+ * Random values are converted to the element type (float16/bfloat16 by rounding to nearest even, through
+ * float32; integer types truncate). Sizes beyond the device's maxStorageBufferRange (canary included),
+ * maxBufferSize or device-local heap give VKAT_ERR_LIMITS before anything is allocated; so does a buffer of zero
+ * elements. out buffers start as poison, as after vkat_workspace_reset. */
 vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, uint64_t seed,
                                   vkat_workspace **out, vkat_error *err);
 void vkat_workspace_destroy(vkat_workspace *ws);
@@ -46,30 +50,42 @@ void vkat_poison_element(vkat_elem_type type, void *out);
 
 typedef struct vkat_kernel vkat_kernel;
 
-/* Creates a compute pipeline. push_size is the push-constant range in bytes (0: none). */
+/* Creates a compute pipeline. push_size is the push-constant range in bytes (0: none). The kernel borrows the
+ * workspace: destroy kernels first. Before creating anything it reflects the module and rejects, with
+ * VKAT_ERR_LIMITS, a workgroup size or shared-memory footprint beyond the device's limits (some drivers accept
+ * such a pipeline and lose the device on dispatch) and a push range beyond maxPushConstantsSize. */
 vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
                                const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
                                vkat_error *err);
 void vkat_kernel_destroy(vkat_kernel *k);
 
-/* One dispatch, waited for with `timeout_ns`. */
+/* One dispatch, waited for with `timeout_ns`. Group counts of 0 or beyond maxComputeWorkGroupCount are
+ * VKAT_ERR_LIMITS. On VKAT_ERR_TIMEOUT the dispatch may still be running: the next call on the workspace (or its
+ * kernels) first waits for it, bounded by that call's own timeout (60 s for reset/read/destroy), and destroy
+ * leaves the Vulkan objects alone (for vkat_gpu_destroy) if it never ends. */
 vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
                             vkat_error *err);
 
+/* A zero field means its default. */
 typedef struct vkat_timing_opts {
-    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2 */
+    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2; < 0: none
+                              (one untimed batch still runs) */
     double min_sample_s;   /* batch dispatches per timestamp pair until one sample lasts this long; default 1e-4 */
     uint32_t repetitions;  /* timed samples; default 10 */
     double max_time_s;     /* stop early when the samples have taken this long; default 2 */
     uint64_t timeout_ns;   /* per submission; default 10 s */
+    int host_timing;       /* 1: time on the host around each submission even when timestamps exist (added) */
 } vkat_timing_opts;
 
 typedef struct vkat_timing {
     double median_s, min_s, max_s, mean_s;
     double mad_s;        /* median absolute deviation: the spread measure */
     uint32_t samples;    /* timed samples taken */
-    uint32_t batch;      /* dispatches per sample (each time is per dispatch) */
+    uint32_t batch;      /* dispatches per sample, the last used (each time is per dispatch); a sample shorter than
+                            min_sample_s is dropped and the batch grows, at most 8 times */
     double warmup_s;     /* wall time spent warming up */
+    int host_timed;      /* 1: host clock around the fence (no timestamps, or asked for); includes submission
+                            overhead (added) */
 } vkat_timing;
 
 /* Warms up by time, then takes timed samples with timestamp queries in one command buffer per sample; ticks are

@@ -1,0 +1,967 @@
+/* bench.c — runs compiled kernels on one vkat_gpu and times them: workspaces (buffers, seeded data, poison,
+ * canaries, descriptors), kernels (pipelines), single checked runs and timestamped measurements.
+ *
+ * It must not print, exit, or know about spaces and templates; it must never wait without a bound (a kernel that
+ * hangs yields VKAT_ERR_TIMEOUT and leaves the workspace able to recover), and it must not destroy a Vulkan
+ * object that a timed-out submission may still be using. */
+#include "bench.h"
+#include "check.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CANARY_BYTES 256u
+/* Uploads and read-backs go through a staging buffer of at most this size, so that huge problems do not need
+ * a second host-visible copy of every buffer. A multiple of every element size. */
+#define STAGING_CHUNK (64ull << 20)
+/* Bound on waits that have no caller-supplied timeout (uploads, read-backs, waiting out a timed-out kernel). */
+#define TRANSFER_TIMEOUT_NS (60ull * 1000000000ull)
+#define MAX_BATCH 65536u
+
+typedef struct ws_buffer {
+    vkat_buffer_spec spec; /* spec.name is owned (copied) */
+    uint64_t bytes;        /* data bytes */
+    uint64_t canary;       /* canary bytes after the data (out/inout only) */
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+} ws_buffer;
+
+struct vkat_workspace {
+    vkat_gpu *gpu;
+    uint64_t seed;
+    size_t count;
+    ws_buffer *bufs;
+    VkBuffer staging;
+    VkDeviceMemory staging_memory;
+    unsigned char *staging_map;
+    uint64_t staging_size;
+    VkDescriptorSetLayout set_layout;
+    VkDescriptorPool descriptor_pool;
+    VkDescriptorSet set;
+    VkCommandPool command_pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkQueryPool queries; /* two timestamps; VK_NULL_HANDLE when the queue has none */
+    int pending;         /* a submission timed out: cmd, fence and the resources it uses may still be busy */
+    int warned_host_timing;
+};
+
+struct vkat_kernel {
+    vkat_workspace *ws;
+    VkShaderModule module;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    uint32_t push_size;
+};
+
+/* ---- Initial data, poison and canaries -------------------------------------------------------------------- */
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Counter-based (splitmix64 at position i of a stream keyed by seed and buffer), so any element can be made
+ * without the ones before it and a chunked upload gives the same data as a whole one. */
+static uint64_t stream_key(uint64_t seed, size_t buffer_index)
+{
+    return mix64(seed ^ mix64(0xA0761D6478BD642Full * (uint64_t)(buffer_index + 1)));
+}
+
+static double init_value(const vkat_buffer_spec *s, uint64_t key, uint64_t i)
+{
+    switch (s->init) {
+    case VKAT_INIT_CONST: return s->a;
+    case VKAT_INIT_IOTA: return s->a + s->b * (double)i;
+    case VKAT_INIT_RANDOM: {
+        double u = (double)(mix64(key + (i + 1) * 0x9E3779B97F4A7C15ull) >> 11) * 0x1.0p-53; /* [0, 1) */
+        return s->a + (s->b - s->a) * u;
+    }
+    default: return 0.0;
+    }
+}
+
+/* Integers truncate toward zero and wrap to the element's width; out-of-range doubles clamp first, because
+ * converting them to int64 directly is undefined. */
+static uint64_t to_bits(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 9.2e18)
+        return (uint64_t)INT64_MAX;
+    if (v <= -9.2e18)
+        return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)v;
+}
+
+static void store_element(vkat_elem_type t, double v, unsigned char *p)
+{
+    switch (t) {
+    case VKAT_FLOAT32: {
+        float f = (float)v;
+        memcpy(p, &f, 4);
+        break;
+    }
+    case VKAT_FLOAT16: {
+        uint16_t h = vkat_float_to_half((float)v);
+        memcpy(p, &h, 2);
+        break;
+    }
+    case VKAT_BFLOAT16: {
+        uint16_t h = vkat_float_to_bf16((float)v);
+        memcpy(p, &h, 2);
+        break;
+    }
+    case VKAT_INT32:
+    case VKAT_UINT32: {
+        uint32_t u = (uint32_t)to_bits(v);
+        memcpy(p, &u, 4);
+        break;
+    }
+    default: *p = (unsigned char)to_bits(v); break;
+    }
+}
+
+void vkat_poison_element(vkat_elem_type type, void *out)
+{
+    /* NaNs with payloads no arithmetic produces (hardware makes the canonical 0x7FC00000 / 0x7E00 / 0x7FC0) so a
+     * computed NaN is not mistaken for an unwritten element; for integers, values that tests rarely produce. */
+    uint32_t f32 = 0x7FC0DEADu, i32 = 0xDEADBEEFu;
+    uint16_t f16 = 0x7E01u, bf16 = 0x7FC1u;
+    switch (type) {
+    case VKAT_FLOAT32: memcpy(out, &f32, 4); break;
+    case VKAT_FLOAT16: memcpy(out, &f16, 2); break;
+    case VKAT_BFLOAT16: memcpy(out, &bf16, 2); break;
+    case VKAT_INT32:
+    case VKAT_UINT32: memcpy(out, &i32, 4); break;
+    default: *(unsigned char *)out = 0xAD; break;
+    }
+}
+
+static unsigned char canary_byte(uint64_t k)
+{
+    return (unsigned char)(0xC3u ^ (k * 0x3Bu));
+}
+
+/* Writes bytes [from, to) of buffer b's region (data then canary) into dst, as reset leaves them. */
+static void fill_region(const vkat_workspace *ws, size_t index, uint64_t from, uint64_t to, unsigned char *dst)
+{
+    const ws_buffer *b = &ws->bufs[index];
+    size_t size = vkat_elem_type_size(b->spec.type);
+    uint64_t data_end = to < b->bytes ? to : b->bytes;
+    if (from < data_end) {
+        uint64_t first = from / size, last = data_end / size; /* from and data_end are multiples of size */
+        if (b->spec.dir == VKAT_DIR_OUT) {
+            unsigned char poison[4];
+            vkat_poison_element(b->spec.type, poison);
+            for (uint64_t i = first; i < last; i++)
+                memcpy(dst + (i - first) * size, poison, size);
+        } else {
+            uint64_t key = stream_key(ws->seed, index);
+            for (uint64_t i = first; i < last; i++)
+                store_element(b->spec.type, init_value(&b->spec, key, i), dst + (i - first) * size);
+        }
+    }
+    for (uint64_t o = from > b->bytes ? from : b->bytes; o < to; o++)
+        dst[o - from] = canary_byte(o - b->bytes);
+}
+
+/* ---- Submissions ---------------------------------------------------------------------------------------------- */
+
+static vkat_result timeout_error(vkat_error *err, uint64_t timeout_ns, const char *what)
+{
+    vkat_fail(err, VKAT_ERR_TIMEOUT, NULL, 0, "%s did not finish within %.3f s", what, (double)timeout_ns * 1e-9);
+    if (err)
+        err->vk_result = VK_TIMEOUT;
+    return VKAT_ERR_TIMEOUT;
+}
+
+/* Waits out a submission that timed out earlier, so its command buffer and fence can be used again. */
+static vkat_result settle(vkat_workspace *ws, uint64_t timeout_ns, vkat_error *err)
+{
+    if (!ws->pending)
+        return VKAT_OK;
+    VkResult vr = vkWaitForFences(ws->gpu->device, 1, &ws->fence, VK_TRUE, timeout_ns);
+    if (vr == VK_TIMEOUT)
+        return timeout_error(err, timeout_ns, "an earlier submission that timed out");
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkWaitForFences (earlier submission)");
+    ws->pending = 0;
+    return VKAT_OK;
+}
+
+static vkat_result begin(vkat_workspace *ws, uint64_t timeout_ns, vkat_error *err)
+{
+    vkat_result r = settle(ws, timeout_ns, err);
+    if (r)
+        return r;
+    VkResult vr = vkResetCommandBuffer(ws->cmd, 0);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkResetCommandBuffer");
+    VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vr = vkBeginCommandBuffer(ws->cmd, &bi);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkBeginCommandBuffer");
+    return VKAT_OK;
+}
+
+static vkat_result submit_wait(vkat_workspace *ws, uint64_t timeout_ns, const char *what, vkat_error *err)
+{
+    VkResult vr = vkEndCommandBuffer(ws->cmd);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkEndCommandBuffer");
+    vr = vkResetFences(ws->gpu->device, 1, &ws->fence);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkResetFences");
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &ws->cmd;
+    vr = vkQueueSubmit(ws->gpu->queue, 1, &si, ws->fence);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkQueueSubmit");
+    vr = vkWaitForFences(ws->gpu->device, 1, &ws->fence, VK_TRUE, timeout_ns);
+    if (vr == VK_SUCCESS)
+        return VKAT_OK;
+    ws->pending = 1;
+    if (vr == VK_TIMEOUT)
+        return timeout_error(err, timeout_ns, what);
+    return vkat_fail_vk(err, vr, "vkWaitForFences");
+}
+
+static void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                           VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+{
+    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = src_access;
+    mb.dstAccessMask = dst_access;
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* Copies one chunk between the staging buffer and buffer `index` at `offset` (to_device: upload). The barriers
+ * order it after earlier dispatches and transfers and make its result visible to later dispatches and the host;
+ * waiting on a fence alone gives no memory dependency. */
+static vkat_result copy_chunk(vkat_workspace *ws, size_t index, uint64_t offset, uint64_t size, int to_device,
+                              vkat_error *err)
+{
+    vkat_result r = begin(ws, TRANSFER_TIMEOUT_NS, err);
+    if (r)
+        return r;
+    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy region = {0, 0, size};
+    if (to_device) {
+        region.dstOffset = offset;
+        vkCmdCopyBuffer(ws->cmd, ws->staging, ws->bufs[index].buffer, 1, &region);
+    } else {
+        region.srcOffset = offset;
+        vkCmdCopyBuffer(ws->cmd, ws->bufs[index].buffer, ws->staging, 1, &region);
+    }
+    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
+    return submit_wait(ws, TRANSFER_TIMEOUT_NS, to_device ? "an upload" : "a read-back", err);
+}
+
+/* ---- Workspaces ------------------------------------------------------------------------------------------------ */
+
+static int largest_heap(const VkPhysicalDeviceMemoryProperties *m, uint64_t *size)
+{
+    int best = -1, best_local = 0;
+    for (uint32_t i = 0; i < m->memoryHeapCount; i++) {
+        int local = !!(m->memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT);
+        if (best < 0 || local > best_local || (local == best_local && m->memoryHeaps[i].size > *size)) {
+            best = (int)i;
+            best_local = local;
+            *size = m->memoryHeaps[i].size;
+        }
+    }
+    return best;
+}
+
+/* Everything that can be rejected without allocating: empty or oversized buffers, and a total beyond the
+ * device-local heap. */
+static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, vkat_error *err)
+{
+    uint64_t heap = 0, total = 0;
+    largest_heap(&gpu->memory, &heap);
+    for (size_t i = 0; i < count; i++) {
+        const vkat_buffer_spec *s = &buffers[i];
+        const char *name = s->name ? s->name : "?";
+        size_t size = vkat_elem_type_size(s->type);
+        if (size == 0)
+            return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer '%s' has an unknown element type", name);
+        if (s->count == 0)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0, "buffer '%s' has no elements", name);
+        if (s->count > (UINT64_MAX - CANARY_BYTES) / size)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0, "buffer '%s': %llu elements overflow a 64-bit size", name,
+                             (unsigned long long)s->count);
+        uint64_t canary = s->dir & VKAT_DIR_OUT ? CANARY_BYTES : 0;
+        uint64_t alloc = s->count * size + canary; /* the descriptor's range, canary included */
+        if (alloc > gpu->info->max_storage_buffer_range)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "buffer '%s' needs %llu bytes (%llu of them canary), beyond the device's "
+                             "maxStorageBufferRange of %u bytes",
+                             name, (unsigned long long)alloc, (unsigned long long)canary,
+                             gpu->info->max_storage_buffer_range);
+        if (gpu->info->max_buffer_size && alloc > gpu->info->max_buffer_size)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "buffer '%s' needs %llu bytes, beyond the device's maxBufferSize of %llu bytes", name,
+                             (unsigned long long)alloc, (unsigned long long)gpu->info->max_buffer_size);
+        total += alloc;
+        if (total > heap)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "buffer '%s' brings the problem to %llu bytes, beyond the device-local heap of %llu "
+                             "bytes",
+                             name, (unsigned long long)total, (unsigned long long)heap);
+    }
+    return VKAT_OK;
+}
+
+static vkat_result make_buffer(vkat_gpu *gpu, uint64_t size, VkBufferUsageFlags usage,
+                               const VkMemoryPropertyFlags *prefer, size_t prefer_count, VkBuffer *buf,
+                               VkDeviceMemory *mem, vkat_error *err)
+{
+    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkResult vr = vkCreateBuffer(gpu->device, &bci, NULL, buf);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkCreateBuffer");
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(gpu->device, *buf, &req);
+    int type = -1;
+    for (size_t i = 0; i < prefer_count && type < 0; i++)
+        type = vkat_gpu_memory_type(gpu, req.memoryTypeBits, prefer[i]);
+    if (type < 0)
+        return vkat_fail(err, VKAT_ERR_VULKAN, NULL, 0, "no suitable memory type for a %llu-byte buffer",
+                         (unsigned long long)size);
+    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = (uint32_t)type;
+    vr = vkAllocateMemory(gpu->device, &mai, NULL, mem);
+    if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0, "out of device memory allocating %llu bytes",
+                         (unsigned long long)size);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkAllocateMemory");
+    vr = vkBindBufferMemory(gpu->device, *buf, *mem, 0);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkBindBufferMemory");
+    return VKAT_OK;
+}
+
+static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
+{
+    VkDevice dev = ws->gpu->device;
+    vkat_result r = VKAT_OK;
+    VkDescriptorSetLayoutBinding *bindings = calloc(ws->count ? ws->count : 1, sizeof *bindings);
+    VkDescriptorBufferInfo *infos = calloc(ws->count ? ws->count : 1, sizeof *infos);
+    VkWriteDescriptorSet *writes = calloc(ws->count ? ws->count : 1, sizeof *writes);
+    if (!bindings || !infos || !writes) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < ws->count; i++) {
+        bindings[i].binding = (uint32_t)i;
+        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorCount = 1;
+        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    lci.bindingCount = (uint32_t)ws->count;
+    lci.pBindings = bindings;
+    VkResult vr = vkCreateDescriptorSetLayout(dev, &lci, NULL, &ws->set_layout);
+    if (vr != VK_SUCCESS) {
+        r = vkat_fail_vk(err, vr, "vkCreateDescriptorSetLayout");
+        goto cleanup;
+    }
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)};
+    VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = 1;
+    pci.poolSizeCount = 1;
+    pci.pPoolSizes = &ps;
+    vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
+    if (vr != VK_SUCCESS) {
+        r = vkat_fail_vk(err, vr, "vkCreateDescriptorPool");
+        goto cleanup;
+    }
+    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = ws->descriptor_pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &ws->set_layout;
+    vr = vkAllocateDescriptorSets(dev, &ai, &ws->set);
+    if (vr != VK_SUCCESS) {
+        r = vkat_fail_vk(err, vr, "vkAllocateDescriptorSets");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < ws->count; i++) {
+        /* The range covers the canary too: drivers that clamp accesses to the descriptor's range (lavapipe does,
+         * robustness or not) would otherwise drop an overrun silently instead of letting it hit the canary. */
+        infos[i].buffer = ws->bufs[i].buffer;
+        infos[i].offset = 0;
+        infos[i].range = ws->bufs[i].bytes + ws->bufs[i].canary;
+        writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        writes[i].dstSet = ws->set;
+        writes[i].dstBinding = (uint32_t)i;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+    }
+    if (ws->count)
+        vkUpdateDescriptorSets(dev, (uint32_t)ws->count, writes, 0, NULL);
+cleanup:
+    free(bindings);
+    free(infos);
+    free(writes);
+    return r;
+}
+
+static vkat_result create_commands(vkat_workspace *ws, vkat_error *err)
+{
+    VkDevice dev = ws->gpu->device;
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    cpci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    cpci.queueFamilyIndex = ws->gpu->queue_family;
+    VkResult vr = vkCreateCommandPool(dev, &cpci, NULL, &ws->command_pool);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkCreateCommandPool");
+    VkCommandBufferAllocateInfo cbai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cbai.commandPool = ws->command_pool;
+    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cbai.commandBufferCount = 1;
+    vr = vkAllocateCommandBuffers(dev, &cbai, &ws->cmd);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    vr = vkCreateFence(dev, &fci, NULL, &ws->fence);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkCreateFence");
+    if (ws->gpu->info->timestamp_valid_bits > 0) {
+        VkQueryPoolCreateInfo qci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = 2;
+        vr = vkCreateQueryPool(dev, &qci, NULL, &ws->queries);
+        if (vr != VK_SUCCESS)
+            return vkat_fail_vk(err, vr, "vkCreateQueryPool");
+    }
+    return VKAT_OK;
+}
+
+vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, uint64_t seed,
+                                  vkat_workspace **out, vkat_error *err)
+{
+    *out = NULL;
+    vkat_result r = check_sizes(gpu, buffers, count, err);
+    if (r)
+        return r;
+    vkat_workspace *ws = calloc(1, sizeof *ws);
+    if (!ws)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    ws->gpu = gpu;
+    ws->seed = seed;
+    ws->bufs = calloc(count ? count : 1, sizeof *ws->bufs);
+    if (!ws->bufs) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    uint64_t largest = 0;
+    for (size_t i = 0; i < count; i++) {
+        ws_buffer *b = &ws->bufs[i];
+        b->spec = buffers[i];
+        b->spec.name = vkat_strdup(buffers[i].name ? buffers[i].name : "");
+        ws->count = i + 1; /* from here on destroy releases this buffer */
+        if (!b->spec.name) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+            goto cleanup;
+        }
+        b->bytes = b->spec.count * vkat_elem_type_size(b->spec.type);
+        b->canary = b->spec.dir & VKAT_DIR_OUT ? CANARY_BYTES : 0;
+        if (b->bytes + b->canary > largest)
+            largest = b->bytes + b->canary;
+        /* Device-local when the device has it (every GPU); the upload goes through staging regardless, so the
+         * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
+        const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+        r = make_buffer(gpu, b->bytes + b->canary,
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        prefer, VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
+        if (r)
+            goto cleanup;
+    }
+    ws->staging_size = largest < STAGING_CHUNK ? largest : STAGING_CHUNK;
+    if (ws->staging_size == 0)
+        ws->staging_size = 4;
+    const VkMemoryPropertyFlags host[] = {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                              VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+    r = make_buffer(gpu, ws->staging_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, host,
+                    VKAT_COUNTOF(host), &ws->staging, &ws->staging_memory, err);
+    if (r)
+        goto cleanup;
+    void *map = NULL;
+    VkResult vr = vkMapMemory(gpu->device, ws->staging_memory, 0, VK_WHOLE_SIZE, 0, &map);
+    if (vr != VK_SUCCESS) {
+        r = vkat_fail_vk(err, vr, "vkMapMemory");
+        goto cleanup;
+    }
+    ws->staging_map = map;
+    r = create_descriptors(ws, err);
+    if (r)
+        goto cleanup;
+    r = create_commands(ws, err);
+    if (r)
+        goto cleanup;
+    r = vkat_workspace_reset(ws, err);
+cleanup:
+    if (r) {
+        vkat_workspace_destroy(ws);
+        return r;
+    }
+    *out = ws;
+    return VKAT_OK;
+}
+
+void vkat_workspace_destroy(vkat_workspace *ws)
+{
+    if (!ws)
+        return;
+    VkDevice dev = ws->gpu->device;
+    int leak = 0;
+    if (ws->pending) {
+        VkResult vr = vkWaitForFences(dev, 1, &ws->fence, VK_TRUE, TRANSFER_TIMEOUT_NS);
+        /* Destroying objects a running submission uses is undefined behaviour; after a loss nothing runs. */
+        leak = vr == VK_TIMEOUT;
+        if (leak)
+            vkat_log(VKAT_LOG_ERROR,
+                     "a timed-out kernel is still running after %.0f s; its workspace's Vulkan "
+                     "objects are left for the device's destruction",
+                     TRANSFER_TIMEOUT_NS * 1e-9);
+    }
+    if (!leak) {
+        if (ws->queries)
+            vkDestroyQueryPool(dev, ws->queries, NULL);
+        if (ws->fence)
+            vkDestroyFence(dev, ws->fence, NULL);
+        if (ws->command_pool)
+            vkDestroyCommandPool(dev, ws->command_pool, NULL); /* frees ws->cmd */
+        if (ws->descriptor_pool)
+            vkDestroyDescriptorPool(dev, ws->descriptor_pool, NULL); /* frees ws->set */
+        if (ws->set_layout)
+            vkDestroyDescriptorSetLayout(dev, ws->set_layout, NULL);
+        if (ws->staging_map)
+            vkUnmapMemory(dev, ws->staging_memory);
+        if (ws->staging)
+            vkDestroyBuffer(dev, ws->staging, NULL);
+        if (ws->staging_memory)
+            vkFreeMemory(dev, ws->staging_memory, NULL);
+    }
+    for (size_t i = ws->count; i-- > 0;) {
+        ws_buffer *b = &ws->bufs[i];
+        if (!leak && b->buffer)
+            vkDestroyBuffer(dev, b->buffer, NULL);
+        if (!leak && b->memory)
+            vkFreeMemory(dev, b->memory, NULL);
+        free((char *)b->spec.name);
+    }
+    free(ws->bufs);
+    free(ws);
+}
+
+vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
+{
+    for (size_t i = 0; i < ws->count; i++) {
+        uint64_t total = ws->bufs[i].bytes + ws->bufs[i].canary;
+        for (uint64_t off = 0; off < total; off += ws->staging_size) {
+            uint64_t n = total - off < ws->staging_size ? total - off : ws->staging_size;
+            /* The staging buffer may still be read by a timed-out upload: settle before writing into it. */
+            vkat_result r = settle(ws, TRANSFER_TIMEOUT_NS, err);
+            if (r)
+                return r;
+            fill_region(ws, i, off, off + n, ws->staging_map);
+            r = copy_chunk(ws, i, off, n, 1, err);
+            if (r)
+                return r;
+        }
+    }
+    return VKAT_OK;
+}
+
+vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, int *canary_ok, vkat_error *err)
+{
+    *data = NULL;
+    *canary_ok = 0;
+    if (index >= ws->count)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
+                         ws->count);
+    const ws_buffer *b = &ws->bufs[index];
+    unsigned char *host = malloc(b->bytes);
+    if (!host)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory reading buffer '%s'", b->spec.name);
+    int ok = 1;
+    uint64_t total = b->bytes + b->canary;
+    for (uint64_t off = 0; off < total; off += ws->staging_size) {
+        uint64_t n = total - off < ws->staging_size ? total - off : ws->staging_size;
+        vkat_result r = copy_chunk(ws, index, off, n, 0, err);
+        if (r) {
+            free(host);
+            return r;
+        }
+        uint64_t data_end = off + n < b->bytes ? off + n : b->bytes;
+        if (off < data_end)
+            memcpy(host + off, ws->staging_map, data_end - off);
+        for (uint64_t o = off > b->bytes ? off : b->bytes; o < off + n; o++)
+            if (ws->staging_map[o - off] != canary_byte(o - b->bytes))
+                ok = 0;
+    }
+    *data = host;
+    *canary_ok = ok;
+    return VKAT_OK;
+}
+
+/* ---- Kernels ---------------------------------------------------------------------------------------------------- */
+
+static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *spirv, const vkat_spec_value *spec,
+                                       size_t spec_count, uint32_t push_size, vkat_error *err)
+{
+    const vkat_device_info *d = gpu->info;
+    if (push_size % 4 || push_size > d->max_push_constants_size)
+        return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                         "push constants of %u bytes: must be a multiple of 4 and at most maxPushConstantsSize (%u)",
+                         push_size, d->max_push_constants_size);
+    vkat_spirv_info info;
+    vkat_result r = vkat_spirv_reflect(spirv, spec, spec_count, &info, err);
+    if (r)
+        return r;
+    uint64_t inv = (uint64_t)info.local_size[0] * info.local_size[1] * info.local_size[2];
+    for (int i = 0; i < 3; i++)
+        if (info.local_size[i] > d->max_workgroup_size[i])
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "workgroup size %u in dimension %c exceeds maxComputeWorkGroupSize (%u)",
+                             info.local_size[i], "xyz"[i], d -> max_workgroup_size[i]);
+    if (inv > d->max_workgroup_invocations)
+        return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                         "workgroup of %llu invocations exceeds maxComputeWorkGroupInvocations (%u)",
+                         (unsigned long long)inv, d->max_workgroup_invocations);
+    /* Some drivers accept such a pipeline and lose the device on its first dispatch (NVIDIA, docs H200.md). */
+    if (info.shared_bytes > d->max_shared_memory)
+        return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                         "shared memory of %llu bytes exceeds maxComputeSharedMemorySize (%u bytes)",
+                         (unsigned long long)info.shared_bytes, d->max_shared_memory);
+    return VKAT_OK;
+}
+
+vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
+                               const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
+                               vkat_error *err)
+{
+    *out = NULL;
+    vkat_result r = check_kernel_limits(ws->gpu, spirv, spec, spec_count, push_size, err);
+    if (r)
+        return r;
+    VkDevice dev = ws->gpu->device;
+    VkSpecializationMapEntry *entries = calloc(spec_count ? spec_count : 1, sizeof *entries);
+    uint32_t *values = calloc(spec_count ? spec_count : 1, sizeof *values);
+    vkat_kernel *k = calloc(1, sizeof *k);
+    if (!entries || !values || !k) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    k->ws = ws;
+    k->push_size = push_size;
+
+    VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smci.codeSize = spirv->count * sizeof(uint32_t);
+    smci.pCode = spirv->words;
+    VkResult vr = vkCreateShaderModule(dev, &smci, NULL, &k->module);
+    if (vr != VK_SUCCESS) {
+        r = vkat_fail_vk(err, vr, "vkCreateShaderModule");
+        goto cleanup;
+    }
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size};
+    VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &ws->set_layout;
+    plci.pushConstantRangeCount = push_size > 0;
+    plci.pPushConstantRanges = &range;
+    vr = vkCreatePipelineLayout(dev, &plci, NULL, &k->layout);
+    if (vr != VK_SUCCESS) {
+        r = vkat_fail_vk(err, vr, "vkCreatePipelineLayout");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < spec_count; i++) {
+        entries[i].constantID = spec[i].id;
+        entries[i].offset = (uint32_t)(i * sizeof(uint32_t));
+        entries[i].size = sizeof(uint32_t);
+        values[i] = spec[i].value;
+    }
+    VkSpecializationInfo si = {(uint32_t)spec_count, entries, spec_count * sizeof(uint32_t), values};
+    VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = k->module;
+    cpci.stage.pName = entry ? entry : "main";
+    cpci.stage.pSpecializationInfo = spec_count ? &si : NULL;
+    cpci.layout = k->layout;
+    vr = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &k->pipeline);
+    if (vr != VK_SUCCESS) {
+        k->pipeline = VK_NULL_HANDLE;
+        r = vkat_fail_vk(err, vr, "vkCreateComputePipelines");
+        goto cleanup;
+    }
+cleanup:
+    free(entries);
+    free(values);
+    if (r) {
+        vkat_kernel_destroy(k);
+        return r;
+    }
+    *out = k;
+    return VKAT_OK;
+}
+
+void vkat_kernel_destroy(vkat_kernel *k)
+{
+    if (!k)
+        return;
+    VkDevice dev = k->ws->gpu->device;
+    /* A timed-out dispatch may still be using the pipeline. */
+    if (k->ws->pending && settle(k->ws, TRANSFER_TIMEOUT_NS, NULL) == VKAT_ERR_TIMEOUT) {
+        vkat_log(VKAT_LOG_ERROR, "a timed-out kernel is still running; its pipeline is left for the device's "
+                                 "destruction");
+        free(k);
+        return;
+    }
+    if (k->pipeline)
+        vkDestroyPipeline(dev, k->pipeline, NULL);
+    if (k->layout)
+        vkDestroyPipelineLayout(dev, k->layout, NULL);
+    if (k->module)
+        vkDestroyShaderModule(dev, k->module, NULL);
+    free(k);
+}
+
+static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], const void *push, vkat_error *err)
+{
+    const vkat_device_info *d = k->ws->gpu->info;
+    for (int i = 0; i < 3; i++) {
+        if (groups[i] == 0 || groups[i] > d->max_workgroup_count[i])
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "%u workgroups in dimension %c: must be 1..maxComputeWorkGroupCount (%u)", groups[i],
+                             "xyz"[i], d -> max_workgroup_count[i]);
+    }
+    if (k->push_size && !push)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "the kernel takes %u bytes of push constants; none given",
+                         k->push_size);
+    return VKAT_OK;
+}
+
+/* Records `n` dispatches into the workspace's command buffer, each ordered after the previous one's writes so
+ * that they never overlap: the time of a sample is n times the time of one dispatch. */
+static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n)
+{
+    VkCommandBuffer cmd = k->ws->cmd;
+    const VkAccessFlags rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->ws->set, 0, NULL);
+    if (k->push_size)
+        vkCmdPushConstants(cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, k->push_size, push);
+    for (uint32_t i = 0; i < n; i++) {
+        /* Before the first too: the previous submission's dispatches and uploads. */
+        memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       rw);
+        vkCmdDispatch(cmd, groups[0], groups[1], groups[2]);
+    }
+}
+
+vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
+                            vkat_error *err)
+{
+    vkat_result r = check_groups(k, groups, push, err);
+    if (r)
+        return r;
+    r = begin(k->ws, timeout_ns, err);
+    if (r)
+        return r;
+    record_dispatches(k, groups, push, 1);
+    return submit_wait(k->ws, timeout_ns, "the kernel", err);
+}
+
+/* ---- Measurement ------------------------------------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of a sorted array. */
+static double median_sorted(const double *v, uint32_t n)
+{
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Seconds per dispatch of one batch of `n`: GPU timestamps when the queue has them, else host time around the
+ * fence (which includes submission overhead, hence the warning). */
+static vkat_result timed_batch(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n, int host_timing,
+                               uint64_t timeout_ns, double *seconds, vkat_error *err)
+{
+    vkat_workspace *ws = k->ws;
+    vkat_result r = begin(ws, timeout_ns, err);
+    if (r)
+        return r;
+    if (!host_timing) {
+        vkCmdResetQueryPool(ws->cmd, ws->queries, 0, 2);
+        vkCmdWriteTimestamp(ws->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ws->queries, 0);
+    }
+    record_dispatches(k, groups, push, n);
+    if (!host_timing)
+        vkCmdWriteTimestamp(ws->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, ws->queries, 1);
+    double t0 = vkat_now();
+    r = submit_wait(ws, timeout_ns, "a timed batch of the kernel", err);
+    double t1 = vkat_now();
+    if (r)
+        return r;
+    if (host_timing) {
+        *seconds = (t1 - t0) / n;
+        return VKAT_OK;
+    }
+    uint64_t ticks[2];
+    /* The fence has signalled, so WAIT returns at once; it guards against a driver that reports late. */
+    VkResult vr = vkGetQueryPoolResults(ws->gpu->device, ws->queries, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkGetQueryPoolResults");
+    uint32_t bits = ws->gpu->info->timestamp_valid_bits;
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    uint64_t delta = ((ticks[1] & mask) - (ticks[0] & mask)) & mask; /* modular: survives one wrap-around */
+    *seconds = (double)delta * ws->gpu->info->timestamp_period * 1e-9 / n;
+    return VKAT_OK;
+}
+
+/* The next batch when `batch` dispatches of `per` seconds each fell short of `min_sample_s`: enough to reach it
+ * with a margin, at least double, at most MAX_BATCH. */
+static uint32_t grow_batch(uint32_t batch, double per, double min_sample_s)
+{
+    double want = per > 0 ? ceil(1.2 * min_sample_s / per) : (double)MAX_BATCH;
+    if (want < 2.0 * batch)
+        want = 2.0 * batch;
+    return want > MAX_BATCH ? MAX_BATCH : (uint32_t)want;
+}
+
+vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const void *push,
+                                const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err)
+{
+    memset(out, 0, sizeof *out);
+    vkat_timing_opts o = {0.2, 1e-4, 10, 2.0, 10ull * 1000000000ull, 0};
+    if (opts) {
+        /* Zero fields mean "default", as everywhere in the library; warmup 0 is spelt as a negative value. */
+        if (opts->warmup_s)
+            o.warmup_s = opts->warmup_s < 0 ? 0 : opts->warmup_s;
+        if (opts->min_sample_s > 0)
+            o.min_sample_s = opts->min_sample_s;
+        if (opts->repetitions)
+            o.repetitions = opts->repetitions;
+        if (opts->max_time_s > 0)
+            o.max_time_s = opts->max_time_s;
+        if (opts->timeout_ns)
+            o.timeout_ns = opts->timeout_ns;
+        o.host_timing = opts->host_timing;
+    }
+    vkat_workspace *ws = k->ws;
+    int host_timing = o.host_timing || !ws->queries;
+    if (!ws->queries && !ws->warned_host_timing) {
+        ws->warned_host_timing = 1;
+        vkat_log(VKAT_LOG_WARN,
+                 "%s has no timestamps on its compute queue: timing on the host around each "
+                 "submission, which adds the submission overhead",
+                 ws->gpu->info->name);
+    }
+    vkat_result r = check_groups(k, groups, push, err);
+    if (r)
+        return r;
+    double *samples = calloc(o.repetitions, sizeof *samples);
+    if (!samples)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+
+    /* Warm up by wall time, not by count: clocks ramp after a pause (docs H200.md). Batches grow so that a fast
+     * kernel is not dominated by submission overhead, but never beyond what the remaining time allows. */
+    double start = vkat_now(), elapsed = 0;
+    uint64_t done = 0;
+    uint32_t batch = 1;
+    do {
+        r = begin(ws, o.timeout_ns, err);
+        if (r)
+            goto cleanup;
+        record_dispatches(k, groups, push, batch);
+        r = submit_wait(ws, o.timeout_ns, "a warm-up batch of the kernel", err);
+        if (r)
+            goto cleanup;
+        done += batch;
+        elapsed = vkat_now() - start;
+        double per = elapsed / (double)done, left = o.warmup_s - elapsed;
+        double fit = per > 0 ? left / per : MAX_BATCH;
+        uint32_t next = batch * 2 > MAX_BATCH ? MAX_BATCH : batch * 2;
+        batch = fit < next ? (fit < 1 ? 1 : (uint32_t)fit) : next;
+    } while (elapsed < o.warmup_s);
+    out->warmup_s = elapsed;
+
+    /* Choose the batch so that a sample spans at least min_sample_s: timestamps have a resolution, and a sample
+     * must be long against it. Grow from one dispatch and confirm with a timed batch of the chosen size, since the
+     * first dispatches after a pause can be slow and would otherwise give too small a batch. */
+    batch = 1;
+    for (int tries = 0; tries < 8; tries++) {
+        double per;
+        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
+        if (r)
+            goto cleanup;
+        if (per * batch >= o.min_sample_s || batch == MAX_BATCH)
+            break;
+        batch = grow_batch(batch, per, o.min_sample_s);
+    }
+
+    /* A sample that still comes out shorter than min_sample_s (the calibration ran slow) is dropped and the
+     * batch grows; times are per dispatch, so samples of different batches compare. */
+    double sample_start = vkat_now();
+    uint32_t dropped = 0;
+    while (out->samples < o.repetitions) {
+        double per;
+        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
+        if (r)
+            goto cleanup;
+        if (per * batch < o.min_sample_s && batch < MAX_BATCH && dropped < 8) {
+            dropped++;
+            batch = grow_batch(batch, per, o.min_sample_s);
+        } else {
+            samples[out->samples++] = per;
+        }
+        if (vkat_now() - sample_start > o.max_time_s && out->samples > 0)
+            break;
+    }
+    out->batch = batch;
+
+    uint32_t n = out->samples;
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += samples[i];
+    qsort(samples, n, sizeof *samples, cmp_double);
+    out->min_s = samples[0];
+    out->max_s = samples[n - 1];
+    out->mean_s = sum / n;
+    out->median_s = median_sorted(samples, n);
+    for (uint32_t i = 0; i < n; i++)
+        samples[i] = fabs(samples[i] - out->median_s);
+    qsort(samples, n, sizeof *samples, cmp_double);
+    out->mad_s = median_sorted(samples, n);
+    out->host_timed = host_timing;
+cleanup:
+    free(samples);
+    return r;
+}
