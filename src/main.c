@@ -9,9 +9,12 @@ static void usage(FILE *f)
     fprintf(f,
             "vkautotune " VKAT_VERSION_STRING " — a Vulkan compute-shader autotuner\n"
             "\n"
-            "usage: vkautotune <command> [options]\n"
+            "usage: vkautotune [TEMPLATE] --space SPACE [options]   tune (see vkautotune tune --help)\n"
+            "       vkautotune <command> [options]\n"
             "\n"
             "commands:\n"
+            "  tune                   tune a template over a search space (the default command)\n"
+            "  compile                compile and validate one configuration to SPIR-V\n"
             "  devices [--json]       list Vulkan devices, their limits and cooperative-matrix shapes\n"
             "  help                   this text\n"
             "  version                print the version\n"
@@ -29,6 +32,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "devices"))
         return vkat_cmd_devices(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compile"))
+        return vkat_cmd_compile(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tune"))
+        return vkat_cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
         usage(stdout);
         return VKAT_EXIT_OK;
@@ -37,6 +44,9 @@ int main(int argc, char **argv)
         printf("vkautotune %s\n", VKAT_VERSION_STRING);
         return VKAT_EXIT_OK;
     }
+    /* No command word: the main job, `vkautotune TEMPLATE --space SPACE` or `vkautotune --space SPACE`. */
+    if (cmd[0] == '-' || strchr(cmd, '.') || strchr(cmd, '/'))
+        return vkat_cmd_tune(argc, argv);
     fprintf(stderr, "vkautotune: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return VKAT_EXIT_USAGE;

@@ -111,9 +111,9 @@ static void device_values(const vkat_device_info *d, int64_t *v)
 /* ---- Pass 1: inih collects entries ------------------------------------------------------------------------------ */
 
 enum { SEC_KERNEL, SEC_PROBLEM, SEC_PARAMS, SEC_CONSTRAINTS, SEC_BUFFERS, SEC_PUSH, SEC_DISPATCH, SEC_METRICS,
-       SEC_CHECK, SEC_COUNT };
-static const char *const section_names[SEC_COUNT] = {"kernel",  "problem", "params",  "constraints", "buffers",
-                                                      "push",    "dispatch", "metrics", "check"};
+       SEC_CHECK, SEC_PROBLEM_CPU, SEC_COUNT };
+static const char *const section_names[SEC_COUNT] = {"kernel",  "problem",  "params",  "constraints", "buffers",
+                                                      "push",    "dispatch", "metrics", "check",       "problem.cpu"};
 
 typedef struct entry {
     int section;
@@ -201,8 +201,8 @@ static char *line_reader(char *str, int num, void *stream)
             b--;
         int id = section_id(a, (size_t)(b - a));
         if (id < 0) {
-            lfail(ld, VKAT_ERR_SPACE, ld->line, "unknown section [%.*s] (known: kernel, problem, params, constraints, "
-                  "buffers, push, dispatch, metrics, check)", (int)(b - a), a);
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "unknown section [%.*s] (known: kernel, problem, problem.cpu, params, "
+                  "constraints, buffers, push, dispatch, metrics, check)", (int)(b - a), a);
             return NULL;
         }
         if (!ld->section_line[id])
@@ -551,12 +551,40 @@ static vkat_result load_problem(loader *ld)
         p->name = vkat_strdup(e->key);
         if (!p->name)
             return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
-        p->value = v;
+        p->value = p->file_value = v;
         p->slot = slot;
         p->line = e->line;
         s->problem_count++;
     }
+    /* [problem.cpu]: smaller sizes for CPU devices (lavapipe), so a first run without a GPU stays quick. */
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_PROBLEM_CPU)
+            continue;
+        vkat_problem_var *p = NULL;
+        for (size_t j = 0; j < s->problem_count; j++)
+            if (!strcmp(s->problem[j].name, e->key))
+                p = &s->problem[j];
+        if (!p)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "[problem.cpu] names '%s', which [problem] does not define",
+                         e->key);
+        int64_t v;
+        if (!parse_i64(e->value, &v))
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "problem size '%s' must be an integer, got '%s'", e->key,
+                         e->value);
+        p->cpu_value = v;
+        p->has_cpu_value = 1;
+    }
     return VKAT_OK;
+}
+
+void vkat_space_problem_for_device(vkat_space *s, const vkat_device_info *device)
+{
+    int cpu = device && device->device_type && !strcmp(device->device_type, "cpu");
+    for (size_t i = 0; i < s->problem_count; i++) {
+        vkat_problem_var *p = &s->problem[i];
+        p->value = cpu && p->has_cpu_value ? p->cpu_value : p->file_value;
+    }
 }
 
 static int cmp_i64(const void *a, const void *b)

@@ -32,7 +32,10 @@ typedef struct vkat_named_expr {
 
 typedef struct vkat_problem_var {
     char *name;
-    int64_t value; /* default from the file, or the --problem override */
+    int64_t value;      /* in force: the file's default, its [problem.cpu] value, or the --problem override */
+    int64_t file_value; /* from [problem] */
+    int64_t cpu_value;  /* from [problem.cpu], when has_cpu_value */
+    int has_cpu_value;
     int slot;
     int line;
 } vkat_problem_var;
@@ -110,6 +113,9 @@ vkat_result vkat_space_load_string(const char *text, const char *path, vkat_spac
 
 /* Applies "M=256,N=256,K=256" to the problem sizes; an unknown name or bad value is VKAT_ERR_USAGE. */
 vkat_result vkat_space_set_problem(vkat_space *s, const char *overrides, vkat_error *err);
+/* Resets the problem sizes to the file's defaults for this device: [problem.cpu] values on a CPU device (such as
+ * lavapipe), else [problem]. Call before vkat_space_set_problem, whose overrides win. */
+void vkat_space_problem_for_device(vkat_space *s, const vkat_device_info *device);
 /* Writes the problem as "M=256,N=256,K=256" (file order). */
 void vkat_space_format_problem(const vkat_space *s, char *buf, size_t size);
 

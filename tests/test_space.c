@@ -32,8 +32,8 @@ static void test_errors(void)
     expect_error("no_such_file.ini", VKAT_ERR_IO, 0, "cannot open: No such file or directory", 1);
     expect_error("bad_ini_syntax.ini", VKAT_ERR_SYNTAX, 9, "expected 'name = value' or '[section]'", 1);
     expect_error("bad_section.ini", VKAT_ERR_SPACE, 8,
-                 "unknown section [kernal] (known: kernel, problem, params, constraints, buffers, push, dispatch, "
-                 "metrics, check)", 1);
+                 "unknown section [kernal] (known: kernel, problem, problem.cpu, params, constraints, buffers, push, "
+                 "dispatch, metrics, check)", 1);
     expect_error("bad_key.ini", VKAT_ERR_SPACE, 4,
                  "unknown key 'nmae' in [kernel] (known: name, template, entry, extensions, features)", 1);
     expect_error("dup_key.ini", VKAT_ERR_SPACE, 3, "duplicate key 'name' in [kernel] (first at line 2)", 1);
@@ -331,10 +331,44 @@ static void test_walk_errors(void)
     vkat_space_destroy(NULL);
 }
 
+/* [problem.cpu] gives CPU devices smaller defaults; --problem overrides still win. */
+static void test_problem_cpu(void)
+{
+    vkat_space *s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nM = 1024\nN = 512\n"
+                                "[problem.cpu]\nM = 64\n");
+    if (!s)
+        return;
+    char buf[256];
+    vkat_device_info cpu = {0}, gpu = {0};
+    cpu.device_type = "cpu";
+    gpu.device_type = "discrete";
+    vkat_space_problem_for_device(s, &cpu);
+    vkat_space_format_problem(s, buf, sizeof buf);
+    CHECK_STR(buf, "M=64,N=512");
+    vkat_error err = {0};
+    CHECK(vkat_space_set_problem(s, "M=128", &err) == VKAT_OK);
+    vkat_space_format_problem(s, buf, sizeof buf);
+    CHECK_STR(buf, "M=128,N=512");
+    vkat_space_problem_for_device(s, &gpu);
+    vkat_space_format_problem(s, buf, sizeof buf);
+    CHECK_STR(buf, "M=1024,N=512");
+    vkat_space_problem_for_device(s, NULL);
+    vkat_space_format_problem(s, buf, sizeof buf);
+    CHECK_STR(buf, "M=1024,N=512");
+    vkat_space_destroy(s);
+
+    CHECK(vkat_space_load_string("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nM = 8\n[problem.cpu]\n"
+                                 "Q = 4\n",
+                                 DATA "inline.ini", &s, &err) == VKAT_ERR_SPACE);
+    CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+              DATA "inline.ini:7: [problem.cpu] names 'Q', which [problem] does not define");
+}
+
 int main(void)
 {
     test_errors();
     test_good();
     test_walk_errors();
+    test_problem_cpu();
     TEST_END();
 }

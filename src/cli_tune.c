@@ -1,0 +1,506 @@
+/* cli_tune.c — the main job: `vkautotune [TEMPLATE] --space SPACE [options]`.
+ * Loads the space, picks devices, runs the tuning on each, prints the ranked table (text, --json or --csv),
+ * shows progress on stderr when it is a terminal, and exports the winners with --export. */
+#include "cli.h"
+#include "search.h"
+#include "tune.h"
+#include "util.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_DB "vkautotune.db"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkautotune [TEMPLATE] --space SPACE [options]\n"
+            "\n"
+            "Tunes the compute-shader template TEMPLATE (default: the space's [kernel] template) over the search\n"
+            "space SPACE on one or more Vulkan devices; prints the best variants and stores every result.\n"
+            "\n"
+            "options:\n"
+            "  --space PATH        the search-space file (docs/space-format.md)\n"
+            "  --problem K=V,...   override problem sizes, e.g. --problem M=512,N=512,K=512\n"
+            "  --device SPEC       index, name substring or 'all' (default: first discrete GPU, else integrated,\n"
+            "                      else the CPU device)\n"
+            "  --strategy NAME     exhaustive | random (default: exhaustive when the space fits the budget)\n"
+            "  --budget N[s|m]     evaluations (default 100), or a time limit with s/m suffix (e.g. 90s, 10m)\n"
+            "  --seed N            search seed (default 0)\n"
+            "  --db PATH           results database (default ./" DEFAULT_DB "); reruns resume from it\n"
+            "  --export DIR        write the winning SPIR-V and manifest.json to DIR\n"
+            "  --top N             rows in the table (default 10)\n"
+            "  --json | --csv      machine-readable output on stdout\n"
+            "  --warmup SECONDS    warm-up time per variant before timing (default 0.2)\n"
+            "  --repetitions N     timed samples per variant (default 10)\n"
+            "  --dry-run           count raw and valid configurations and show a few; touches no GPU\n"
+            "  -q, --quiet         no progress or info messages\n"
+            "  -v, --verbose       debug messages (compiler logs)\n"
+            "  -h, --help          this text\n");
+}
+
+typedef struct tune_args {
+    const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir;
+    uint64_t budget, seed;
+    double budget_s;
+    int top, json, csv, dry_run, quiet, verbose;
+    vkat_timing_opts timing;
+} tune_args;
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_budget(const char *s, tune_args *a)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return 0;
+    double v = strtod(s, &end);
+    if (end == s || v <= 0)
+        return 0;
+    if (!strcmp(end, "s"))
+        a->budget_s = v;
+    else if (!strcmp(end, "m"))
+        a->budget_s = v * 60;
+    else if (!strcmp(end, "h"))
+        a->budget_s = v * 3600;
+    else if (!*end && v == floor(v)) {
+        a->budget = (uint64_t)v;
+        return 1;
+    } else
+        return 0;
+    a->budget = UINT64_MAX; /* a time budget: evaluations unlimited */
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, tune_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->db = DEFAULT_DB;
+    a->top = 10;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDS_VALUE()                                                                                            \
+    do {                                                                                                         \
+        if (!v) {                                                                                                \
+            fprintf(stderr, "vkautotune: %s needs a value\n", o);                                               \
+            return 0;                                                                                            \
+        }                                                                                                        \
+        i++;                                                                                                     \
+    } while (0)
+        if (!strcmp(o, "--space")) { NEEDS_VALUE(); a->space_path = v; }
+        else if (!strcmp(o, "--problem")) { NEEDS_VALUE(); a->problem = v; }
+        else if (!strcmp(o, "--device")) { NEEDS_VALUE(); a->device = v; }
+        else if (!strcmp(o, "--strategy")) { NEEDS_VALUE(); a->strategy = v; }
+        else if (!strcmp(o, "--db")) { NEEDS_VALUE(); a->db = v; }
+        else if (!strcmp(o, "--export")) { NEEDS_VALUE(); a->export_dir = v; }
+        else if (!strcmp(o, "--budget")) {
+            NEEDS_VALUE();
+            if (!parse_budget(v, a)) {
+                fprintf(stderr, "vkautotune: --budget '%s': expected a count (100) or a time (90s, 10m)\n", v);
+                return 0;
+            }
+        } else if (!strcmp(o, "--seed")) {
+            NEEDS_VALUE();
+            if (!parse_u64(v, &a->seed)) {
+                fprintf(stderr, "vkautotune: --seed '%s': expected a non-negative integer\n", v);
+                return 0;
+            }
+        } else if (!strcmp(o, "--top")) {
+            NEEDS_VALUE();
+            uint64_t t;
+            if (!parse_u64(v, &t) || t == 0 || t > 1000) {
+                fprintf(stderr, "vkautotune: --top '%s': expected 1..1000\n", v);
+                return 0;
+            }
+            a->top = (int)t;
+        } else if (!strcmp(o, "--warmup")) {
+            NEEDS_VALUE();
+            char *end;
+            a->timing.warmup_s = strtod(v, &end);
+            if (*end || a->timing.warmup_s < 0) {
+                fprintf(stderr, "vkautotune: --warmup '%s': expected seconds\n", v);
+                return 0;
+            }
+        } else if (!strcmp(o, "--repetitions")) {
+            NEEDS_VALUE();
+            uint64_t n;
+            if (!parse_u64(v, &n) || n == 0 || n > 100000) {
+                fprintf(stderr, "vkautotune: --repetitions '%s': expected 1..100000\n", v);
+                return 0;
+            }
+            a->timing.repetitions = (uint32_t)n;
+        } else if (!strcmp(o, "--json")) a->json = 1;
+        else if (!strcmp(o, "--csv")) a->csv = 1;
+        else if (!strcmp(o, "--dry-run")) a->dry_run = 1;
+        else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
+        else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) a->verbose = 1;
+        else if (o[0] == '-' && o[1]) {
+            fprintf(stderr, "vkautotune: unknown option '%s' (see vkautotune --help)\n", o);
+            return 0;
+        } else if (!a->template_path) a->template_path = o;
+        else {
+            fprintf(stderr, "vkautotune: unexpected argument '%s' (one template at most)\n", o);
+            return 0;
+        }
+#undef NEEDS_VALUE
+    }
+    if (!a->space_path) {
+        fprintf(stderr, "vkautotune: --space is required (see vkautotune --help)\n");
+        return 0;
+    }
+    if (a->json && a->csv) {
+        fprintf(stderr, "vkautotune: choose one of --json and --csv\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- Progress ------------------------------------------------------------------------------------------------ */
+
+typedef struct progress_ctx {
+    int enabled;
+    const char *device;
+} progress_ctx;
+
+static void show_progress(void *user, const vkat_tune_progress *p)
+{
+    progress_ctx *c = user;
+    if (!c->enabled)
+        return;
+    char best[64] = "none yet";
+    if (isfinite(p->best_s))
+        snprintf(best, sizeof best, "%.4g ms", p->best_s * 1e3);
+    char eta[48] = "";
+    if (p->evaluated > p->resumed && p->budget != UINT64_MAX && p->budget > p->evaluated) {
+        double per = p->elapsed_s / (double)(p->evaluated - p->resumed);
+        snprintf(eta, sizeof eta, ", ETA %.0fs", per * (double)(p->budget - p->evaluated));
+    } else if (p->budget_s > 0) {
+        snprintf(eta, sizeof eta, ", %.0fs left", fmax(0, p->budget_s - p->elapsed_s));
+    }
+    char total[32] = "";
+    if (p->budget != UINT64_MAX)
+        snprintf(total, sizeof total, "/%llu", (unsigned long long)p->budget);
+    fprintf(stderr, "\r\033[K[%s] %llu%s evaluated (%llu resumed), %llu failed, %llu invalid skipped, best %s%s",
+            c->device, (unsigned long long)p->evaluated, total, (unsigned long long)p->resumed,
+            (unsigned long long)p->failed, (unsigned long long)p->invalid, best, eta);
+    if (p->done)
+        fprintf(stderr, "\n");
+    fflush(stderr);
+}
+
+/* ---- Dry run --------------------------------------------------------------------------------------------------- */
+
+static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
+{
+    uint64_t raw = vkat_space_raw_count(s);
+    vkat_value *env = vkat_space_env_create(s, dev);
+    uint32_t *choice = calloc(s->param_count ? s->param_count : 1, sizeof *choice);
+    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
+    if (!env || !choice || !removed) {
+        free(env);
+        free(choice);
+        free(removed);
+        fprintf(stderr, "vkautotune: out of memory\n");
+        return VKAT_EXIT_FAILURE;
+    }
+    uint64_t valid = 0;
+    int shown = 0, code = VKAT_EXIT_OK;
+    printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", s->path, s->name, s->param_count,
+           s->constraint_count);
+    char problem[256];
+    vkat_space_format_problem(s, problem, sizeof problem);
+    printf("problem: %s\n", problem);
+    printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
+    for (uint64_t i = 0; i < raw; i++) {
+        vkat_space_decode(s, i, choice);
+        vkat_space_env_apply(s, choice, env);
+        size_t failed = 0;
+        vkat_error err = {0};
+        int ok = vkat_space_check(s, env, &failed, &err);
+        if (ok < 0) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        if (!ok) {
+            removed[failed]++;
+            continue;
+        }
+        valid++;
+        if (shown < 5) {
+            char cfg[512];
+            vkat_space_format_config(s, choice, cfg, sizeof cfg);
+            printf("  valid: %s\n", cfg);
+            shown++;
+        }
+    }
+    printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)raw,
+           (unsigned long long)valid);
+    for (size_t c = 0; c < s->constraint_count; c++)
+        printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[c].name, s->path, s->constraints[c].line,
+               (unsigned long long)removed[c]);
+    if (valid == 0) {
+        size_t worst = 0;
+        for (size_t c = 1; c < s->constraint_count; c++)
+            if (removed[c] > removed[worst])
+                worst = c;
+        if (s->constraint_count)
+            fprintf(stderr, "vkautotune: %s:%d: no configuration satisfies the constraints; '%s' removed the most (%llu of %llu)\n",
+                    s->path, s->constraints[worst].line, s->constraints[worst].name,
+                    (unsigned long long)removed[worst], (unsigned long long)raw);
+        code = VKAT_EXIT_INPUT;
+    }
+    (void)a;
+done:
+    free(env);
+    free(choice);
+    free(removed);
+    return code;
+}
+
+/* ---- Output ------------------------------------------------------------------------------------------------------ */
+
+static void print_table(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows, size_t n)
+{
+    const vkat_tune_progress *t = &rep->totals;
+    printf("\n%s — kernel %s, problem %s\n", dev->name, rep->key.kernel, rep->key.problem);
+    printf("strategy %s: %llu evaluated (%llu from the database), %llu failed, %llu invalid skipped, %.1f s\n",
+           rep->strategy, (unsigned long long)t->evaluated, (unsigned long long)t->resumed,
+           (unsigned long long)t->failed, (unsigned long long)t->invalid, t->elapsed_s);
+    if (n == 0) {
+        printf("no correct variant found\n");
+        return;
+    }
+    printf("%4s  %10s  %10s  %8s  %9s  %9s  %s\n", "rank", "median ms", "min ms", "mad %", "TFLOP/s", "GB/s",
+           "configuration");
+    for (size_t i = 0; i < n; i++) {
+        const vkat_row *r = &rows[i];
+        printf("%4zu  %10.4f  %10.4f  %8.2f  %9.3f  %9.2f  %s\n", i + 1, r->median_s * 1e3, r->min_s * 1e3,
+               r->median_s > 0 ? 100.0 * r->mad_s / r->median_s : 0.0, r->tflops, r->gbps, r->config);
+    }
+}
+
+static json_object *row_json(const vkat_row *r, int rank)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "rank", json_object_new_int(rank));
+    json_object_object_add(o, "config", json_object_new_string(r->config));
+    json_object_object_add(o, "median_ms", json_object_new_double(r->median_s * 1e3));
+    json_object_object_add(o, "min_ms", json_object_new_double(r->min_s * 1e3));
+    json_object_object_add(o, "max_ms", json_object_new_double(r->max_s * 1e3));
+    json_object_object_add(o, "mad_ms", json_object_new_double(r->mad_s * 1e3));
+    json_object_object_add(o, "samples", json_object_new_int64(r->samples));
+    json_object_object_add(o, "tflops", json_object_new_double(r->tflops));
+    json_object_object_add(o, "gbps", json_object_new_double(r->gbps));
+    json_object_object_add(o, "rel_l2", json_object_new_double(r->rel_l2));
+    json_object_object_add(o, "spirv_hash", json_object_new_string(r->spirv_hash));
+    return o;
+}
+
+static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows,
+                             size_t n)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "device", json_object_new_string(dev->name));
+    json_object_object_add(o, "device_index", json_object_new_int64(dev->index));
+    json_object_object_add(o, "driver", json_object_new_string(dev->driver_version_string));
+    json_object_object_add(o, "kernel", json_object_new_string(rep->key.kernel));
+    json_object_object_add(o, "problem", json_object_new_string(rep->key.problem));
+    if (rep->skipped) {
+        json_object_object_add(o, "skipped", json_object_new_string(rep->skip_reason));
+        return o;
+    }
+    json_object_object_add(o, "strategy", json_object_new_string(rep->strategy));
+    json_object_object_add(o, "evaluated", json_object_new_int64((int64_t)rep->totals.evaluated));
+    json_object_object_add(o, "resumed", json_object_new_int64((int64_t)rep->totals.resumed));
+    json_object_object_add(o, "failed", json_object_new_int64((int64_t)rep->totals.failed));
+    json_object_object_add(o, "invalid", json_object_new_int64((int64_t)rep->totals.invalid));
+    json_object_object_add(o, "seconds", json_object_new_double(rep->totals.elapsed_s));
+    json_object *arr = json_object_new_array();
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(arr, row_json(&rows[i], (int)i + 1));
+    json_object_object_add(o, "best", arr);
+    return o;
+}
+
+static void csv_field(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_csv(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const vkat_row *r = &rows[i];
+        csv_field(dev->name);
+        putchar(',');
+        csv_field(rep->key.kernel);
+        putchar(',');
+        csv_field(rep->key.problem);
+        printf(",%zu,%.6g,%.6g,%.6g,%.6g,%.6g,", i + 1, r->median_s * 1e3, r->min_s * 1e3, r->mad_s * 1e3, r->tflops,
+               r->gbps);
+        csv_field(r->config);
+        putchar('\n');
+    }
+}
+
+/* Problem sizes for one device: the space's defaults for it ([problem.cpu] on a CPU device), then --problem
+ * (already checked, so it cannot fail here). */
+static void use_problem_for(vkat_space *space, const vkat_device_info *dev, const char *overrides)
+{
+    vkat_space_problem_for_device(space, dev);
+    if (overrides)
+        vkat_space_set_problem(space, overrides, NULL);
+}
+
+/* ---- The command ------------------------------------------------------------------------------------------------- */
+
+int vkat_cmd_tune(int argc, char **argv)
+{
+    tune_args a;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return VKAT_EXIT_OK;
+        }
+    if (!parse_args(argc, argv, &a))
+        return VKAT_EXIT_USAGE;
+    vkat_cli_setup_log(a.verbose, a.quiet || a.json || a.csv);
+
+    vkat_error err = {0};
+    vkat_space *space = NULL;
+    vkat_instance *inst = NULL;
+    vkat_store *store = NULL;
+    vkat_row *rows = NULL;
+    json_object *out = a.json ? json_object_new_array() : NULL;
+    int code = VKAT_EXIT_OK;
+    if (vkat_space_load(a.space_path, &space, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (a.template_path) {
+        free(space->template_path);
+        space->template_path = vkat_strdup(a.template_path);
+    }
+    /* Checks --problem early; it is applied again per device, after that device's defaults. */
+    if (a.problem && vkat_space_set_problem(space, a.problem, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+
+    vkat_result r = vkat_instance_create(&inst, &err);
+    if (r != VKAT_OK) {
+        if (a.dry_run && (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE)) {
+            vkat_log(VKAT_LOG_INFO, "%s; counting with Vulkan's minimum limits", err.message);
+            code = dry_run(space, NULL, &a);
+            goto done;
+        }
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    uint32_t devices[64], ndev = 0;
+    if (vkat_select_devices(inst, a.device, devices, 64, &ndev, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (a.dry_run) {
+        use_problem_for(space, vkat_instance_device(inst, devices[0]), a.problem);
+        code = dry_run(space, vkat_instance_device(inst, devices[0]), &a);
+        goto done;
+    }
+    if (vkat_store_open(a.db, &store, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    rows = calloc((size_t)a.top, sizeof *rows);
+    if (!rows) {
+        code = VKAT_EXIT_FAILURE;
+        goto done;
+    }
+    uint32_t tuned[64], ntuned = 0;
+    for (uint32_t d = 0; d < ndev; d++) {
+        const vkat_device_info *dev = vkat_instance_device(inst, devices[d]);
+        vkat_log(VKAT_LOG_INFO, "device %u: %s (%s, %s %s)", dev->index, dev->name, dev->device_type,
+                 dev->driver_name, dev->driver_version_string);
+        use_problem_for(space, dev, a.problem);
+        progress_ctx pc = {!a.quiet && isatty(2), dev->name};
+        vkat_tune_opts o = {0};
+        o.strategy = a.strategy;
+        o.budget = a.budget;
+        o.budget_s = a.budget_s;
+        o.seed = a.seed;
+        o.timing = a.timing;
+        o.progress = show_progress;
+        o.progress_user = &pc;
+        vkat_tune_report rep;
+        r = vkat_tune_device(space, inst, devices[d], store, &o, &rep, &err);
+        if (r != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        if (rep.skipped) {
+            vkat_log(VKAT_LOG_WARN, "skipped: %s", rep.skip_reason);
+            if (out)
+                json_object_array_add(out, run_json(dev, &rep, NULL, 0));
+            continue;
+        }
+        size_t n = 0;
+        if (vkat_store_best(store, &rep.key, rows, (size_t)a.top, &n, &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        if (out)
+            json_object_array_add(out, run_json(dev, &rep, rows, n));
+        else if (a.csv)
+            print_csv(dev, &rep, rows, n);
+        else
+            print_table(dev, &rep, rows, n);
+        if (n > 0)
+            tuned[ntuned++] = devices[d];
+        else
+            code = VKAT_EXIT_FAILURE;
+        uint64_t raw = vkat_space_raw_count(space);
+        if (!a.quiet && !a.json && !a.csv && rep.totals.proposed < raw && !a.budget_s)
+            printf("searched %llu of %llu raw configurations; for a larger search use --budget N or --budget 10m "
+                   "(reruns resume from %s)\n",
+                   (unsigned long long)rep.totals.proposed, (unsigned long long)raw, a.db);
+    }
+    if (a.export_dir && ntuned > 0) {
+        if (vkat_tune_export(space, inst, tuned, ntuned, store, a.export_dir, &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        vkat_log(VKAT_LOG_INFO, "exported %u variant(s) to %s", ntuned, a.export_dir);
+    }
+done:
+    if (out) {
+        printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(out);
+    }
+    free(rows);
+    vkat_store_close(store);
+    vkat_instance_destroy(inst);
+    vkat_space_destroy(space);
+    return code;
+}

@@ -1,0 +1,146 @@
+/* test_tune.c — the tuning run end to end on the default device (lavapipe in CI), through the library:
+ * valid variants are found and ranked; a parameter that plants a bug is rejected by the checker; an
+ * out-of-bounds write trips the canary; a second run resumes and measures nothing twice; the exported SPIR-V
+ * validates and its manifest matches the database's best row. */
+#include "compile.h"
+#include "test.h"
+#include "tune.h"
+#include "util.h"
+
+#include <json-c/json.h>
+#include <unistd.h>
+
+static int count_status(vkat_store *st, const vkat_row *key, vkat_status s)
+{
+    uint64_t counts[VKAT_STATUS_COUNT] = {0};
+    vkat_error err;
+    if (vkat_store_counts(st, key, counts, &err) != VKAT_OK)
+        return -1;
+    return (int)counts[s];
+}
+
+int main(void)
+{
+    vkat_error err = {0};
+    vkat_instance *inst;
+    vkat_result r = vkat_instance_create(&inst, &err);
+    if (r != VKAT_OK)
+        TEST_SKIP("no Vulkan device (%s); install mesa-vulkan-drivers for lavapipe", err.message);
+    uint32_t dev, n;
+    CHECK(vkat_select_devices(inst, NULL, &dev, 1, &n, &err) == VKAT_OK);
+
+    vkat_space *space;
+    r = vkat_space_load(VKAT_SOURCE_DIR "/tests/data/tune/scale.ini", &space, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    if (r != VKAT_OK)
+        TEST_END();
+
+    char tmp[] = "/tmp/vkat-test-tune-XXXXXX";
+    CHECK(mkdtemp(tmp) != NULL);
+    char db[256], out_dir[256];
+    snprintf(db, sizeof db, "%s/results.db", tmp);
+    snprintf(out_dir, sizeof out_dir, "%s/export", tmp);
+    vkat_store *store;
+    CHECK(vkat_store_open(db, &store, &err) == VKAT_OK);
+
+    vkat_tune_opts opts = {0};
+    opts.strategy = "exhaustive";
+    opts.budget = 1000;
+    opts.timing.warmup_s = 0.01;
+    opts.timing.repetitions = 3;
+    vkat_tune_report rep;
+    r = vkat_tune_device(space, inst, dev, store, &opts, &rep, &err);
+    CHECK_MSG(r == VKAT_OK, "%s", err.message);
+    CHECK(!rep.skipped);
+    CHECK_MSG(rep.totals.evaluated == 36 && rep.totals.resumed == 0 && rep.totals.invalid == 0,
+              "evaluated %llu resumed %llu", (unsigned long long)rep.totals.evaluated,
+              (unsigned long long)rep.totals.resumed);
+    CHECK(count_status(store, &rep.key, VKAT_STATUS_OK) == 9);     /* BUG=0, OOB=0: 3 WG x 3 UNROLL */
+    CHECK(count_status(store, &rep.key, VKAT_STATUS_WRONG) == 9);  /* BUG=1, OOB=0 */
+    CHECK(count_status(store, &rep.key, VKAT_STATUS_CANARY) == 18); /* OOB=1 */
+
+    vkat_row best[20];
+    size_t nbest = 0;
+    CHECK(vkat_store_best(store, &rep.key, best, 20, &nbest, &err) == VKAT_OK);
+    CHECK(nbest == 9);
+    for (size_t i = 0; i < nbest; i++) {
+        CHECK(best[i].status == VKAT_STATUS_OK);
+        CHECK(strstr(best[i].config, "BUG=0") && strstr(best[i].config, "OOB=0"));
+        CHECK(best[i].median_s > 0 && best[i].min_s <= best[i].median_s && best[i].samples >= 1);
+        CHECK(best[i].gbps > 0);
+        if (i)
+            CHECK(best[i - 1].median_s <= best[i].median_s);
+    }
+    /* The planted bug's row says why it failed. */
+    vkat_row key = rep.key, found;
+    snprintf(key.config, sizeof key.config, "WG=64,UNROLL=2,BUG=1,OOB=0");
+    CHECK(vkat_store_get(store, &key, &found, &err) == 1);
+    CHECK(found.status == VKAT_STATUS_WRONG);
+    CHECK_CONTAINS(found.reason, "OUT");
+
+    /* Resume: the same run again measures nothing. */
+    char created[32];
+    snprintf(created, sizeof created, "%s", best[0].created);
+    vkat_tune_report rep2;
+    CHECK(vkat_tune_device(space, inst, dev, store, &opts, &rep2, &err) == VKAT_OK);
+    CHECK(rep2.totals.evaluated == 36 && rep2.totals.resumed == 36);
+    vkat_row again[1];
+    size_t nagain = 0;
+    CHECK(vkat_store_best(store, &rep.key, again, 1, &nagain, &err) == VKAT_OK && nagain == 1);
+    CHECK_STR(again[0].config, best[0].config);
+    CHECK_STR(again[0].created, created);
+
+    /* Export: SPIR-V that validates and a manifest naming the best row. */
+    r = vkat_tune_export(space, inst, &dev, 1, store, out_dir, &err);
+    CHECK_MSG(r == VKAT_OK, "%s", err.message);
+    char manifest[300];
+    snprintf(manifest, sizeof manifest, "%s/manifest.json", out_dir);
+    json_object *m = json_object_from_file(manifest);
+    CHECK(m != NULL);
+    json_object *kernels = NULL, *k0 = NULL, *file = NULL, *hash = NULL;
+    if (m && json_object_object_get_ex(m, "kernels", &kernels) && json_object_array_length(kernels) == 1) {
+        k0 = json_object_array_get_idx(kernels, 0);
+        CHECK(json_object_object_get_ex(k0, "spirv", &file) || json_object_object_get_ex(k0, "spirv_file", &file));
+        CHECK(json_object_object_get_ex(k0, "spirv_hash", &hash));
+        if (hash)
+            CHECK_STR(json_object_get_string(hash), best[0].spirv_hash);
+        json_object *params = NULL, *wg = NULL;
+        CHECK(json_object_object_get_ex(k0, "parameters", &params));
+        char want_wg[16];
+        const char *w = strstr(best[0].config, "WG=");
+        snprintf(want_wg, sizeof want_wg, "%d", w ? atoi(w + 3) : -1);
+        if (params && json_object_object_get_ex(params, "WG", &wg)) {
+            json_object *val = NULL;
+            if (json_object_is_type(wg, json_type_object))
+                json_object_object_get_ex(wg, "value", &val);
+            else
+                val = wg;
+            CHECK_STR(json_object_get_string(val), want_wg);
+        } else {
+            CHECK_MSG(0, "manifest has no parameter WG");
+        }
+    } else {
+        CHECK_MSG(0, "manifest has no single kernel entry");
+    }
+    if (file) {
+        char spv_path[600];
+        snprintf(spv_path, sizeof spv_path, "%s/%s", out_dir, json_object_get_string(file));
+        size_t size = 0;
+        char *bytes = vkat_read_file(spv_path, &size);
+        CHECK(bytes != NULL && size % 4 == 0 && size > 20);
+        if (bytes) {
+            vkat_spirv mod = {(uint32_t *)(void *)bytes, size / 4};
+            CHECK(vkat_validate_spirv(&mod, vkat_instance_device(inst, dev)->api_version, &err) == VKAT_OK);
+            free(bytes);
+        }
+    }
+    json_object_put(m);
+
+    vkat_store_close(store);
+    vkat_space_destroy(space);
+    vkat_instance_destroy(inst);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    CHECK(system(cmd) == 0);
+    TEST_END();
+}
