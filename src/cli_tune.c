@@ -167,6 +167,14 @@ static int parse_args(int argc, char **argv, tune_args *a)
         fprintf(stderr, "vkautotune: choose one of --json and --csv\n");
         return 0;
     }
+    /* Checked here so that a typo fails at once, not after loading the space and opening the devices. */
+    if (a->strategy && !vkat_strategy_find(a->strategy)) {
+        fprintf(stderr, "vkautotune: unknown strategy '%s' (known:", a->strategy);
+        for (int i = 0; vkat_strategies[i]; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", vkat_strategies[i]->name);
+        fprintf(stderr, ")\n");
+        return 0;
+    }
     return 1;
 }
 
@@ -205,27 +213,22 @@ static void show_progress(void *user, const vkat_tune_progress *p)
 
 /* ---- Dry run --------------------------------------------------------------------------------------------------- */
 
-static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
+/* Walks the whole space with the device's limits: counts the valid configurations and, per constraint, those it
+ * was the first to reject; prints the first few valid ones when show is set. Returns an exit code (an evaluation
+ * error, e.g. a division by zero, is reported with its line). */
+static int count_space(const vkat_space *s, const vkat_device_info *dev, int show, uint64_t *valid,
+                       uint64_t *removed)
 {
     uint64_t raw = vkat_space_raw_count(s);
     vkat_value *env = vkat_space_env_create(s, dev);
     uint32_t *choice = calloc(s->param_count ? s->param_count : 1, sizeof *choice);
-    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
-    if (!env || !choice || !removed) {
-        free(env);
-        free(choice);
-        free(removed);
-        fprintf(stderr, "vkautotune: out of memory\n");
-        return VKAT_EXIT_FAILURE;
-    }
-    uint64_t valid = 0;
     int shown = 0, code = VKAT_EXIT_OK;
-    printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", s->path, s->name, s->param_count,
-           s->constraint_count);
-    char problem[256];
-    vkat_space_format_problem(s, problem, sizeof problem);
-    printf("problem: %s\n", problem);
-    printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
+    *valid = 0;
+    if (!env || !choice) {
+        fprintf(stderr, "vkautotune: out of memory\n");
+        code = VKAT_EXIT_FAILURE;
+        goto done;
+    }
     for (uint64_t i = 0; i < raw; i++) {
         vkat_space_decode(s, i, choice);
         vkat_space_env_apply(s, choice, env);
@@ -240,34 +243,74 @@ static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_
             removed[failed]++;
             continue;
         }
-        valid++;
-        if (shown < 5) {
+        ++*valid;
+        if (show && shown < 5) {
             char cfg[512];
             vkat_space_format_config(s, choice, cfg, sizeof cfg);
             printf("  valid: %s\n", cfg);
             shown++;
         }
     }
-    printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)raw,
-           (unsigned long long)valid);
-    for (size_t c = 0; c < s->constraint_count; c++)
-        printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[c].name, s->path, s->constraints[c].line,
-               (unsigned long long)removed[c]);
-    if (valid == 0) {
-        size_t worst = 0;
-        for (size_t c = 1; c < s->constraint_count; c++)
-            if (removed[c] > removed[worst])
-                worst = c;
-        if (s->constraint_count)
-            fprintf(stderr, "vkautotune: %s:%d: no configuration satisfies the constraints; '%s' removed the most (%llu of %llu)\n",
-                    s->path, s->constraints[worst].line, s->constraints[worst].name,
-                    (unsigned long long)removed[worst], (unsigned long long)raw);
-        code = VKAT_EXIT_INPUT;
-    }
-    (void)a;
 done:
     free(env);
     free(choice);
+    return code;
+}
+
+/* Nothing valid: names the constraint that removed the most, at its line. Returns the exit code. */
+static int report_empty(const vkat_space *s, const uint64_t *removed)
+{
+    size_t worst = 0;
+    for (size_t c = 1; c < s->constraint_count; c++)
+        if (removed[c] > removed[worst])
+            worst = c;
+    if (s->constraint_count)
+        fprintf(stderr,
+                "vkautotune: %s:%d: no configuration satisfies the constraints; '%s' removed the most (%llu of %llu)\n",
+                s->path, s->constraints[worst].line, s->constraints[worst].name, (unsigned long long)removed[worst],
+                (unsigned long long)vkat_space_raw_count(s));
+    return VKAT_EXIT_INPUT;
+}
+
+static int dry_run(const vkat_space *s, const vkat_device_info *dev)
+{
+    uint64_t raw = vkat_space_raw_count(s), valid = 0;
+    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
+    if (!removed) {
+        fprintf(stderr, "vkautotune: out of memory\n");
+        return VKAT_EXIT_FAILURE;
+    }
+    printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", s->path, s->name, s->param_count,
+           s->constraint_count);
+    char problem[256];
+    vkat_space_format_problem(s, problem, sizeof problem);
+    printf("problem: %s\n", problem);
+    printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
+    int code = count_space(s, dev, 1, &valid, removed);
+    if (code == VKAT_EXIT_OK) {
+        printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)raw,
+               (unsigned long long)valid);
+        for (size_t c = 0; c < s->constraint_count; c++)
+            printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[c].name, s->path,
+                   s->constraints[c].line, (unsigned long long)removed[c]);
+        if (valid == 0)
+            code = report_empty(s, removed);
+    }
+    free(removed);
+    return code;
+}
+
+/* A tuning run that walked the whole space without one valid configuration: the space is at fault (exit 3, like
+ * a dry run), not the kernel; say which constraint removed the most. */
+static int explain_empty(const vkat_space *s, const vkat_device_info *dev)
+{
+    uint64_t valid = 0;
+    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
+    if (!removed)
+        return VKAT_EXIT_FAILURE;
+    int code = count_space(s, dev, 0, &valid, removed);
+    if (code == VKAT_EXIT_OK)
+        code = valid == 0 ? report_empty(s, removed) : VKAT_EXIT_FAILURE;
     free(removed);
     return code;
 }
@@ -373,6 +416,26 @@ static void use_problem_for(vkat_space *space, const vkat_device_info *dev, cons
         vkat_space_set_problem(space, overrides, NULL);
 }
 
+/* When no variant passed, the table alone does not say why: show the reason of the first variant evaluated
+ * (often the same for all, e.g. a GLSL error at the template's line). */
+static void report_first_failure(vkat_store *store, const vkat_row *key)
+{
+    vkat_row *rows = NULL;
+    size_t n = 0;
+    vkat_error err = {0};
+    if (vkat_store_rows(store, key, 1, &rows, &n, &err) != VKAT_OK || n == 0) {
+        free(rows);
+        return;
+    }
+    const vkat_row *first = &rows[0];
+    for (size_t i = 1; i < n; i++)
+        if (rows[i].id < first->id)
+            first = &rows[i];
+    vkat_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s", first->config,
+             vkat_status_name(first->status), first->reason);
+    free(rows);
+}
+
 /* ---- The command ------------------------------------------------------------------------------------------------- */
 
 int vkat_cmd_tune(int argc, char **argv)
@@ -412,7 +475,7 @@ int vkat_cmd_tune(int argc, char **argv)
     if (r != VKAT_OK) {
         if (a.dry_run && (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE)) {
             vkat_log(VKAT_LOG_INFO, "%s; counting with Vulkan's minimum limits", err.message);
-            code = dry_run(space, NULL, &a);
+            code = dry_run(space, NULL);
             goto done;
         }
         code = vkat_cli_report(&err);
@@ -425,7 +488,7 @@ int vkat_cmd_tune(int argc, char **argv)
     }
     if (a.dry_run) {
         use_problem_for(space, vkat_instance_device(inst, devices[0]), a.problem);
-        code = dry_run(space, vkat_instance_device(inst, devices[0]), &a);
+        code = dry_run(space, vkat_instance_device(inst, devices[0]));
         goto done;
     }
     if (vkat_store_open(a.db, &store, &err) != VKAT_OK) {
@@ -477,8 +540,14 @@ int vkat_cmd_tune(int argc, char **argv)
             print_table(dev, &rep, rows, n);
         if (n > 0)
             tuned[ntuned++] = devices[d];
-        else
+        else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space)) {
+            int c = explain_empty(space, dev);
+            if (code == VKAT_EXIT_OK)
+                code = c;
+        } else {
+            report_first_failure(store, &rep.key);
             code = VKAT_EXIT_FAILURE;
+        }
         uint64_t raw = vkat_space_raw_count(space);
         if (!a.quiet && !a.json && !a.csv && rep.totals.proposed < raw && !a.budget_s)
             printf("searched %llu of %llu raw configurations; for a larger search use --budget N or --budget 10m "

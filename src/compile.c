@@ -86,6 +86,8 @@ static vkat_result compile_failure(vkat_error *err, const char *path, const char
     while (*e == ' ')
         e++;
     size_t len = strcspn(e, "\n");
+    while (len > 0 && (e[len - 1] == ' ' || e[len - 1] == '\r'))
+        len--; /* glslang ends some messages with a blank ("undeclared identifier ") */
     return vkat_fail(err, VKAT_ERR_COMPILE, path, line, "%.*s", (int)len, e);
 }
 

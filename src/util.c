@@ -154,6 +154,7 @@ char *vkat_read_file(const char *path, size_t *size)
         return NULL;
     char *buf = NULL;
     size_t len = 0, cap = 0;
+    errno = 0;
     for (;;) {
         if (len + 4096 + 1 > cap) {
             cap = cap ? cap * 2 : 65536;
@@ -171,11 +172,12 @@ char *vkat_read_file(const char *path, size_t *size)
         if (got == 0)
             break;
     }
-    int failed = ferror(f);
+    /* Keep fread's errno: reading a directory says "Is a directory", not a vague I/O error. */
+    int failed = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (failed) {
         free(buf);
-        errno = EIO;
+        errno = failed;
         return NULL;
     }
     buf[len] = 0;
