@@ -332,7 +332,7 @@ static void print_table(const vkat_device_info *dev, const vkat_tune_report *rep
            "configuration");
     for (size_t i = 0; i < n; i++) {
         const vkat_row *r = &rows[i];
-        printf("%4zu  %10.4f  %10.4f  %8.2f  %9.3f  %9.2f  %s\n", i + 1, r->median_s * 1e3, r->min_s * 1e3,
+        printf("%4zu  %10.4f  %10.4f  %8.2f  %9.4g  %9.4g  %s\n", i + 1, r->median_s * 1e3, r->min_s * 1e3,
                r->median_s > 0 ? 100.0 * r->mad_s / r->median_s : 0.0, r->tflops, r->gbps, r->config);
     }
 }
