@@ -54,6 +54,7 @@ struct vkat_kernel {
     VkPipelineLayout layout;
     VkPipeline pipeline;
     uint32_t push_size;
+    char stats[512]; /* driver statistics, "name=value; ...", empty when the driver offers none */
 };
 
 /* ---- Initial data, poison and canaries -------------------------------------------------------------------- */
@@ -657,6 +658,55 @@ static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *sp
     return VKAT_OK;
 }
 
+/* Driver statistics of the pipeline's first executable (registers, spills, shared memory, as the driver names
+ * them), through VK_KHR_pipeline_executable_properties. Best effort: a failure leaves stats empty. */
+static void read_pipeline_stats(VkDevice dev, vkat_kernel *k)
+{
+    VkPipelineExecutableInfoKHR ei = {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    ei.pipeline = k->pipeline;
+    ei.executableIndex = 0;
+    uint32_t n = 0;
+    if (vkGetPipelineExecutableStatisticsKHR(dev, &ei, &n, NULL) != VK_SUCCESS || n == 0)
+        return;
+    VkPipelineExecutableStatisticKHR *st = calloc(n, sizeof *st);
+    if (!st)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        st[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
+    if (vkGetPipelineExecutableStatisticsKHR(dev, &ei, &n, st) == VK_SUCCESS || n > 0) {
+        size_t used = 0;
+        for (uint32_t i = 0; i < n && used + 1 < sizeof k->stats; i++) {
+            char val[64];
+            switch (st[i].format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                snprintf(val, sizeof val, "%s", st[i].value.b32 ? "true" : "false");
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                snprintf(val, sizeof val, "%lld", (long long)st[i].value.i64);
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                snprintf(val, sizeof val, "%llu", (unsigned long long)st[i].value.u64);
+                break;
+            default:
+                snprintf(val, sizeof val, "%g", st[i].value.f64);
+                break;
+            }
+            int w = snprintf(k->stats + used, sizeof k->stats - used, "%s%s=%s", used ? "; " : "", st[i].name, val);
+            if (w < 0 || (size_t)w >= sizeof k->stats - used) {
+                k->stats[used] = 0;
+                break;
+            }
+            used += (size_t)w;
+        }
+    }
+    free(st);
+}
+
+const char *vkat_kernel_stats(const vkat_kernel *k)
+{
+    return k->stats;
+}
+
 vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
                                const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
                                vkat_error *err)
@@ -709,12 +759,16 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
     cpci.stage.pName = entry ? entry : "main";
     cpci.stage.pSpecializationInfo = spec_count ? &si : NULL;
     cpci.layout = k->layout;
-    vr = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &k->pipeline);
+    if (ws->gpu->pipeline_statistics)
+        cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    vr = vkCreateComputePipelines(dev, ws->gpu->pipeline_cache, 1, &cpci, NULL, &k->pipeline);
     if (vr != VK_SUCCESS) {
         k->pipeline = VK_NULL_HANDLE;
         r = vkat_fail_vk(err, vr, "vkCreateComputePipelines");
         goto cleanup;
     }
+    if (ws->gpu->pipeline_statistics)
+        read_pipeline_stats(dev, k);
 cleanup:
     free(entries);
     free(values);

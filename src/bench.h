@@ -53,11 +53,18 @@ typedef struct vkat_kernel vkat_kernel;
 /* Creates a compute pipeline. push_size is the push-constant range in bytes (0: none). The kernel borrows the
  * workspace: destroy kernels first. Before creating anything it reflects the module and rejects, with
  * VKAT_ERR_LIMITS, a workgroup size or shared-memory footprint beyond the device's limits (some drivers accept
- * such a pipeline and lose the device on dispatch) and a push range beyond maxPushConstantsSize. */
+ * such a pipeline and lose the device on dispatch) and a push range beyond maxPushConstantsSize.
+ * Unlike the rest of this file, kernel creation may run on several threads at once for one workspace (it only
+ * reads the workspace's layout and uses the device's internally synchronised pipeline cache): the tuner creates
+ * pipelines on worker threads ahead of the measuring thread. */
 vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
                                const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
                                vkat_error *err);
 void vkat_kernel_destroy(vkat_kernel *k);
+
+/* Driver statistics captured at creation ("Register Count=40; Spill Count=0; ..."), "" when unavailable.
+ * Valid as long as the kernel. */
+const char *vkat_kernel_stats(const vkat_kernel *k);
 
 /* One dispatch, waited for with `timeout_ns`. Group counts of 0 or beyond maxComputeWorkGroupCount are
  * VKAT_ERR_LIMITS. On VKAT_ERR_TIMEOUT the dispatch may still be running: the next call on the workspace (or its

@@ -608,6 +608,7 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
     g->cooperative_matrix = fcm.cooperativeMatrix;
     g->bfloat16 = fbf.shaderBFloat16Type;
     g->cooperative_matrix2 = fcm2.cooperativeMatrixWorkgroupScope;
+    g->pipeline_statistics = fpe.pipelineExecutableInfo;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -626,8 +627,84 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
         return vkat_fail_vk(err, vr, "vkCreateDevice");
     }
     vkGetDeviceQueue(g->device, g->queue_family, 0, &g->queue);
+    VkPipelineCacheCreateInfo pcci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    if (vkCreatePipelineCache(g->device, &pcci, NULL, &g->pipeline_cache) != VK_SUCCESS)
+        g->pipeline_cache = VK_NULL_HANDLE;
     *out = g;
     return VKAT_OK;
+}
+
+/* The header every pipeline cache starts with (Vulkan spec, "Pipeline Cache"): length, version, vendor, device,
+ * pipelineCacheUUID. A file from another device or driver is ignored rather than handed to the driver. */
+static int cache_header_matches(const vkat_device_info *d, const unsigned char *data, size_t size)
+{
+    if (size < 32)
+        return 0;
+    uint32_t words[4];
+    memcpy(words, data, sizeof words);
+    return words[0] >= 32 && words[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && words[2] == d->vendor_id &&
+           words[3] == d->device_id && memcmp(data + 16, d->pipeline_cache_uuid, 16) == 0;
+}
+
+vkat_result vkat_gpu_load_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_error *err)
+{
+    size_t size = 0;
+    char *data = vkat_read_file(path, &size);
+    if (!data)
+        return VKAT_OK; /* none yet */
+    vkat_result r = VKAT_OK;
+    if (cache_header_matches(gpu->info, (const unsigned char *)data, size)) {
+        VkPipelineCacheCreateInfo pcci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+        pcci.initialDataSize = size;
+        pcci.pInitialData = data;
+        VkPipelineCache cache;
+        VkResult vr = vkCreatePipelineCache(gpu->device, &pcci, NULL, &cache);
+        if (vr == VK_SUCCESS) {
+            if (gpu->pipeline_cache)
+                vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
+            gpu->pipeline_cache = cache;
+            vkat_log(VKAT_LOG_DEBUG, "pipeline cache: loaded %zu bytes from %s", size, path);
+        } else if (vr == VK_ERROR_OUT_OF_HOST_MEMORY) {
+            r = vkat_fail_vk(err, vr, "vkCreatePipelineCache");
+        }
+    } else {
+        vkat_log(VKAT_LOG_DEBUG, "pipeline cache: %s is for another device or driver; starting empty", path);
+    }
+    free(data);
+    return r;
+}
+
+vkat_result vkat_gpu_save_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_error *err)
+{
+    if (!gpu->pipeline_cache)
+        return VKAT_OK;
+    size_t size = 0;
+    VkResult vr = vkGetPipelineCacheData(gpu->device, gpu->pipeline_cache, &size, NULL);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkGetPipelineCacheData");
+    void *data = malloc(size ? size : 1);
+    if (!data)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vr = vkGetPipelineCacheData(gpu->device, gpu->pipeline_cache, &size, data);
+    vkat_result r = VKAT_OK;
+    if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) {
+        r = vkat_fail_vk(err, vr, "vkGetPipelineCacheData");
+    } else {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *f = fopen(tmp, "wb");
+        if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+            if (f)
+                fclose(f);
+            remove(tmp);
+            r = vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot write the pipeline cache");
+        } else if (rename(tmp, path) != 0) {
+            remove(tmp);
+            r = vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot write the pipeline cache");
+        }
+    }
+    free(data);
+    return r;
 }
 
 void vkat_gpu_destroy(vkat_gpu *gpu)
@@ -636,6 +713,8 @@ void vkat_gpu_destroy(vkat_gpu *gpu)
         return;
     if (gpu->device) {
         vkDeviceWaitIdle(gpu->device);
+        if (gpu->pipeline_cache)
+            vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
         vkDestroyDevice(gpu->device, NULL);
     }
     free(gpu);

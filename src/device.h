@@ -29,6 +29,10 @@ typedef struct vkat_gpu {
     /* What was enabled at creation (1 = on), so shaders that need them can be skipped with a message. */
     int float16, int8, int16, int64, storage16, storage8, subgroup_size_control, cooperative_matrix, bfloat16,
         cooperative_matrix2;
+    int pipeline_statistics; /* VK_KHR_pipeline_executable_properties enabled: kernels capture driver statistics */
+    /* Shared by every pipeline created on this device (internally synchronised, so worker threads may use it);
+     * VK_NULL_HANDLE when it could not be created. */
+    VkPipelineCache pipeline_cache;
 } vkat_gpu;
 
 /* Does `info` offer everything named? `extensions` are Vulkan extension names; `features` are Vulkan feature
@@ -44,6 +48,12 @@ extern const char *const vkat_feature_names[];
  * extension the device supports is enabled, so templates need not list the common ones. */
 vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu **out, vkat_error *err);
 void vkat_gpu_destroy(vkat_gpu *gpu);
+
+/* Pipeline cache persistence: `path` names a file written by vkat_gpu_save_pipeline_cache. Loading a missing
+ * file, or one from another device or driver (the header's pipelineCacheUUID, vendor and device ids differ), starts
+ * empty and is not an error; both return VKAT_OK unless memory or the file system fails. Saving writes atomically. */
+vkat_result vkat_gpu_load_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_error *err);
+vkat_result vkat_gpu_save_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_error *err);
 
 /* Index of a memory type with `required` flags among `type_bits`, or -1. */
 int vkat_gpu_memory_type(const vkat_gpu *gpu, uint32_t type_bits, VkMemoryPropertyFlags required);
