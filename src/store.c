@@ -15,7 +15,7 @@
 #include <time.h>
 
 /* Bump when the schema changes, and add a step to migrate() that brings version N-1 to N. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 /* Long enough for another process's put (a few ms) or checkpoint; short enough that a stuck writer is reported. */
 #define STORE_BUSY_TIMEOUT_MS 30000
 
@@ -76,7 +76,8 @@ void vkat_device_key_from_info(const vkat_device_info *info, vkat_device_key *ke
 #define ROW_COLUMNS                                                                                              \
     "id, device_name, vendor, vendor_id, device_id, driver_version, driver_version_string, driver_uuid, "        \
     "pipeline_cache_uuid, kernel, template_hash, space_hash, problem, config, status, reason, median_s, min_s, " \
-    "max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash, created"
+    "max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash, created, "            \
+    "pipeline_stats"
 
 /* The key without config (the "which measurement series" part) and with it (one variant). */
 #define WHERE_SERIES                                                                                             \
@@ -102,6 +103,9 @@ static const char schema_v1[] =
     "CREATE INDEX results_rank ON results (device_name, vendor_id, device_id, driver_version, driver_uuid,"
     " kernel, template_hash, space_hash, problem, status, median_s);";
 
+/* Version 2: the driver's pipeline statistics (VK_KHR_pipeline_executable_properties) of each variant. */
+static const char schema_v2[] = "ALTER TABLE results ADD COLUMN pipeline_stats TEXT NOT NULL DEFAULT '';";
+
 enum {
     STMT_PUT,
     STMT_GET,
@@ -117,8 +121,8 @@ static const char *const stmt_sql[STMT_COUNT_] = {
         "INSERT INTO results (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
         " space_hash, problem, config, vendor, driver_version_string, pipeline_cache_uuid, status, reason,"
         " median_s, min_s, max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash,"
-        " created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
-        " ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"
+        " created, pipeline_stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+        " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)"
         " ON CONFLICT (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
         " space_hash, problem, config) DO UPDATE SET vendor = excluded.vendor,"
         " driver_version_string = excluded.driver_version_string,"
@@ -126,7 +130,7 @@ static const char *const stmt_sql[STMT_COUNT_] = {
         " median_s = excluded.median_s, min_s = excluded.min_s, max_s = excluded.max_s, mad_s = excluded.mad_s,"
         " samples = excluded.samples, batch = excluded.batch, flops = excluded.flops, bytes = excluded.bytes,"
         " tflops = excluded.tflops, gbps = excluded.gbps, rel_l2 = excluded.rel_l2, max_abs = excluded.max_abs,"
-        " spirv_hash = excluded.spirv_hash, created = excluded.created"
+        " spirv_hash = excluded.spirv_hash, created = excluded.created, pipeline_stats = excluded.pipeline_stats"
         " RETURNING id",
     [STMT_GET] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_VARIANT,
     /* id breaks ties so equal medians rank the same way on every call. */
@@ -202,6 +206,11 @@ static vkat_result migrate(vkat_store *st, vkat_error *err)
             goto rollback;
         }
         r = exec(st, schema_v1, err);
+        if (r)
+            goto rollback;
+    }
+    if (version < 2) {
+        r = exec(st, schema_v2, err);
         if (r)
             goto rollback;
     }
@@ -349,6 +358,7 @@ static void read_row(sqlite3_stmt *s, vkat_row *row)
     row->max_abs = column_double(s, 27);
     column_text(s, 28, row->spirv_hash, sizeof row->spirv_hash);
     column_text(s, 29, row->created, sizeof row->created);
+    column_text(s, 30, row->pipeline_stats, sizeof row->pipeline_stats);
 }
 
 /* Binds ?1..?9 (the series) and, with `config`, ?10. */
@@ -419,6 +429,7 @@ vkat_result vkat_store_put(vkat_store *st, vkat_row *row, vkat_error *err)
     B(sqlite3_bind_double(s, 27, row->max_abs));
     B(sqlite3_bind_text(s, 28, row->spirv_hash, -1, SQLITE_STATIC));
     B(sqlite3_bind_text(s, 29, row->created, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 30, row->pipeline_stats, -1, SQLITE_STATIC));
 #undef B
     if (rc != SQLITE_OK) {
         done(s);

@@ -64,6 +64,7 @@ typedef struct vkat_row {
     double rel_l2, max_abs;    /* from the check, when it ran */
     char spirv_hash[17];
     char created[32];          /* ISO 8601 UTC, set by the store when empty */
+    char pipeline_stats[512];  /* driver statistics ("Register Count=40; ..."), "" when the driver has none */
 } vkat_row;
 
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err);
