@@ -54,3 +54,19 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
 uint64_t vkat_spirv_hash(const vkat_spirv *m);
 
 #endif
+
+/* ---- Compile cache ----------------------------------------------------------------------------------------------
+ * Variants that differ only in specialization constants instantiate to the same source: one glslang compile and
+ * one validation serve them all. Keyed by the instantiated source (XXH3-128), bounded (least recently used goes),
+ * failures cached too. Thread-safe. */
+typedef struct vkat_compile_cache vkat_compile_cache;
+
+vkat_compile_cache *vkat_compile_cache_create(size_t capacity); /* NULL when out of memory */
+void vkat_compile_cache_destroy(vkat_compile_cache *cache);
+
+/* Compiles and validates `source` for `vulkan_api_version`, or copies the cached outcome. *out is the caller's
+ * (free with vkat_spirv_free). *hit (may be NULL) says whether the cache answered. The error of a cached failure
+ * is the original one. `compile_s`/`validate_s` (may be NULL) receive the seconds spent now (0 on a hit). */
+vkat_result vkat_compile_cached(vkat_compile_cache *cache, const char *source, const char *path,
+                                uint32_t vulkan_api_version, vkat_spirv *out, int *hit, double *compile_s,
+                                double *validate_s, vkat_error *err);

@@ -4,6 +4,7 @@
  * callback, diagnostics to the log. */
 #include "tune.h"
 #include "check.h"
+#include "pool.h"
 #include "export.h"
 #include "search.h"
 #include "template.h"
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -124,6 +126,29 @@ static int within_limits(const vkat_device_info *d, const vkat_spirv_info *si, c
 
 /* ---- One device's run -------------------------------------------------------------------------------------- */
 
+/* Variants in flight at once. Fixed, not derived from --jobs, so that the order of proposals and observations, and
+ * hence the measured set and the winner, is the same for any number of workers. */
+#define WINDOW 32
+
+/* One variant on its way from proposal to result. Workers fill the preparation part; the measuring thread the rest. */
+typedef struct job {
+    uint32_t *choice;
+    vkat_value *env;
+    vkat_row row;
+    int resumed; /* answered from the database: nothing to do */
+    /* preparation (instantiate, compile, validate, limits, pipeline) */
+    vkat_launch launch;
+    vkat_spirv spirv;
+    vkat_spec_value spec[64];
+    size_t spec_count;
+    vkat_kernel *kernel;
+    vkat_result result;
+    vkat_error error;
+    int pipeline_failed;
+    double t_instantiate, t_compile, t_validate, t_pipeline;
+    int cache_hit;
+} job;
+
 typedef struct run_ctx {
     const vkat_space *space;
     const vkat_instance *inst;
@@ -132,11 +157,14 @@ typedef struct run_ctx {
     const vkat_tune_opts *opts;
     vkat_store *store;
     vkat_gpu *gpu;
-    vkat_workspace *ws;
+    vkat_workspace *ws; /* changes only while the pool is paused */
     vkat_buffer_spec *buffers;
     void **reference; /* [buffer_count], outputs only; NULL when no reference */
     int has_reference;
-    vkat_value *env;
+    vkat_value *env;  /* the measuring thread's scratch environment */
+    char *template_src;
+    vkat_compile_cache *compile_cache;
+    vkat_tune_times *times;
 } run_ctx;
 
 static void free_reference(run_ctx *c)
@@ -193,6 +221,9 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
     vkat_result r = vkat_gpu_create(c->inst, c->device_index, &c->gpu, err);
     if (r != VKAT_OK)
         return r;
+    if (c->opts->pipeline_cache_path &&
+        (r = vkat_gpu_load_pipeline_cache(c->gpu, c->opts->pipeline_cache_path, err)) != VKAT_OK)
+        return r;
     /* Buffer sizes depend only on problem and device (checked by vkat_tune_device), so any configuration's
      * environment gives them; the first one is used. */
     uint32_t *zero = calloc(s->param_count ? s->param_count : 1, sizeof *zero);
@@ -222,6 +253,11 @@ static void teardown_device(run_ctx *c)
     free_reference(c);
     vkat_workspace_destroy(c->ws);
     c->ws = NULL;
+    if (c->gpu && c->opts->pipeline_cache_path) {
+        vkat_error err = {0};
+        if (vkat_gpu_save_pipeline_cache(c->gpu, c->opts->pipeline_cache_path, &err) != VKAT_OK)
+            vkat_log(VKAT_LOG_WARN, "%s: %s", err.file, err.message);
+    }
     vkat_gpu_destroy(c->gpu);
     c->gpu = NULL;
 }
@@ -285,65 +321,120 @@ static vkat_status status_for(vkat_result r)
     }
 }
 
-/* Compiles, checks and measures one configuration (env already applied). Always fills row->status.
- * Returns non-OK only for errors that end the run (the device is gone, out of memory). */
-static vkat_result evaluate(run_ctx *c, vkat_row *row, vkat_error *err)
+/* ---- Preparation, on worker threads: everything before the GPU runs the variant ------------------------------ */
+
+static void release_job(job *j)
 {
+    vkat_kernel_destroy(j->kernel);
+    j->kernel = NULL;
+    vkat_spirv_free(&j->spirv);
+    vkat_launch_free(&j->launch);
+}
+
+static void prepare(void *ctx, void *p)
+{
+    run_ctx *c = ctx;
+    job *j = p;
     const vkat_space *s = c->space;
-    vkat_launch launch = {0};
-    vkat_spirv spirv = {0};
-    vkat_kernel *k = NULL;
-    vkat_error verr = {0};
-    vkat_spec_value spec[64];
-    size_t nspec = spec_values(s, c->env, spec);
-    vkat_result r = vkat_space_launch(s, c->env, 0, &launch, &verr);
+    vkat_error *e = &j->error;
+    char *source = NULL;
+    double t0 = vkat_now();
+    j->pipeline_failed = 0;
+    j->spec_count = spec_values(s, j->env, j->spec);
+    vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
     if (r == VKAT_OK)
-        r = compile_source(s->template_path, s, c->device, c->env, &launch, 0, &spirv, &verr);
+        r = vkat_template_for_config(s, c->template_src, s->template_path, j->env, &j->launch, 0, &source, e);
+    double t1 = vkat_now();
+    j->t_instantiate = t1 - t0;
+    if (r == VKAT_OK)
+        r = vkat_compile_cached(c->compile_cache, source, s->template_path, c->device->api_version, &j->spirv,
+                                &j->cache_hit, &j->t_compile, &j->t_validate, e);
+    free(source);
     if (r == VKAT_OK) {
-        char h[17];
-        hex64(vkat_spirv_hash(&spirv), h);
-        memcpy(row->spirv_hash, h, sizeof h);
+        hex64(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
         vkat_spirv_info si;
         char why[256];
-        r = vkat_spirv_reflect(&spirv, spec, nspec, &si, &verr);
-        if (r == VKAT_OK && !within_limits(c->device, &si, &launch, why, sizeof why))
-            r = vkat_fail(&verr, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
+        r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);
+        if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
+            r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }
-    int pipeline_failed = 0;
     if (r == VKAT_OK) {
-        r = vkat_kernel_create(c->ws, &spirv, s->entry, spec, nspec, launch.push_size, &k, &verr);
-        pipeline_failed = r == VKAT_ERR_VULKAN;
+        double t2 = vkat_now();
+        r = vkat_kernel_create(c->ws, &j->spirv, s->entry, j->spec, j->spec_count, j->launch.push_size, &j->kernel, e);
+        j->pipeline_failed = r == VKAT_ERR_VULKAN;
+        j->t_pipeline = vkat_now() - t2;
     }
-    if (r == VKAT_OK && (r = checked_run(c, k, &launch, row, &verr)) == VKAT_OK && row->status == VKAT_STATUS_OK) {
-        vkat_timing t;
-        r = vkat_kernel_measure(k, launch.groups, launch.push, &c->opts->timing, &t, &verr);
-        if (r == VKAT_OK) {
-            row->median_s = t.median_s;
-            row->min_s = t.min_s;
-            row->max_s = t.max_s;
-            row->mad_s = t.mad_s;
-            row->samples = t.samples;
-            row->batch = t.batch;
-            row->flops = launch.flops;
-            row->bytes = launch.bytes;
-            row->tflops = launch.flops > 0 && t.median_s > 0 ? launch.flops / t.median_s * 1e-12 : 0;
-            row->gbps = launch.bytes > 0 && t.median_s > 0 ? launch.bytes / t.median_s * 1e-9 : 0;
+    j->result = r;
+}
+
+/* ---- Measurement, on the measuring thread ------------------------------------------------------------------- */
+
+/* Checks and times a prepared variant; always fills row->status. Returns non-OK only when the device can no longer
+ * be trusted (lost, or a kernel that did not finish): the caller rebuilds it. */
+static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
+{
+    vkat_row *row = &j->row;
+    vkat_error verr = j->error;
+    vkat_result r = j->result;
+    vkat_tune_times *t = c->times;
+    t->instantiate += j->t_instantiate;
+    t->compile += j->t_compile;
+    t->validate += j->t_validate;
+    t->pipeline += j->t_pipeline;
+    t->compile_hits += j->cache_hit;
+    if (r == VKAT_OK) {
+        snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
+        double t0 = vkat_now();
+        r = checked_run(c, j->kernel, &j->launch, row, &verr);
+        double t1 = vkat_now();
+        t->check += t1 - t0;
+        if (r == VKAT_OK && row->status == VKAT_STATUS_OK) {
+            vkat_timing tm;
+            r = vkat_kernel_measure(j->kernel, j->launch.groups, j->launch.push, &c->opts->timing, &tm, &verr);
+            t->measure += vkat_now() - t1;
+            if (r == VKAT_OK) {
+                row->median_s = tm.median_s;
+                row->min_s = tm.min_s;
+                row->max_s = tm.max_s;
+                row->mad_s = tm.mad_s;
+                row->samples = tm.samples;
+                row->batch = tm.batch;
+                row->flops = j->launch.flops;
+                row->bytes = j->launch.bytes;
+                row->tflops = j->launch.flops > 0 && tm.median_s > 0 ? j->launch.flops / tm.median_s * 1e-12 : 0;
+                row->gbps = j->launch.bytes > 0 && tm.median_s > 0 ? j->launch.bytes / tm.median_s * 1e-9 : 0;
+            }
         }
     }
     if (r != VKAT_OK) {
         char buf[1024];
-        row->status = pipeline_failed ? VKAT_STATUS_PIPELINE_ERROR : status_for(r);
+        row->status = j->pipeline_failed ? VKAT_STATUS_PIPELINE_ERROR : status_for(r);
         snprintf(row->reason, sizeof row->reason, "%s", vkat_error_format(&verr, buf, sizeof buf));
     }
-    vkat_kernel_destroy(k);
-    vkat_spirv_free(&spirv);
-    vkat_launch_free(&launch);
-    /* The device is unusable after these; the caller rebuilds it. */
+    release_job(j);
     if (r == VKAT_ERR_DEVICE_LOST || r == VKAT_ERR_TIMEOUT || r == VKAT_ERR_NOMEM) {
         *err = verr;
         return r;
     }
     return VKAT_OK;
+}
+
+/* After a lost device or a kernel that did not finish: every prepared pipeline belongs to the old device, so the
+ * workers stop, the jobs in flight give back what they hold and are prepared again on the rebuilt device. */
+static vkat_result rebuild_device(run_ctx *c, vkat_pool *pool, vkat_error *err)
+{
+    vkat_pool_pause(pool);
+    for (unsigned i = 0; i < vkat_pool_count(pool); i++) {
+        job *j = vkat_pool_at(pool, i);
+        if (j->resumed)
+            continue;
+        release_job(j);
+        vkat_pool_redo(pool, i);
+    }
+    teardown_device(c);
+    vkat_result r = setup_device(c, err);
+    vkat_pool_resume(pool);
+    return r;
 }
 
 static const char *pick_strategy(const vkat_tune_opts *opts, uint64_t raw, uint64_t budget)
@@ -364,6 +455,12 @@ static vkat_result check_buffer_sizes(const vkat_space *s, vkat_error *err)
                                  "on problem sizes and device limits",
                                  s->buffers[b].name, s->params[p].name);
     return VKAT_OK;
+}
+
+static unsigned default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
 }
 
 vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst, uint32_t device_index,
@@ -389,17 +486,52 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     if (r != VKAT_OK)
         return r;
 
-    run_ctx c = {space, inst, device_index, dev, opts, store, NULL, NULL, NULL, NULL, space->reference_path != NULL,
-                 NULL};
+    run_ctx c = {0};
+    c.space = space;
+    c.inst = inst;
+    c.device_index = device_index;
+    c.device = dev;
+    c.opts = opts;
+    c.store = store;
+    c.has_reference = space->reference_path != NULL;
+    c.times = &report->times;
+    /* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
+     * default there, and a warning when asked otherwise. */
+    int cpu_device = !strcmp(dev->device_type, "cpu");
+    unsigned jobs = opts->jobs ? opts->jobs : cpu_device ? 1 : default_jobs();
+    if (cpu_device && jobs > 1)
+        vkat_log(VKAT_LOG_WARN, "%s runs on the CPU: %u preparing threads will disturb its timings (--jobs 1 avoids "
+                 "that)", dev->name, jobs);
+    report->times.jobs = jobs;
     vkat_strategy *strategy = NULL;
+    vkat_pool *pool = NULL;
+    job *slots = calloc(WINDOW, sizeof *slots);
+    job *free_list[WINDOW];
+    unsigned nfree = 0;
     size_t np = space->param_count;
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
+    size_t nsym = vkat_symtab_count(space->symbols);
     c.buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c.buffers);
     c.env = vkat_space_env_create(space, dev);
-    if (!choice || !counts || !c.buffers || !c.env) {
+    c.template_src = vkat_read_file(space->template_path, NULL);
+    c.compile_cache = vkat_compile_cache_create(256);
+    if (!slots || !choice || !counts || !c.buffers || !c.env || !c.compile_cache) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
+    }
+    if (!c.template_src) {
+        r = vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
+        goto cleanup;
+    }
+    for (unsigned i = 0; i < WINDOW; i++) {
+        slots[i].choice = calloc(np ? np : 1, sizeof *slots[i].choice);
+        slots[i].env = calloc(nsym ? nsym : 1, sizeof *slots[i].env);
+        if (!slots[i].choice || !slots[i].env) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+            goto cleanup;
+        }
+        free_list[nfree++] = &slots[i];
     }
     for (size_t i = 0; i < np; i++)
         counts[i] = space->params[i].value_count;
@@ -413,63 +545,97 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     r = setup_device(&c, err);
     if (r != VKAT_OK)
         goto cleanup;
+    /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
+    pool = vkat_pool_create(jobs > 1 ? jobs : 0, WINDOW, prepare, &c);
+    if (!pool) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", jobs);
+        goto cleanup;
+    }
 
     vkat_tune_progress *p = &report->totals;
     p->budget = budget;
     p->budget_s = opts->budget_s;
     p->best_s = INFINITY;
     double start = vkat_now();
-    while (p->evaluated < budget && (opts->budget_s <= 0 || vkat_now() - start < opts->budget_s) &&
-           vkat_strategy_propose(strategy, choice)) {
-        p->proposed++;
-        vkat_space_env_apply(space, choice, c.env);
-        vkat_error cerr = {0};
-        int valid = vkat_space_check(space, c.env, NULL, &cerr);
-        if (valid < 0) {
-            *err = cerr;
-            r = cerr.code;
-            goto cleanup;
+    int proposing = 1;
+    for (;;) {
+        /* Keep the window full of valid proposals, within the budget. */
+        while (proposing && !vkat_pool_full(pool)) {
+            if (p->evaluated + vkat_pool_count(pool) >= budget ||
+                (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s) ||
+                !vkat_strategy_propose(strategy, choice)) {
+                proposing = 0;
+                break;
+            }
+            p->proposed++;
+            vkat_space_env_apply(space, choice, c.env);
+            vkat_error cerr = {0};
+            int valid = vkat_space_check(space, c.env, NULL, &cerr);
+            if (valid < 0) {
+                *err = cerr;
+                r = cerr.code;
+                goto cleanup;
+            }
+            if (!valid) {
+                p->invalid++;
+                vkat_strategy_observe(strategy, choice, INFINITY);
+                continue;
+            }
+            job *j = free_list[--nfree];
+            memcpy(j->choice, choice, np * sizeof *choice);
+            memcpy(j->env, c.env, nsym * sizeof *c.env);
+            j->row = report->key;
+            vkat_space_format_config(space, choice, j->row.config, sizeof j->row.config);
+            vkat_row found;
+            int have = vkat_store_get(store, &j->row, &found, err);
+            if (have < 0) {
+                free_list[nfree++] = j;
+                r = VKAT_ERR_DB;
+                goto cleanup;
+            }
+            j->resumed = have;
+            if (have)
+                j->row = found;
+            vkat_pool_push(pool, j, !have);
         }
-        if (!valid) {
-            p->invalid++;
-            vkat_strategy_observe(strategy, choice, INFINITY);
+        job *j = vkat_pool_pop(pool);
+        if (!j)
+            break;
+        if (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s && !j->resumed) {
+            /* Out of time: what is still in flight is dropped unmeasured. */
+            release_job(j);
+            free_list[nfree++] = j;
             continue;
         }
-        vkat_row row = report->key;
-        vkat_space_format_config(space, choice, row.config, sizeof row.config);
-        vkat_row found;
-        int have = vkat_store_get(store, &row, &found, err);
-        if (have < 0) {
-            r = VKAT_ERR_DB;
-            goto cleanup;
-        }
-        if (have) {
-            row = found;
+        if (j->resumed) {
             p->resumed++;
         } else {
             vkat_error lost = {0};
-            vkat_result er = evaluate(&c, &row, &lost);
-            r = vkat_store_put(store, &row, err);
-            if (r != VKAT_OK)
+            vkat_result mr = measure(&c, j, &lost);
+            r = vkat_store_put(store, &j->row, err);
+            if (r != VKAT_OK) {
+                free_list[nfree++] = j;
                 goto cleanup;
-            if (er != VKAT_OK) {
-                /* The device cannot be trusted after a lost device or a kernel that did not finish: rebuild it. */
-                vkat_log(VKAT_LOG_WARN, "%s: %s; recreating the device", row.config, row.reason);
-                teardown_device(&c);
-                r = setup_device(&c, err);
-                if (r != VKAT_OK)
+            }
+            if (mr != VKAT_OK) {
+                vkat_log(VKAT_LOG_WARN, "%s: %s; recreating the device", j->row.config, j->row.reason);
+                r = rebuild_device(&c, pool, err);
+                if (r != VKAT_OK) {
+                    free_list[nfree++] = j;
                     goto cleanup;
+                }
             }
         }
         p->evaluated++;
-        double score = row.status == VKAT_STATUS_OK ? row.median_s : INFINITY;
-        if (row.status != VKAT_STATUS_OK)
+        double score = j->row.status == VKAT_STATUS_OK ? j->row.median_s : INFINITY;
+        if (j->row.status != VKAT_STATUS_OK)
             p->failed++;
         else if (score < p->best_s) {
             p->best_s = score;
-            snprintf(p->best_config, sizeof p->best_config, "%s", row.config);
+            snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
         }
-        vkat_strategy_observe(strategy, choice, score);
+        vkat_strategy_observe(strategy, j->choice, score);
+        free_list[nfree++] = j;
         p->elapsed_s = vkat_now() - start;
         if (opts->progress)
             opts->progress(opts->progress_user, p);
@@ -481,8 +647,18 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     r = VKAT_OK;
 
 cleanup:
+    /* Stop the workers before the jobs they may hold are released; kernels go before the device. */
+    vkat_pool_destroy(pool);
+    for (unsigned i = 0; slots && i < WINDOW; i++) {
+        release_job(&slots[i]);
+        free(slots[i].choice);
+        free(slots[i].env);
+    }
+    free(slots);
     vkat_strategy_destroy(strategy);
     teardown_device(&c);
+    vkat_compile_cache_destroy(c.compile_cache);
+    free(c.template_src);
     free(c.buffers);
     free(c.env);
     free(counts);

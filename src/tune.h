@@ -24,6 +24,14 @@ typedef struct vkat_tune_progress {
     int done;           /* the last call of a run */
 } vkat_tune_progress;
 
+/* Where the time went. Preparation stages are summed over worker threads (CPU seconds); check and measure are
+ * the measuring thread's wall time. */
+typedef struct vkat_tune_times {
+    unsigned jobs;          /* worker threads (1: serial) */
+    double instantiate, compile, validate, pipeline, check, measure;
+    uint64_t compile_hits;  /* variants whose SPIR-V came from the compile cache (specialization constants) */
+} vkat_tune_times;
+
 typedef void (*vkat_tune_progress_fn)(void *user, const vkat_tune_progress *p);
 
 typedef struct vkat_tune_opts {
@@ -34,6 +42,8 @@ typedef struct vkat_tune_opts {
     uint64_t data_seed;     /* seed of the buffers' initial contents; 0: 1 */
     vkat_timing_opts timing;
     uint64_t run_timeout_ns; /* the checked run; 0: 10 s */
+    unsigned jobs;           /* threads preparing variants ahead of the GPU; 0: the machine's cores; 1: serial */
+    const char *pipeline_cache_path; /* file of the device's VkPipelineCache, loaded and saved; NULL: none */
     vkat_tune_progress_fn progress;
     void *progress_user;
 } vkat_tune_opts;
@@ -44,6 +54,7 @@ typedef struct vkat_tune_report {
     char strategy[32];
     vkat_tune_progress totals;
     vkat_row key;             /* device, kernel, hashes, problem of this run (config empty) */
+    vkat_tune_times times;
 } vkat_tune_report;
 
 /* Tunes `space` (its problem already set) on device `device_index`, storing every result in `store`.

@@ -1,0 +1,157 @@
+/* compile_cache.c — remembers what glslang + SPIRV-Tools made of an instantiated source, so that variants which
+ * differ only in specialization constants are compiled and validated once. It must not change what a compile
+ * returns: a hit hands back a copy of the very words (or the very error) the first compile produced. */
+#include "compile.h"
+#include "util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+typedef struct cache_entry {
+    XXH128_hash_t key;
+    uint32_t api;
+    uint64_t last_use;
+    vkat_result result;
+    vkat_error error;
+    vkat_spirv spirv;
+    int used;
+} cache_entry;
+
+struct vkat_compile_cache {
+    pthread_mutex_t lock;
+    size_t capacity;
+    uint64_t clock;
+    cache_entry *entries;
+};
+
+vkat_compile_cache *vkat_compile_cache_create(size_t capacity)
+{
+    vkat_compile_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->capacity = capacity ? capacity : 1;
+    c->entries = calloc(c->capacity, sizeof *c->entries);
+    if (!c->entries || pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c->entries);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void vkat_compile_cache_destroy(vkat_compile_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->capacity; i++)
+        vkat_spirv_free(&c->entries[i].spirv);
+    pthread_mutex_destroy(&c->lock);
+    free(c->entries);
+    free(c);
+}
+
+static int copy_spirv(const vkat_spirv *from, vkat_spirv *to)
+{
+    to->count = 0;
+    to->words = NULL;
+    if (!from->count)
+        return 1;
+    to->words = malloc(from->count * sizeof *to->words);
+    if (!to->words)
+        return 0;
+    memcpy(to->words, from->words, from->count * sizeof *to->words);
+    to->count = from->count;
+    return 1;
+}
+
+/* Returns the outcome of a hit, or -1 for a miss. Called with the lock held. */
+static int lookup(vkat_compile_cache *c, XXH128_hash_t key, uint32_t api, vkat_spirv *out, vkat_error *err)
+{
+    for (size_t i = 0; i < c->capacity; i++) {
+        cache_entry *e = &c->entries[i];
+        if (!e->used || e->api != api || !XXH128_isEqual(e->key, key))
+            continue;
+        e->last_use = ++c->clock;
+        if (e->result != VKAT_OK) {
+            if (err)
+                *err = e->error;
+            return e->result;
+        }
+        if (!copy_spirv(&e->spirv, out))
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        return VKAT_OK;
+    }
+    return -1;
+}
+
+static void insert(vkat_compile_cache *c, XXH128_hash_t key, uint32_t api, vkat_result result, const vkat_error *error,
+                   const vkat_spirv *spirv)
+{
+    /* An unused slot if there is one, else the least recently used. */
+    cache_entry *victim = NULL;
+    for (size_t i = 0; i < c->capacity; i++) {
+        cache_entry *e = &c->entries[i];
+        if (e->used && e->api == api && XXH128_isEqual(e->key, key))
+            return; /* another thread compiled the same source meanwhile */
+        if (!victim || (victim->used && (!e->used || e->last_use < victim->last_use)))
+            victim = e;
+    }
+    vkat_spirv copy = {0};
+    if (result == VKAT_OK && !copy_spirv(spirv, &copy))
+        return; /* not caching is always correct */
+    vkat_spirv_free(&victim->spirv);
+    victim->used = 1;
+    victim->key = key;
+    victim->api = api;
+    victim->last_use = ++c->clock;
+    victim->result = result;
+    victim->error = error ? *error : (vkat_error){0};
+    victim->spirv = copy;
+}
+
+vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const char *path, uint32_t api,
+                                vkat_spirv *out, int *hit, double *compile_s, double *validate_s, vkat_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (hit)
+        *hit = 0;
+    if (compile_s)
+        *compile_s = 0;
+    if (validate_s)
+        *validate_s = 0;
+    XXH128_hash_t key = XXH3_128bits(source, strlen(source));
+    if (c) {
+        pthread_mutex_lock(&c->lock);
+        int r = lookup(c, key, api, out, err);
+        pthread_mutex_unlock(&c->lock);
+        if (r >= 0) {
+            if (hit)
+                *hit = 1;
+            return (vkat_result)r;
+        }
+    }
+    vkat_error local = {0};
+    double t0 = vkat_now();
+    vkat_result r = vkat_compile_glsl(source, path, api, out, &local);
+    double t1 = vkat_now();
+    if (r == VKAT_OK) {
+        r = vkat_validate_spirv(out, api, &local);
+        if (validate_s)
+            *validate_s = vkat_now() - t1;
+        if (r != VKAT_OK)
+            vkat_spirv_free(out);
+    }
+    if (compile_s)
+        *compile_s = t1 - t0;
+    if (c && r != VKAT_ERR_NOMEM) {
+        pthread_mutex_lock(&c->lock);
+        insert(c, key, api, r, &local, out);
+        pthread_mutex_unlock(&c->lock);
+    }
+    if (r != VKAT_OK && err)
+        *err = local;
+    return r;
+}
