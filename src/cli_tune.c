@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_DB "vkautotune.db"
@@ -35,6 +37,11 @@ static void usage(FILE *f)
             "  --export DIR        write the winning SPIR-V and manifest.json to DIR\n"
             "  --top N             rows in the table (default 10)\n"
             "  --json | --csv      machine-readable output on stdout\n"
+            "  --jobs N            threads compiling and creating pipelines ahead of the GPU (default: the\n"
+            "                      machine's cores; 1 on a CPU device such as lavapipe; 1 = serial)\n"
+            "  --pipeline-cache DIR  where each device's pipeline cache is kept between runs\n"
+            "                      (default $XDG_CACHE_HOME/vkautotune or ~/.cache/vkautotune; 'none' disables)\n"
+            "  --stats             add the driver's pipeline statistics (registers, spills) to the table\n"
             "  --warmup SECONDS    warm-up time per variant before timing (default 0.2)\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
             "  --dry-run           count raw and valid configurations and show a few; touches no GPU\n"
@@ -47,7 +54,9 @@ typedef struct tune_args {
     const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir;
     uint64_t budget, seed;
     double budget_s;
-    int top, json, csv, dry_run, quiet, verbose;
+    int top, json, csv, dry_run, quiet, verbose, stats;
+    unsigned jobs;
+    const char *pipeline_cache;
     vkat_timing_opts timing;
 } tune_args;
 
@@ -108,6 +117,16 @@ static int parse_args(int argc, char **argv, tune_args *a)
         else if (!strcmp(o, "--strategy")) { NEEDS_VALUE(); a->strategy = v; }
         else if (!strcmp(o, "--db")) { NEEDS_VALUE(); a->db = v; }
         else if (!strcmp(o, "--export")) { NEEDS_VALUE(); a->export_dir = v; }
+        else if (!strcmp(o, "--pipeline-cache")) { NEEDS_VALUE(); a->pipeline_cache = v; }
+        else if (!strcmp(o, "--jobs")) {
+            NEEDS_VALUE();
+            uint64_t n;
+            if (!parse_u64(v, &n) || n == 0 || n > 1024) {
+                fprintf(stderr, "vkautotune: --jobs '%s': expected 1..1024\n", v);
+                return 0;
+            }
+            a->jobs = (unsigned)n;
+        }
         else if (!strcmp(o, "--budget")) {
             NEEDS_VALUE();
             if (!parse_budget(v, a)) {
@@ -146,6 +165,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->timing.repetitions = (uint32_t)n;
         } else if (!strcmp(o, "--json")) a->json = 1;
         else if (!strcmp(o, "--csv")) a->csv = 1;
+        else if (!strcmp(o, "--stats")) a->stats = 1;
         else if (!strcmp(o, "--dry-run")) a->dry_run = 1;
         else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
         else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) a->verbose = 1;
@@ -317,13 +337,20 @@ static int explain_empty(const vkat_space *s, const vkat_device_info *dev)
 
 /* ---- Output ------------------------------------------------------------------------------------------------------ */
 
-static void print_table(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows, size_t n)
+static void print_table(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows, size_t n,
+                        int stats)
 {
     const vkat_tune_progress *t = &rep->totals;
+    const vkat_tune_times *tm = &rep->times;
     printf("\n%s — kernel %s, problem %s\n", dev->name, rep->key.kernel, rep->key.problem);
     printf("strategy %s: %llu evaluated (%llu from the database), %llu failed, %llu invalid skipped, %.1f s\n",
            rep->strategy, (unsigned long long)t->evaluated, (unsigned long long)t->resumed,
            (unsigned long long)t->failed, (unsigned long long)t->invalid, t->elapsed_s);
+    if (t->evaluated > t->resumed)
+        printf("time: instantiate %.2f s, compile %.2f s (%llu from cache), validate %.2f s, pipeline %.2f s on %u "
+               "thread(s); check %.2f s, measure %.2f s\n",
+               tm->instantiate, tm->compile, (unsigned long long)tm->compile_hits, tm->validate, tm->pipeline, tm->jobs,
+               tm->check, tm->measure);
     if (n == 0) {
         printf("no correct variant found\n");
         return;
@@ -332,8 +359,11 @@ static void print_table(const vkat_device_info *dev, const vkat_tune_report *rep
            "configuration");
     for (size_t i = 0; i < n; i++) {
         const vkat_row *r = &rows[i];
-        printf("%4zu  %10.4f  %10.4f  %8.2f  %9.4g  %9.4g  %s\n", i + 1, r->median_s * 1e3, r->min_s * 1e3,
+        printf("%4zu  %10.4f  %10.4f  %8.2f  %9.4g  %9.4g  %s", i + 1, r->median_s * 1e3, r->min_s * 1e3,
                r->median_s > 0 ? 100.0 * r->mad_s / r->median_s : 0.0, r->tflops, r->gbps, r->config);
+        if (stats)
+            printf("  [%s]", r->pipeline_stats[0] ? r->pipeline_stats : "no driver statistics");
+        printf("\n");
     }
 }
 
@@ -351,6 +381,7 @@ static json_object *row_json(const vkat_row *r, int rank)
     json_object_object_add(o, "gbps", json_object_new_double(r->gbps));
     json_object_object_add(o, "rel_l2", json_object_new_double(r->rel_l2));
     json_object_object_add(o, "spirv_hash", json_object_new_string(r->spirv_hash));
+    json_object_object_add(o, "pipeline_stats", json_object_new_string(r->pipeline_stats));
     return o;
 }
 
@@ -373,6 +404,16 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(o, "failed", json_object_new_int64((int64_t)rep->totals.failed));
     json_object_object_add(o, "invalid", json_object_new_int64((int64_t)rep->totals.invalid));
     json_object_object_add(o, "seconds", json_object_new_double(rep->totals.elapsed_s));
+    json_object *t = json_object_new_object();
+    json_object_object_add(t, "jobs", json_object_new_int64(rep->times.jobs));
+    json_object_object_add(t, "instantiate", json_object_new_double(rep->times.instantiate));
+    json_object_object_add(t, "compile", json_object_new_double(rep->times.compile));
+    json_object_object_add(t, "compile_cache_hits", json_object_new_int64((int64_t)rep->times.compile_hits));
+    json_object_object_add(t, "validate", json_object_new_double(rep->times.validate));
+    json_object_object_add(t, "pipeline", json_object_new_double(rep->times.pipeline));
+    json_object_object_add(t, "check", json_object_new_double(rep->times.check));
+    json_object_object_add(t, "measure", json_object_new_double(rep->times.measure));
+    json_object_object_add(o, "time_split_s", t);
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < n; i++)
         json_object_array_add(arr, row_json(&rows[i], (int)i + 1));
@@ -405,6 +446,42 @@ static void print_csv(const vkat_device_info *dev, const vkat_tune_report *rep, 
         csv_field(r->config);
         putchar('\n');
     }
+}
+
+/* The device's pipeline-cache file in `dir` (or the default cache directory), created if needed; NULL when
+ * disabled ('none') or when no directory can be had, which only costs the cache. */
+static const char *pipeline_cache_file(const char *dir, const vkat_device_info *dev, char *buf, size_t size)
+{
+    char base[3072];
+    if (dir && !strcmp(dir, "none"))
+        return NULL;
+    if (dir)
+        snprintf(base, sizeof base, "%s", dir);
+    else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
+        snprintf(base, sizeof base, "%s/vkautotune", getenv("XDG_CACHE_HOME"));
+    else if (getenv("HOME") && *getenv("HOME"))
+        snprintf(base, sizeof base, "%s/.cache/vkautotune", getenv("HOME"));
+    else
+        return NULL;
+    /* mkdir -p */
+    for (char *p = base + 1;; p++) {
+        char c = *p;
+        if (c == '/' || c == 0) {
+            *p = 0;
+            if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+                vkat_log(VKAT_LOG_WARN, "pipeline cache disabled: cannot create %s: %s", base, strerror(errno));
+                return NULL;
+            }
+            *p = c;
+        }
+        if (!c)
+            break;
+    }
+    char uuid[33];
+    for (int i = 0; i < 16; i++)
+        snprintf(uuid + 2 * i, 3, "%02x", dev->pipeline_cache_uuid[i]);
+    snprintf(buf, size, "%s/pipeline-%04x-%04x-%s.bin", base, dev->vendor_id, dev->device_id, uuid);
+    return buf;
 }
 
 /* Problem sizes for one device: the space's defaults for it ([problem.cpu] on a CPU device), then --problem
@@ -513,6 +590,9 @@ int vkat_cmd_tune(int argc, char **argv)
         o.budget_s = a.budget_s;
         o.seed = a.seed;
         o.timing = a.timing;
+        o.jobs = a.jobs;
+        char cache_path[4096];
+        o.pipeline_cache_path = pipeline_cache_file(a.pipeline_cache, dev, cache_path, sizeof cache_path);
         o.progress = show_progress;
         o.progress_user = &pc;
         vkat_tune_report rep;
@@ -537,7 +617,7 @@ int vkat_cmd_tune(int argc, char **argv)
         else if (a.csv)
             print_csv(dev, &rep, rows, n);
         else
-            print_table(dev, &rep, rows, n);
+            print_table(dev, &rep, rows, n, a.stats);
         if (n > 0)
             tuned[ntuned++] = devices[d];
         else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space)) {

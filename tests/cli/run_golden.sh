@@ -72,7 +72,7 @@ normalise() {
             # the Vulkan version a shader was validated for, the device count, timings, SPIR-V sizes
             gsub(/<device> \([0-9.]+\)/, "<device> (<vulkan>)", line)
             gsub(/only [0-9]+ device\(s\) found \([0-9.]+\)/, "only N device(s) found (0..N-1)", line)
-            gsub(/[0-9]+\.[0-9]+ s$/, "<time> s", line)
+            gsub(/[0-9]+\.[0-9]+ s/, "<time> s", line)
             gsub(/[0-9]+ words/, "N words", line)
             print line
         }' "$WORK/devices" "$1"
