@@ -137,6 +137,45 @@ int main(void)
     json_object_put(m);
 
     vkat_store_close(store);
+
+    /* Specialization constants: UNROLL is one, so its three values share one compile (36 variants, 12 sources). */
+    CHECK_MSG(rep.times.compile_hits == 24, "compile cache hits %llu", (unsigned long long)rep.times.compile_hits);
+
+    /* Any --jobs measures the same set, in the same order of proposals; the pipeline cache is saved and reused. */
+    char sets[2][40][512];
+    for (int run = 0; run < 2; run++) {
+        char db2[300], cache[300];
+        snprintf(db2, sizeof db2, "%s/jobs%d.db", tmp, run);
+        snprintf(cache, sizeof cache, "%s/pipeline.bin", tmp);
+        vkat_store *st2;
+        CHECK(vkat_store_open(db2, &st2, &err) == VKAT_OK);
+        vkat_tune_opts o2 = opts;
+        o2.strategy = "random";
+        o2.seed = 11;
+        o2.budget = 20;
+        o2.jobs = run == 0 ? 1 : 3;
+        o2.pipeline_cache_path = cache;
+        vkat_tune_report r2;
+        CHECK(vkat_tune_device(space, inst, dev, st2, &o2, &r2, &err) == VKAT_OK);
+        CHECK(r2.totals.evaluated == 20 && r2.times.jobs == o2.jobs);
+        vkat_row *all = NULL;
+        size_t nall = 0;
+        CHECK(vkat_store_rows(st2, &r2.key, 1, &all, &nall, &err) == VKAT_OK && nall == 20);
+        for (size_t i = 0; i < 40; i++)
+            snprintf(sets[run][i], sizeof sets[run][i], "%s", i < nall ? all[i].config : "");
+        free(all);
+        qsort(sets[run], 20, sizeof sets[run][0], (int (*)(const void *, const void *))strcmp);
+        size_t cache_size = 0;
+        char *bytes = vkat_read_file(cache, &cache_size);
+        CHECK_MSG(bytes && cache_size >= 32, "pipeline cache file %s: %zu bytes", cache, cache_size);
+        free(bytes);
+        vkat_store_close(st2);
+    }
+    int same = 1;
+    for (int i = 0; i < 20; i++)
+        same &= strcmp(sets[0][i], sets[1][i]) == 0;
+    CHECK_MSG(same, "--jobs 1 and --jobs 3 measured different configurations");
+
     vkat_space_destroy(space);
     vkat_instance_destroy(inst);
     char cmd[300];
