@@ -26,6 +26,10 @@ typedef struct ws_buffer {
     uint64_t canary;       /* canary bytes after the data (out/inout only) */
     VkBuffer buffer;
     VkDeviceMemory memory;
+    /* A device-side copy of the initial contents (data, poison, canary), so that a reset is one GPU copy instead
+     * of regenerating and uploading everything from the host; VK_NULL_HANDLE when memory did not allow it. */
+    VkBuffer pristine;
+    VkDeviceMemory pristine_memory;
 } ws_buffer;
 
 struct vkat_workspace {
@@ -455,6 +459,55 @@ static vkat_result create_commands(vkat_workspace *ws, vkat_error *err)
     return VKAT_OK;
 }
 
+/* Copies every buffer's pristine copy over it (to_pristine = 0) or the other way round, in one submission. */
+static vkat_result copy_pristine(vkat_workspace *ws, int to_pristine, vkat_error *err)
+{
+    vkat_result r = begin(ws, TRANSFER_TIMEOUT_NS, err);
+    if (r)
+        return r;
+    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    for (size_t i = 0; i < ws->count; i++) {
+        VkBufferCopy region = {0, 0, ws->bufs[i].bytes + ws->bufs[i].canary};
+        if (to_pristine)
+            vkCmdCopyBuffer(ws->cmd, ws->bufs[i].buffer, ws->bufs[i].pristine, 1, &region);
+        else
+            vkCmdCopyBuffer(ws->cmd, ws->bufs[i].pristine, ws->bufs[i].buffer, 1, &region);
+    }
+    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+    return submit_wait(ws, TRANSFER_TIMEOUT_NS, "a reset", err);
+}
+
+static int has_pristine(const vkat_workspace *ws)
+{
+    for (size_t i = 0; i < ws->count; i++)
+        if (!ws->bufs[i].pristine)
+            return 0;
+    return ws->count > 0;
+}
+
+/* Makes the pristine copies after the first upload. Out of memory is not an error: resets then take the host
+ * path, which is slower but the same. */
+static vkat_result make_pristine(vkat_workspace *ws, vkat_error *err)
+{
+    const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT};
+    for (size_t i = 0; i < ws->count; i++) {
+        ws_buffer *b = &ws->bufs[i];
+        vkat_error ignored = {0};
+        if (make_buffer(ws->gpu, b->bytes + b->canary,
+                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, prefer,
+                        VKAT_COUNTOF(prefer), &b->pristine, &b->pristine_memory, &ignored) != VKAT_OK) {
+            vkat_log(VKAT_LOG_DEBUG, "no room for a device-side copy of buffer '%s'; resets go through the host",
+                     b->spec.name);
+            return VKAT_OK;
+        }
+    }
+    return copy_pristine(ws, 1, err);
+}
+
 vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers, size_t count, uint64_t seed,
                                   vkat_workspace **out, vkat_error *err)
 {
@@ -520,6 +573,8 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
     if (r)
         goto cleanup;
     r = vkat_workspace_reset(ws, err);
+    if (r == VKAT_OK)
+        r = make_pristine(ws, err);
 cleanup:
     if (r) {
         vkat_workspace_destroy(ws);
@@ -565,6 +620,10 @@ void vkat_workspace_destroy(vkat_workspace *ws)
     }
     for (size_t i = ws->count; i-- > 0;) {
         ws_buffer *b = &ws->bufs[i];
+        if (!leak && b->pristine)
+            vkDestroyBuffer(dev, b->pristine, NULL);
+        if (!leak && b->pristine_memory)
+            vkFreeMemory(dev, b->pristine_memory, NULL);
         if (!leak && b->buffer)
             vkDestroyBuffer(dev, b->buffer, NULL);
         if (!leak && b->memory)
@@ -577,6 +636,8 @@ void vkat_workspace_destroy(vkat_workspace *ws)
 
 vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
 {
+    if (has_pristine(ws))
+        return copy_pristine(ws, 0, err);
     for (size_t i = 0; i < ws->count; i++) {
         uint64_t total = ws->bufs[i].bytes + ws->bufs[i].canary;
         for (uint64_t off = 0; off < total; off += ws->staging_size) {
