@@ -15,6 +15,7 @@ enum {
     VKAT_EXIT_NO_VULKAN = 5, /* no loader or no device */
     VKAT_EXIT_DEVICE = 6,   /* a device or a run failed: Vulkan error, device lost, unsupported */
     VKAT_EXIT_DB = 7,       /* results database error */
+    VKAT_EXIT_INTERRUPTED = 130, /* Ctrl-C: stopped after the variant in flight; the best so far was printed */
 };
 
 /* Maps a library result to the documented exit code. */

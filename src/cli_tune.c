@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -514,6 +515,16 @@ static void report_first_failure(vkat_store *store, const vkat_row *key)
     free(rows);
 }
 
+/* Ctrl-C asks the run to stop after the variant being measured; a second Ctrl-C kills as usual. */
+static volatile int interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL);
+}
+
 /* ---- The command ------------------------------------------------------------------------------------------------- */
 
 int vkat_cmd_tune(int argc, char **argv)
@@ -559,6 +570,7 @@ int vkat_cmd_tune(int argc, char **argv)
         code = vkat_cli_report(&err);
         goto done;
     }
+    signal(SIGINT, on_sigint);
     uint32_t devices[64], ndev = 0;
     if (vkat_select_devices(inst, a.device, devices, 64, &ndev, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
@@ -596,6 +608,7 @@ int vkat_cmd_tune(int argc, char **argv)
         o.pipeline_cache_path = pipeline_cache_file(a.pipeline_cache, dev, cache_path, sizeof cache_path);
         o.progress = show_progress;
         o.progress_user = &pc;
+        o.stop = &interrupted;
         vkat_tune_report rep;
         r = vkat_tune_device(space, inst, devices[d], store, &o, &rep, &err);
         if (r != VKAT_OK) {
@@ -628,6 +641,12 @@ int vkat_cmd_tune(int argc, char **argv)
         } else {
             report_first_failure(store, &rep.key);
             code = VKAT_EXIT_FAILURE;
+        }
+        if (rep.interrupted) {
+            vkat_log(VKAT_LOG_WARN, "interrupted: stopped after the variant in flight; everything measured is in %s "
+                     "and a rerun resumes from it", a.db);
+            code = VKAT_EXIT_INTERRUPTED;
+            break;
         }
         uint64_t raw = vkat_space_raw_count(space);
         if (!a.quiet && !a.json && !a.csv && rep.totals.proposed < raw && !a.budget_s)

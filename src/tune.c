@@ -568,7 +568,7 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     for (;;) {
         /* Keep the window full of valid proposals, within the budget. */
         while (proposing && !vkat_pool_full(pool)) {
-            if (p->evaluated + vkat_pool_count(pool) >= budget ||
+            if ((opts->stop && *opts->stop) || p->evaluated + vkat_pool_count(pool) >= budget ||
                 (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s) ||
                 !vkat_strategy_propose(strategy, choice)) {
                 proposing = 0;
@@ -608,8 +608,10 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
         job *j = vkat_pool_pop(pool);
         if (!j)
             break;
-        if (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s && !j->resumed) {
-            /* Out of time: what is still in flight is dropped unmeasured. */
+        if (opts->stop && *opts->stop)
+            report->interrupted = 1;
+        if ((report->interrupted || (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s)) && !j->resumed) {
+            /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
             release_job(j);
             free_list[nfree++] = j;
             continue;

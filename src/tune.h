@@ -44,12 +44,16 @@ typedef struct vkat_tune_opts {
     uint64_t run_timeout_ns; /* the checked run; 0: 10 s */
     unsigned jobs;           /* threads preparing variants ahead of the GPU; 0: the machine's cores; 1: serial */
     const char *pipeline_cache_path; /* file of the device's VkPipelineCache, loaded and saved; NULL: none */
+    /* When not NULL and set non-zero (e.g. by a SIGINT handler), the run stops after the variant being measured;
+     * what is still in flight is dropped unmeasured and report->interrupted is set. */
+    const volatile int *stop;
     vkat_tune_progress_fn progress;
     void *progress_user;
 } vkat_tune_opts;
 
 typedef struct vkat_tune_report {
     int skipped;              /* the device lacks what the kernel requires */
+    int interrupted;          /* opts->stop ended the run early */
     char skip_reason[512];
     char strategy[32];
     vkat_tune_progress totals;
