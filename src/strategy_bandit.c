@@ -1,5 +1,6 @@
-/* strategy_bandit.c — "auto", the default measured on replays: a bandit that shares the budget among the other
- * adaptive strategies by their recent gains. Each proposal comes from one member, chosen epsilon-greedily by its
+/* strategy_bandit.c — "auto", the default measured on replays: a bandit that shares the budget among the
+ * model, local search and annealing (the members that did best on the development tables; genetic and de lagged
+ * there) by their recent gains. Each proposal comes from one member, chosen epsilon-greedily by its
  * discounted mean gain (relative improvement of the best time its proposals brought); every observation is told
  * to every member, so a member resumes from the best point whoever found it. The members are fixed here, not
  * looked up by name, so registering a new strategy does not silently change the default. */
@@ -9,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vkat_strategy_genetic,
-    vkat_strategy_de, vkat_strategy_model;
+extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vkat_strategy_model;
 
-#define ARMS 5
+#define ARMS 3
 #define EPSILON 0.2
 #define DISCOUNT 0.97 /* per observation: gains older than ~30 evaluations fade */
 
@@ -45,8 +45,7 @@ static void *bandit_create(const vkat_search_space *space, uint64_t seed)
     bandit_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    const vkat_strategy_ops *ops[ARMS] = {&vkat_strategy_annealing, &vkat_strategy_local, &vkat_strategy_genetic,
-                                          &vkat_strategy_de, &vkat_strategy_model};
+    const vkat_strategy_ops *ops[ARMS] = {&vkat_strategy_model, &vkat_strategy_local, &vkat_strategy_annealing};
     s->sp = *space;
     s->rng = seed ^ 0x243f6a8885a308d3ull;
     s->best_s = INFINITY;
@@ -126,6 +125,6 @@ static void bandit_observe(void *state, const uint32_t *choice, double seconds)
 }
 
 const vkat_strategy_ops vkat_strategy_bandit = {
-    "auto", "a bandit sharing the budget among annealing, local, genetic, de and model by their recent gains",
+    "auto", "a bandit sharing the budget among model, local and annealing by their recent gains",
     bandit_create, bandit_propose, bandit_observe, bandit_destroy,
 };

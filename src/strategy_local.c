@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define KICK_STEPS 3
+#define RESTART 0.3 /* probability that a kick is a restart from a random point */
 
 typedef struct ls_state {
     vkat_search_space sp;
@@ -87,9 +88,14 @@ static bool ls_propose(void *state, uint32_t *choice)
         }
     }
     if (!ok && s->have_cur && s->kick == UINT64_MAX) {
-        /* A local optimum (every neighbour tried): kick from the best point. */
-        ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, KICK_STEPS, 0.3, &s->seen, 64) &&
-             unseen(s, choice);
+        /* A local optimum (every neighbour tried): kick from the best point, or now and then restart anywhere,
+         * so that a basin far from the first one is found at all. */
+        if (vkat_rng_uniform(&s->rng) < RESTART)
+            for (int t = 0; t < 64 && !ok; t++)
+                ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
+        else
+            ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, KICK_STEPS, 0.3, &s->seen, 64) &&
+                 unseen(s, choice);
         if (ok)
             s->kick = vkat_search_encode(&s->sp, choice);
     }
