@@ -28,5 +28,6 @@ void vkat_cli_setup_log(int verbose, int quiet);
 int vkat_cmd_devices(int argc, char **argv);
 int vkat_cmd_tune(int argc, char **argv);
 int vkat_cmd_compile(int argc, char **argv);
+int vkat_cmd_replay(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "  tune                   tune a template over a search space (the default command)\n"
             "  compile                compile and validate one configuration to SPIR-V\n"
             "  devices [--json]       list Vulkan devices, their limits and cooperative-matrix shapes\n"
+            "  replay TABLE           replay a search strategy against a recorded table (no GPU needed)\n"
             "  help                   this text\n"
             "  version                print the version\n"
             "\n"
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
         return vkat_cmd_devices(argc - 1, argv + 1);
     if (!strcmp(cmd, "compile"))
         return vkat_cmd_compile(argc - 1, argv + 1);
+    if (!strcmp(cmd, "replay"))
+        return vkat_cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return vkat_cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {

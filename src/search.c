@@ -1,6 +1,6 @@
 /* search.c — the strategy registry and the two basic strategies: exhaustive (every configuration in index
- * order) and random (sampling without replacement). Later strategies (annealing, genetic, model-based) plug
- * into the same vkat_strategy_ops and register in vkat_strategies[]. */
+ * order) and random (sampling without replacement). The adaptive strategies live in strategy_*.c, plug into the
+ * same vkat_strategy_ops and register in vkat_strategies[] here. */
 #include "search.h"
 #include "util.h"
 
@@ -148,7 +148,13 @@ static const vkat_strategy_ops random_ops = {
 
 /* ---- registry ------------------------------------------------------------------------------------------------- */
 
-const vkat_strategy_ops *const vkat_strategies[] = {&exhaustive_ops, &random_ops, NULL};
+/* Each in its own file (strategy_*.c). */
+extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_genetic, vkat_strategy_local, vkat_strategy_de,
+    vkat_strategy_model, vkat_strategy_bandit;
+
+const vkat_strategy_ops *const vkat_strategies[] = {&exhaustive_ops,         &random_ops,          &vkat_strategy_bandit,
+                                                    &vkat_strategy_annealing, &vkat_strategy_genetic, &vkat_strategy_local,
+                                                    &vkat_strategy_de,        &vkat_strategy_model, NULL};
 
 const vkat_strategy_ops *vkat_strategy_find(const char *name)
 {

@@ -1,7 +1,7 @@
 /* search.h — internal: search strategies behind one interface (proposals in, measurements out).
  *
  * A strategy proposes configurations (one value index per parameter) and is told what each one scored. It does
- * not measure, check constraints or deduplicate: the driver (tune.c) does that, so every strategy gets the same
+ * not measure, check constraints or deduplicate: the driver (search_run.c) does that, so every strategy gets the same
  * rules — an invalid proposal costs no measurement but is counted; a proposal already measured (in this run or a
  * resumed database) is answered from what is known. Strategies are deterministic for a given seed. */
 #ifndef VKAT_SEARCH_H
@@ -15,6 +15,13 @@ typedef struct vkat_search_space {
     size_t param_count;
     const size_t *value_counts; /* [param_count] */
     uint64_t raw_count;         /* product of value_counts, saturated at UINT64_MAX */
+    /* Optional, zero = absent. A free validity oracle (1 valid, 0 invalid; constraint checks cost no measurement),
+     * so strategies can walk to valid neighbours without spending evaluations. Must be deterministic. */
+    int (*valid)(void *ctx, const uint32_t *choice);
+    void *valid_ctx;
+    /* Optional [param_count]: non-zero marks a parameter whose values have no order (every other value is a
+     * neighbour); NULL = all ordered, neighbours are the adjacent values. */
+    const uint8_t *categorical;
 } vkat_search_space;
 
 typedef struct vkat_strategy vkat_strategy;
@@ -24,9 +31,12 @@ typedef struct vkat_strategy_ops {
     const char *summary;
     /* Returns NULL on allocation failure. */
     void *(*create)(const vkat_search_space *space, uint64_t seed);
-    /* Writes the next proposal into choice[param_count]; returns false when the strategy has nothing left. */
+    /* Writes the next proposal into choice[param_count]; returns false when the strategy has nothing left.
+     * Several proposals may be outstanding before the first observation (the driver's window). */
     bool (*propose)(void *state, uint32_t *choice);
-    /* The outcome of a proposal: seconds (lower is better), INFINITY for an invalid or failed configuration. */
+    /* The outcome of a proposal: seconds (lower is better), INFINITY for an invalid or failed configuration.
+     * Every proposal is observed exactly once, not necessarily in proposal order. A strategy may also be told of
+     * configurations it did not propose (a portfolio shares what its members learn): it takes them as news. */
     void (*observe)(void *state, const uint32_t *choice, double seconds);
     void (*destroy)(void *state);
 } vkat_strategy_ops;
@@ -55,5 +65,92 @@ uint64_t vkat_search_encode(const vkat_search_space *space, const uint32_t *choi
 uint64_t vkat_rng_next(uint64_t *state);
 /* Uniform in [0, bound) without modulo bias. */
 uint64_t vkat_rng_below(uint64_t *state, uint64_t bound);
+/* Uniform in [0, 1). */
+double vkat_rng_uniform(uint64_t *state);
+
+/* ---- Shared by strategies: a map from encoded index to score, and neighbourhoods ------------------------- */
+
+/* Open-addressing hash map (xxhash of the encoded index) from configuration index to a score and a small tag.
+ * Zero-initialise, then use; vkat_index_map_free releases it. */
+typedef struct vkat_index_map {
+    uint64_t *keys;   /* key + 1; 0 = empty slot */
+    double *values;
+    uint32_t *tags;
+    size_t cap, count;
+} vkat_index_map;
+/* Returns the slot of key, or SIZE_MAX when absent. */
+size_t vkat_index_map_find(const vkat_index_map *m, uint64_t key);
+/* Inserts key (or finds it); returns its slot, SIZE_MAX when out of memory. *added says whether it was new. */
+size_t vkat_index_map_put(vkat_index_map *m, uint64_t key, double value, uint32_t tag, int *added);
+void vkat_index_map_free(vkat_index_map *m);
+
+/* 1 when the space's oracle accepts choice (or there is no oracle). */
+int vkat_search_valid(const vkat_search_space *space, const uint32_t *choice);
+/* A uniformly random valid configuration, trying at most `tries` samples; false when none was found. */
+bool vkat_search_random_valid(const vkat_search_space *space, uint64_t *rng, uint32_t *choice, unsigned tries);
+/* Moves parameter p of choice to a neighbouring value: an adjacent value for an ordered parameter (or, with
+ * probability `jump`, any other value), any other value for a categorical one. False when p has one value. */
+bool vkat_search_step(const vkat_search_space *space, uint64_t *rng, uint32_t *choice, size_t p, double jump);
+/* A valid random neighbour of `from` in `to`: 1 to `radius` steps of random parameters, retried up to `tries`
+ * times; false when no valid one was found. `avoid` (may be NULL) holds configurations to skip when possible. */
+bool vkat_search_neighbour(const vkat_search_space *space, uint64_t *rng, const uint32_t *from, uint32_t *to,
+                           unsigned radius, double jump, const vkat_index_map *avoid, unsigned tries);
+/* Every configuration one step from `from` (both adjacent values of an ordered parameter, every other value of a
+ * categorical one), valid ones only, as encoded indices in out[] (up to cap); returns the count. */
+size_t vkat_search_neighbours(const vkat_search_space *space, const uint32_t *from, uint64_t *out, size_t cap);
+
+/* ---- The search driver (search_run.c): the one search loop, for live tuning and replay ---------------------- */
+
+typedef struct vkat_search_hooks {
+    void *user;
+    /* 1 valid, 0 invalid (counted, costs nothing), -1 error (the driver returns VKAT_ERR_INTERNAL unless
+     * last_error was filled through the user's own means). */
+    int (*check)(void *user, const uint32_t *choice);
+    /* Starts evaluating a valid configuration not evaluated before in this run. */
+    vkat_result (*submit)(void *user, const uint32_t *choice);
+    /* Blocks until one submitted evaluation finishes; seconds = INFINITY on failure; resumed = it came from a
+     * database, not measured. */
+    vkat_result (*complete)(void *user, uint32_t *choice_out, double *seconds, int *resumed);
+    /* Optional: fills err for a failed check/submit/complete; NULL = a generic message. */
+    void (*error)(void *user, vkat_error *err);
+} vkat_search_hooks;
+
+typedef struct vkat_search_limits {
+    uint64_t budget;   /* unique evaluations (resumed ones count); 0 = unlimited */
+    double budget_s;   /* wall-clock seconds; 0 = unlimited */
+    uint32_t window;   /* evaluations in flight at most; 0 means 1 */
+    uint64_t patience; /* stop after this many proposals in a row that were duplicates or invalid; 0 = 100000 */
+} vkat_search_limits;
+
+typedef enum vkat_search_stop {
+    VKAT_STOP_NONE,
+    VKAT_STOP_BUDGET,    /* the evaluation budget is spent */
+    VKAT_STOP_TIME,      /* the time budget is spent */
+    VKAT_STOP_EXHAUSTED, /* the strategy has nothing left */
+    VKAT_STOP_CONVERGED, /* only duplicates or invalid proposals for `patience` proposals in a row */
+} vkat_search_stop;
+
+const char *vkat_search_stop_name(vkat_search_stop s);
+
+typedef struct vkat_search_stats {
+    uint64_t proposed, invalid, evaluated, resumed, failed, duplicates;
+    double best_s;         /* INFINITY until something succeeded */
+    uint32_t *best_choice; /* set by the caller: [param_count] or NULL; filled with the best configuration */
+    double elapsed_s;
+    vkat_search_stop stop;
+    uint64_t last_evaluated; /* encoded index of the evaluation just completed (for progress callbacks) */
+    double last_s;           /* its score */
+} vkat_search_stats;
+
+/* Called after every completed evaluation, and once more at the end with stats->stop set. */
+typedef void (*vkat_search_progress_fn)(void *user, const vkat_search_stats *stats);
+
+/* Runs the search: proposals from the strategy, deduplicated (a repeated proposal is answered from memory and
+ * costs nothing), checked (invalid ones answered INFINITY, counted), evaluated through the hooks with up to
+ * `window` in flight, observed by the strategy. Stats are reset except best_choice. Returns non-OK only when a
+ * hook fails or memory runs out. */
+vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *hooks, const vkat_search_limits *limits,
+                            vkat_search_progress_fn progress, void *progress_user, vkat_search_stats *stats,
+                            vkat_error *err);
 
 #endif

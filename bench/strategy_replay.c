@@ -1,0 +1,255 @@
+/* strategy_replay.c — the strategy benchmark: every adaptive strategy and random sampling, replayed on recorded
+ * tables (Kernel Tuner cache files, vkautotune results databases) over many seeds, through the same driver as a
+ * live run. Prints the mean fraction of the optimum (best time in the table / best time found) after 25 .. 800
+ * unique evaluations, and writes it as a markdown table (strategies.md) and a plot (strategies.svg).
+ *
+ * usage: strategy_replay [--seeds N] [--threads N] [--out DIR] TABLE...
+ * A benchmark, never a test: it asserts nothing. */
+#include "replay.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const uint64_t marks[] = {25, 50, 100, 200, 400, 800};
+#define NMARKS (sizeof marks / sizeof *marks)
+static const char *const strategies[] = {"auto", "annealing", "genetic", "local", "de", "model", "random"};
+#define NSTRAT (sizeof strategies / sizeof *strategies)
+#define MAX_TABLES 32
+
+typedef struct job {
+    const vkat_replay_table *table;
+    size_t strategy;
+    uint64_t seeds;
+    double mean[NMARKS];
+    int failed;
+} job;
+
+static job *jobs;
+static size_t job_count, next_job;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        size_t j = next_job++;
+        pthread_mutex_unlock(&lock);
+        if (j >= job_count)
+            return NULL;
+        job *b = &jobs[j];
+        for (uint64_t s = 0; s < b->seeds; s++) {
+            vkat_replay_opts o = {strategies[b->strategy], s, marks[NMARKS - 1], 1};
+            double best_at[NMARKS];
+            vkat_error err = {0};
+            if (vkat_replay_run(b->table, &o, marks, NMARKS, best_at, NULL, &err) != VKAT_OK) {
+                b->failed = 1;
+                break;
+            }
+            for (size_t k = 0; k < NMARKS; k++)
+                b->mean[k] += isfinite(best_at[k]) ? b->table->best_s / best_at[k] : 0;
+        }
+        for (size_t k = 0; k < NMARKS; k++)
+            b->mean[k] /= (double)b->seeds;
+    }
+}
+
+/* ---- the plot: one panel per table and one for the mean, a polyline per strategy ---------------------------- */
+
+static const char *const colours[NSTRAT] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e",
+                                            "#7f7f7f"};
+
+static void panel(FILE *f, double x0, double y0, double w, double h, const char *title, double curves[][NMARKS])
+{
+    double lo = 1;
+    for (size_t s = 0; s < NSTRAT; s++)
+        for (size_t k = 0; k < NMARKS; k++)
+            lo = fmin(lo, curves[s][k]);
+    lo = floor(lo * 20) / 20; /* y axis from the lowest value rounded down to 0.05, up to 1 */
+    if (lo > 0.95)
+        lo = 0.95;
+    fprintf(f, "<g font-family=\"sans-serif\" font-size=\"11\">\n");
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\">%s</text>\n", x0 + w / 2, y0 - 8,
+            title);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#000\"/>\n", x0, y0,
+            w, h);
+    for (double v = lo; v <= 1.0001; v += 0.05) {
+        double y = y0 + h - (v - lo) / (1 - lo) * h;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, y, x0 + w, y);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", x0 - 4, y + 4, v);
+    }
+    for (size_t k = 0; k < NMARKS; k++) {
+        double x = x0 + (double)k / (NMARKS - 1) * w;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n", x, y0 + h + 14,
+                (unsigned long long)marks[k]);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">unique evaluations</text>\n", x0 + w / 2,
+            y0 + h + 30);
+    for (size_t s = 0; s < NSTRAT; s++) {
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", colours[s],
+                s == 0 ? "2.5" : "1.5");
+        for (size_t k = 0; k < NMARKS; k++)
+            fprintf(f, "%.1f,%.1f ", x0 + (double)k / (NMARKS - 1) * w,
+                    y0 + h - (fmax(curves[s][k], lo) - lo) / (1 - lo) * h);
+        fprintf(f, "\"/>\n");
+    }
+    fprintf(f, "</g>\n");
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seeds = 50;
+    unsigned threads = 2;
+    const char *out = "bench/results";
+    const char *paths[MAX_TABLES];
+    size_t nt = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
+            seeds = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] != '-' && nt < MAX_TABLES)
+            paths[nt++] = argv[i];
+        else {
+            fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] TABLE...\n");
+            return 2;
+        }
+    }
+    if (!nt || !seeds || !threads) {
+        fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] TABLE...\n");
+        return 2;
+    }
+    vkat_replay_table *tables[MAX_TABLES];
+    for (size_t t = 0; t < nt; t++) {
+        vkat_error err = {0};
+        char buf[2048];
+        if (vkat_replay_load(paths[t], NULL, &tables[t], &err) != VKAT_OK) {
+            fprintf(stderr, "strategy_replay: %s\n", vkat_error_format(&err, buf, sizeof buf));
+            return 1;
+        }
+    }
+    job_count = nt * NSTRAT;
+    jobs = calloc(job_count, sizeof *jobs);
+    if (!jobs)
+        return 1;
+    /* The slowest jobs (the model, the bandit) first, so the threads finish together. */
+    for (size_t t = 0; t < nt; t++)
+        for (size_t s = 0; s < NSTRAT; s++)
+            jobs[t * NSTRAT + s] = (job){tables[t], s, seeds, {0}, 0};
+    double start = (double)clock();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t tid[64];
+    if (threads > 64)
+        threads = 64;
+    for (unsigned i = 0; i < threads; i++)
+        pthread_create(&tid[i], NULL, worker, NULL);
+    for (unsigned i = 0; i < threads; i++)
+        pthread_join(tid[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    (void)start;
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+
+    /* curves[t][s][k]; the last "table" is the mean over tables. */
+    double(*curves)[NSTRAT][NMARKS] = calloc(nt + 1, sizeof *curves);
+    if (!curves)
+        return 1;
+    for (size_t t = 0; t < nt; t++)
+        for (size_t s = 0; s < NSTRAT; s++) {
+            if (jobs[t * NSTRAT + s].failed) {
+                fprintf(stderr, "strategy_replay: %s failed on %s\n", strategies[s], tables[t]->label);
+                return 1;
+            }
+            for (size_t k = 0; k < NMARKS; k++) {
+                curves[t][s][k] = jobs[t * NSTRAT + s].mean[k];
+                curves[nt][s][k] += jobs[t * NSTRAT + s].mean[k] / (double)nt;
+            }
+        }
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s/strategies.md", out);
+    FILE *md = fopen(path, "w");
+    if (!md) {
+        fprintf(stderr, "strategy_replay: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(md, "Mean fraction of the optimum (best time in the table / best time found) after N unique evaluations, "
+                "over %llu seeds (0..%llu), window 1.\n\n",
+            (unsigned long long)seeds, (unsigned long long)seeds - 1);
+    for (size_t t = 0; t <= nt; t++) {
+        char title[512];
+        if (t < nt)
+            snprintf(title, sizeof title, "%s (%llu valid of %llu)", tables[t]->label,
+                     (unsigned long long)tables[t]->valid, (unsigned long long)tables[t]->raw_count);
+        else
+            snprintf(title, sizeof title, "mean over the %zu tables", nt);
+        printf("\n%s\n%-10s", title, "strategy");
+        fprintf(md, "| %s |", title);
+        for (size_t k = 0; k < NMARKS; k++) {
+            printf(" %7llu", (unsigned long long)marks[k]);
+            fprintf(md, " %llu |", (unsigned long long)marks[k]);
+        }
+        printf("\n");
+        fprintf(md, "\n|---|");
+        for (size_t k = 0; k < NMARKS; k++)
+            fprintf(md, "---|");
+        fprintf(md, "\n");
+        for (size_t s = 0; s < NSTRAT; s++) {
+            printf("%-10s", strategies[s]);
+            fprintf(md, "| %s |", strategies[s]);
+            for (size_t k = 0; k < NMARKS; k++) {
+                printf(" %7.4f", curves[t][s][k]);
+                fprintf(md, " %.4f |", curves[t][s][k]);
+            }
+            printf("\n");
+            fprintf(md, "\n");
+        }
+        fprintf(md, "\n");
+    }
+    fclose(md);
+    printf("\n%zu tables x %zu strategies x %llu seeds in %.1f s; wrote %s/strategies.md and %s/strategies.svg\n", nt,
+           NSTRAT, (unsigned long long)seeds, wall, out, out);
+
+    snprintf(path, sizeof path, "%s/strategies.svg", out);
+    FILE *svg = fopen(path, "w");
+    if (!svg) {
+        fprintf(stderr, "strategy_replay: cannot write %s\n", path);
+        return 1;
+    }
+    const double pw = 300, ph = 200, mx = 70, my = 50, gapx = 60, gapy = 80;
+    size_t cols = 3, rows = (nt + 1 + cols - 1) / cols;
+    double W = mx + cols * (pw + gapx) + 110, H = my + rows * (ph + gapy);
+    fprintf(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+            W, H, W, H);
+    fprintf(svg, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+    fprintf(svg, "<text x=\"%.0f\" y=\"22\" font-family=\"sans-serif\" font-size=\"15\">Fraction of the optimum found "
+                 "by replayed strategies (mean over %llu seeds)</text>\n",
+            mx, (unsigned long long)seeds);
+    for (size_t t = 0; t <= nt; t++) {
+        size_t slot = t == nt ? 0 : t + 1; /* the mean first */
+        char title[512];
+        snprintf(title, sizeof title, "%s", t < nt ? tables[t]->label : "mean over tables");
+        panel(svg, mx + (double)(slot % cols) * (pw + gapx), my + 10 + (double)(slot / cols) * (ph + gapy), pw, ph,
+              title, curves[t]);
+    }
+    for (size_t s = 0; s < NSTRAT; s++) {
+        double y = my + 20 + (double)s * 18, x = mx + cols * (pw + gapx) - 20;
+        fprintf(svg, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", x,
+                y, x + 24, y, colours[s]);
+        fprintf(svg, "<text x=\"%.0f\" y=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">%s</text>\n", x + 30,
+                y + 4, strategies[s]);
+    }
+    fprintf(svg, "</svg>\n");
+    fclose(svg);
+    for (size_t t = 0; t < nt; t++)
+        vkat_replay_free(tables[t]);
+    free(curves);
+    free(jobs);
+    return 0;
+}

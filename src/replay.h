@@ -1,0 +1,50 @@
+/* replay.h — internal: recorded tuning spaces (Kernel Tuner cache files, the project's own results database) and
+ * replaying a search strategy against them through the search driver, with the table in place of the GPU. */
+#ifndef VKAT_REPLAY_H
+#define VKAT_REPLAY_H
+
+#include "search.h"
+
+typedef struct vkat_replay_table {
+    char *path;
+    char *label;            /* file name, or "kernel problem on device" for a database */
+    size_t param_count;
+    char **param_names;     /* [param_count] */
+    size_t *value_counts;   /* [param_count] */
+    char ***values;         /* [param_count][value_count]: the values as written */
+    uint8_t *categorical;   /* [param_count]: values are not numbers */
+    uint64_t raw_count;
+    vkat_index_map scores;  /* encoded configuration -> seconds; INFINITY = failed when evaluated; absent = invalid */
+    uint64_t valid, failed; /* entries with a time, entries without */
+    double best_s;
+} vkat_replay_table;
+
+/* Loads a table: a SQLite file (the project's results database; the (device, kernel, problem) key with the most
+ * rows, or with `kernel` the largest of that kernel's) or else a Kernel Tuner cache JSON file. In a database,
+ * "ok" rows are valid, other stored rows fail when evaluated, configurations never stored are invalid; parameter
+ * value lists are those seen in the stored configurations. *out is the caller's (vkat_replay_free). */
+vkat_result vkat_replay_load(const char *path, const char *kernel, vkat_replay_table **out, vkat_error *err);
+void vkat_replay_free(vkat_replay_table *t);
+
+/* 1 and *seconds when the table has choice (INFINITY when it failed), 0 when it is invalid. Thread-safe. */
+int vkat_replay_lookup(const vkat_replay_table *t, const uint32_t *choice, double *seconds);
+/* "name=value,..." into buf. */
+void vkat_replay_format(const vkat_replay_table *t, const uint32_t *choice, char *buf, size_t size);
+/* The search space of the table, with the table as its validity oracle (valid while t lives). */
+vkat_search_space vkat_replay_space(const vkat_replay_table *t);
+
+typedef struct vkat_replay_opts {
+    const char *strategy; /* NULL = "auto" */
+    uint64_t seed;
+    uint64_t budget;      /* unique evaluations; 0 = until the strategy stops */
+    uint32_t window;      /* evaluations in flight; 0 = 1 */
+} vkat_replay_opts;
+
+/* One search of the table through vkat_search_run, answering evaluations from the table. best_at[k] (k <
+ * mark_count) is the best time after marks[k] unique evaluations (the final best when the search stopped before);
+ * INFINITY when nothing valid was found by then. stats (may be NULL) gets the driver's statistics; give it a
+ * best_choice array to learn the winner. Thread-safe for distinct calls on one table. */
+vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *opts, const uint64_t *marks,
+                            size_t mark_count, double *best_at, vkat_search_stats *stats, vkat_error *err);
+
+#endif

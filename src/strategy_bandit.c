@@ -1,0 +1,130 @@
+/* strategy_bandit.c — "auto", the default measured on replays: a bandit that shares the budget among the
+ * model, local search and annealing (the members that did best on the development tables; genetic and de lagged
+ * there) by their recent gains. Each proposal comes from one member, chosen epsilon-greedily by its
+ * discounted mean gain (relative improvement of the best time its proposals brought); every observation is told
+ * to every member, so a member resumes from the best point whoever found it. The members are fixed here, not
+ * looked up by name, so registering a new strategy does not silently change the default. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vkat_strategy_model;
+
+#define ARMS 3
+#define EPSILON 0.2
+#define DISCOUNT 0.97 /* per observation: gains older than ~30 evaluations fade */
+
+typedef struct bandit_state {
+    vkat_search_space sp;
+    uint64_t rng;
+    const vkat_strategy_ops *ops[ARMS];
+    void *arm[ARMS];
+    double gain[ARMS], pulls[ARMS];
+    uint64_t proposals[ARMS];
+    double best_s;
+    vkat_index_map owner; /* encoded proposal -> arm (tag), until observed */
+    unsigned next;
+} bandit_state;
+
+static void bandit_destroy(void *state)
+{
+    bandit_state *s = state;
+    if (!s)
+        return;
+    for (int i = 0; i < ARMS; i++)
+        if (s->arm[i])
+            s->ops[i]->destroy(s->arm[i]);
+    vkat_index_map_free(&s->owner);
+    free(s);
+}
+
+static void *bandit_create(const vkat_search_space *space, uint64_t seed)
+{
+    bandit_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    const vkat_strategy_ops *ops[ARMS] = {&vkat_strategy_model, &vkat_strategy_local, &vkat_strategy_annealing};
+    s->sp = *space;
+    s->rng = seed ^ 0x243f6a8885a308d3ull;
+    s->best_s = INFINITY;
+    for (int i = 0; i < ARMS; i++) {
+        s->ops[i] = ops[i];
+        uint64_t arm_seed = vkat_rng_next(&s->rng);
+        if (!(s->arm[i] = ops[i]->create(space, arm_seed))) {
+            bandit_destroy(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+static int pick(bandit_state *s)
+{
+    /* Every member proposes twice before gains decide, so none is judged on nothing. */
+    for (int i = 0; i < ARMS; i++)
+        if (s->proposals[i] < 2)
+            return i;
+    if (vkat_rng_uniform(&s->rng) < EPSILON)
+        return (int)vkat_rng_below(&s->rng, ARMS);
+    int best = 0;
+    double best_v = -1;
+    for (int i = 0; i < ARMS; i++) {
+        double v = s->pulls[i] > 0 ? s->gain[i] / s->pulls[i] : 0;
+        /* Ties (no gains yet) go round-robin rather than to the first member. */
+        if (v > best_v || (v == best_v && (s->next + (unsigned)i) % ARMS == 0)) {
+            best_v = v;
+            best = i;
+        }
+    }
+    s->next++;
+    return best;
+}
+
+static bool bandit_propose(void *state, uint32_t *choice)
+{
+    bandit_state *s = state;
+    int first = pick(s);
+    for (int k = 0; k < ARMS; k++) {
+        int i = (first + k) % ARMS;
+        if (!s->ops[i]->propose(s->arm[i], choice))
+            continue;
+        s->proposals[i]++;
+        int added;
+        size_t slot = vkat_index_map_put(&s->owner, vkat_search_encode(&s->sp, choice), 0, (uint32_t)i, &added);
+        if (slot != SIZE_MAX && !added)
+            s->owner.tags[slot] = (uint32_t)i;
+        return true;
+    }
+    return false;
+}
+
+static void bandit_observe(void *state, const uint32_t *choice, double seconds)
+{
+    bandit_state *s = state;
+    size_t slot = vkat_index_map_find(&s->owner, vkat_search_encode(&s->sp, choice));
+    int who = slot != SIZE_MAX && s->owner.tags[slot] < ARMS ? (int)s->owner.tags[slot] : -1;
+    if (slot != SIZE_MAX)
+        s->owner.tags[slot] = UINT32_MAX;
+    double gain = 0;
+    if (isfinite(seconds) && seconds < s->best_s) {
+        gain = isfinite(s->best_s) ? (s->best_s - seconds) / s->best_s : 0;
+        s->best_s = seconds;
+    }
+    for (int i = 0; i < ARMS; i++) {
+        s->gain[i] *= DISCOUNT;
+        s->pulls[i] *= DISCOUNT;
+    }
+    if (who >= 0) {
+        s->gain[who] += gain;
+        s->pulls[who] += 1;
+    }
+    for (int i = 0; i < ARMS; i++)
+        s->ops[i]->observe(s->arm[i], choice, seconds);
+}
+
+const vkat_strategy_ops vkat_strategy_bandit = {
+    "auto", "a bandit sharing the budget among model, local and annealing by their recent gains",
+    bandit_create, bandit_propose, bandit_observe, bandit_destroy,
+};

@@ -1,0 +1,132 @@
+/* strategy_local.c — greedy iterated local search: first-improvement hill climbing over the one-step
+ * neighbourhood (adjacent values of ordered parameters, all values of categorical ones), in random order; at a
+ * local optimum, a random kick of a few steps from the best point starts the next climb. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KICK_STEPS 3
+#define RESTART 0.3 /* probability that a kick is a restart from a random point */
+
+typedef struct ls_state {
+    vkat_search_space sp;
+    uint64_t rng;
+    uint32_t *cur, *best, *tmp;
+    double cur_s, best_s;
+    int have_cur;
+    uint64_t kick;     /* encoded index of the kick being evaluated, UINT64_MAX when none */
+    uint64_t *nb;      /* neighbours of cur still to try, shuffled */
+    size_t nb_count, nb_pos, nb_cap;
+    vkat_index_map seen;
+} ls_state;
+
+static void ls_destroy(void *state)
+{
+    ls_state *s = state;
+    if (!s)
+        return;
+    free(s->cur);
+    free(s->best);
+    free(s->tmp);
+    free(s->nb);
+    vkat_index_map_free(&s->seen);
+    free(s);
+}
+
+static void *ls_create(const vkat_search_space *space, uint64_t seed)
+{
+    ls_state *s = calloc(1, sizeof *s);
+    size_t n = space->param_count ? space->param_count : 1, cap = 0;
+    for (size_t i = 0; i < space->param_count; i++)
+        cap += space->value_counts[i];
+    if (!s || !(s->cur = calloc(n, sizeof *s->cur)) || !(s->best = calloc(n, sizeof *s->best)) ||
+        !(s->tmp = calloc(n, sizeof *s->tmp)) || !(s->nb = calloc(cap + 1, sizeof *s->nb))) {
+        ls_destroy(s);
+        return NULL;
+    }
+    s->sp = *space;
+    s->nb_cap = cap + 1;
+    s->rng = seed ^ 0x1f2e3d4c5b6a7988ull;
+    s->cur_s = s->best_s = INFINITY;
+    s->kick = UINT64_MAX;
+    return s;
+}
+
+static void move_to(ls_state *s, const uint32_t *choice, double seconds)
+{
+    memcpy(s->cur, choice, s->sp.param_count * sizeof *choice);
+    s->cur_s = seconds;
+    s->have_cur = 1;
+    s->nb_count = vkat_search_neighbours(&s->sp, s->cur, s->nb, s->nb_cap);
+    s->nb_pos = 0;
+    for (size_t i = s->nb_count; i > 1; i--) {
+        size_t j = (size_t)vkat_rng_below(&s->rng, i);
+        uint64_t t = s->nb[i - 1];
+        s->nb[i - 1] = s->nb[j];
+        s->nb[j] = t;
+    }
+}
+
+static bool unseen(ls_state *s, const uint32_t *choice)
+{
+    return vkat_index_map_find(&s->seen, vkat_search_encode(&s->sp, choice)) == SIZE_MAX;
+}
+
+static bool ls_propose(void *state, uint32_t *choice)
+{
+    ls_state *s = state;
+    if (s->seen.count >= s->sp.raw_count)
+        return false;
+    bool ok = false;
+    while (s->have_cur && s->nb_pos < s->nb_count && !ok) {
+        uint64_t idx = s->nb[s->nb_pos++];
+        if (vkat_index_map_find(&s->seen, idx) == SIZE_MAX) {
+            vkat_search_decode(&s->sp, idx, choice);
+            ok = true;
+        }
+    }
+    if (!ok && s->have_cur && s->kick == UINT64_MAX) {
+        /* A local optimum (every neighbour tried): kick from the best point, or now and then restart anywhere,
+         * so that a basin far from the first one is found at all. */
+        if (vkat_rng_uniform(&s->rng) < RESTART)
+            for (int t = 0; t < 64 && !ok; t++)
+                ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
+        else
+            ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, KICK_STEPS, 0.3, &s->seen, 64) &&
+                 unseen(s, choice);
+        if (ok)
+            s->kick = vkat_search_encode(&s->sp, choice);
+    }
+    if (!ok) {
+        for (int t = 0; t < 64 && !ok; t++)
+            ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
+        if (!ok && !vkat_search_random_valid(&s->sp, &s->rng, choice, 4096))
+            return false;
+    }
+    vkat_index_map_put(&s->seen, vkat_search_encode(&s->sp, choice), INFINITY, 0, NULL);
+    return true;
+}
+
+static void ls_observe(void *state, const uint32_t *choice, double seconds)
+{
+    ls_state *s = state;
+    uint64_t idx = vkat_search_encode(&s->sp, choice);
+    vkat_index_map_put(&s->seen, idx, seconds, 0, NULL);
+    int was_kick = idx == s->kick;
+    if (was_kick)
+        s->kick = UINT64_MAX;
+    if (seconds < s->best_s) {
+        s->best_s = seconds;
+        memcpy(s->best, choice, s->sp.param_count * sizeof *choice);
+    }
+    /* A kick is accepted whatever it scored: the climb from it decides whether it led anywhere. */
+    if (isfinite(seconds) && (seconds < s->cur_s || was_kick || !s->have_cur))
+        move_to(s, choice, seconds);
+}
+
+const vkat_strategy_ops vkat_strategy_local = {
+    "local", "greedy iterated local search: first-improvement climbs, kicks from the best point", ls_create,
+    ls_propose, ls_observe, ls_destroy,
+};
