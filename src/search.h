@@ -108,8 +108,9 @@ typedef struct vkat_search_hooks {
     int (*check)(void *user, const uint32_t *choice);
     /* Starts evaluating a valid configuration not evaluated before in this run. */
     vkat_result (*submit)(void *user, const uint32_t *choice);
-    /* Blocks until one submitted evaluation finishes; seconds = INFINITY on failure; resumed = it came from a
-     * database, not measured. */
+    /* Blocks until one submitted evaluation finishes; seconds = INFINITY on failure; resumed = 1: it came from a
+     * database, not measured; resumed = 2: it was dropped unmeasured (out of time, interrupted) and does not count
+     * as an evaluation. */
     vkat_result (*complete)(void *user, uint32_t *choice_out, double *seconds, int *resumed);
     /* Optional: fills err for a failed check/submit/complete; NULL = a generic message. */
     void (*error)(void *user, vkat_error *err);
@@ -120,6 +121,7 @@ typedef struct vkat_search_limits {
     double budget_s;   /* wall-clock seconds; 0 = unlimited */
     uint32_t window;   /* evaluations in flight at most; 0 means 1 */
     uint64_t patience; /* stop after this many proposals in a row that were duplicates or invalid; 0 = 100000 */
+    const volatile int *stop; /* optional: when set non-zero, no more proposals (VKAT_STOP_INTERRUPTED) */
 } vkat_search_limits;
 
 typedef enum vkat_search_stop {
@@ -128,12 +130,13 @@ typedef enum vkat_search_stop {
     VKAT_STOP_TIME,      /* the time budget is spent */
     VKAT_STOP_EXHAUSTED, /* the strategy has nothing left */
     VKAT_STOP_CONVERGED, /* only duplicates or invalid proposals for `patience` proposals in a row */
+    VKAT_STOP_INTERRUPTED, /* limits->stop was set */
 } vkat_search_stop;
 
 const char *vkat_search_stop_name(vkat_search_stop s);
 
 typedef struct vkat_search_stats {
-    uint64_t proposed, invalid, evaluated, resumed, failed, duplicates;
+    uint64_t proposed, invalid, evaluated, resumed, failed, duplicates, dropped;
     double best_s;         /* INFINITY until something succeeded */
     uint32_t *best_choice; /* set by the caller: [param_count] or NULL; filled with the best configuration */
     double elapsed_s;

@@ -20,6 +20,7 @@ const char *vkat_search_stop_name(vkat_search_stop s)
     case VKAT_STOP_TIME: return "time";
     case VKAT_STOP_EXHAUSTED: return "exhausted";
     case VKAT_STOP_CONVERGED: return "converged";
+    case VKAT_STOP_INTERRUPTED: return "interrupted";
     default: return "none";
     }
 }
@@ -66,6 +67,9 @@ vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *ho
                 proposing = 0;
             } else if (limits->budget_s > 0 && vkat_now() - start >= limits->budget_s) {
                 stats->stop = VKAT_STOP_TIME;
+                proposing = 0;
+            } else if (limits->stop && *limits->stop) {
+                stats->stop = VKAT_STOP_INTERRUPTED;
                 proposing = 0;
             } else if (idle >= patience) {
                 stats->stop = VKAT_STOP_CONVERGED;
@@ -132,6 +136,13 @@ vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *ho
         waiters = seen.tags[slot] >> 2;
         seen.tags[slot] = SEEN_DONE;
         seen.values[slot] = seconds;
+        if (resumed == 2) {
+            /* Dropped unmeasured: the strategy hears of it, the counts do not. */
+            stats->dropped++;
+            for (uint32_t w = 0; w <= waiters; w++)
+                vkat_strategy_observe(strategy, choice, INFINITY);
+            continue;
+        }
         stats->evaluated++;
         stats->resumed += resumed != 0;
         if (isinf(seconds))

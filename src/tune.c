@@ -166,6 +166,14 @@ typedef struct run_ctx {
     vkat_compile_cache *compile_cache;
     vkat_tune_times *times;
     double gpu_busy_until; /* when the last measurement ended (0: none yet) */
+    /* the search's hooks (search_run.c) work on these */
+    vkat_pool *pool;
+    job *free_list[WINDOW];
+    unsigned nfree;
+    vkat_tune_report *report;
+    vkat_value *oracle_env; /* the strategies' validity oracle's scratch environment */
+    double start;
+    vkat_error hook_error; /* why a hook failed */
 } run_ctx;
 
 static void free_reference(run_ctx *c)
@@ -448,7 +456,9 @@ static const char *pick_strategy(const vkat_tune_opts *opts, uint64_t raw, uint6
 {
     if (opts->strategy && *opts->strategy)
         return opts->strategy;
-    return raw <= budget ? "exhaustive" : "random";
+    /* "auto" (a bandit over model-based, local and annealing search) was chosen by replay on recorded spaces
+     * (BENCHMARKS.md, strategies). */
+    return raw <= budget ? "exhaustive" : "auto";
 }
 
 /* Buffer sizes must not depend on parameters: one workspace serves every variant. */
@@ -468,6 +478,107 @@ static unsigned default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
+}
+
+/* ---- The search's hooks: constraints, submission to the pool, completion by measurement ------------------- */
+
+static int hook_check(void *user, const uint32_t *choice)
+{
+    run_ctx *c = user;
+    vkat_space_env_apply(c->space, choice, c->env);
+    int valid = vkat_space_check(c->space, c->env, NULL, &c->hook_error);
+    return valid;
+}
+
+/* The free validity oracle strategies use to walk around invalid points without spending evaluations. */
+static int oracle_valid(void *user, const uint32_t *choice)
+{
+    run_ctx *c = user;
+    vkat_space_env_apply(c->space, choice, c->oracle_env);
+    return vkat_space_check(c->space, c->oracle_env, NULL, NULL) == 1;
+}
+
+static vkat_result hook_submit(void *user, const uint32_t *choice)
+{
+    run_ctx *c = user;
+    const vkat_space *s = c->space;
+    if (c->nfree == 0)
+        return vkat_fail(&c->hook_error, VKAT_ERR_INTERNAL, NULL, 0, "more evaluations in flight than the window");
+    job *j = c->free_list[--c->nfree];
+    memcpy(j->choice, choice, s->param_count * sizeof *choice);
+    /* Problem and device names from the run's environment, then this configuration. */
+    memcpy(j->env, c->env, vkat_symtab_count(s->symbols) * sizeof *j->env);
+    vkat_space_env_apply(s, choice, j->env);
+    j->row = c->report->key;
+    vkat_space_format_config(s, choice, j->row.config, sizeof j->row.config);
+    vkat_row found;
+    int have = vkat_store_get(c->store, &j->row, &found, &c->hook_error);
+    if (have < 0) {
+        c->free_list[c->nfree++] = j;
+        return VKAT_ERR_DB;
+    }
+    j->resumed = have;
+    if (have)
+        j->row = found;
+    vkat_pool_push(c->pool, j, !have);
+    return VKAT_OK;
+}
+
+static vkat_result hook_complete(void *user, uint32_t *choice_out, double *seconds, int *resumed)
+{
+    run_ctx *c = user;
+    const vkat_tune_opts *opts = c->opts;
+    job *j = vkat_pool_pop(c->pool);
+    if (!j)
+        return vkat_fail(&c->hook_error, VKAT_ERR_INTERNAL, NULL, 0, "no evaluation in flight");
+    memcpy(choice_out, j->choice, c->space->param_count * sizeof *choice_out);
+    vkat_result r = VKAT_OK;
+    if (opts->stop && *opts->stop)
+        c->report->interrupted = 1;
+    if ((c->report->interrupted || (opts->budget_s > 0 && vkat_now() - c->start >= opts->budget_s)) && !j->resumed) {
+        /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
+        release_job(j);
+        *resumed = 2;
+        *seconds = INFINITY;
+    } else {
+        *resumed = j->resumed;
+        if (!j->resumed) {
+            vkat_error lost = {0};
+            vkat_result mr = measure(c, j, &lost);
+            r = vkat_store_put(c->store, &j->row, &c->hook_error);
+            if (r == VKAT_OK && mr != VKAT_OK) {
+                vkat_log(VKAT_LOG_WARN, "%s: %s; recreating the device", j->row.config, j->row.reason);
+                r = rebuild_device(c, c->pool, &c->hook_error);
+            }
+        }
+        *seconds = j->row.status == VKAT_STATUS_OK ? j->row.median_s : INFINITY;
+        vkat_tune_progress *p = &c->report->totals;
+        if (j->row.status == VKAT_STATUS_OK && j->row.median_s < p->best_s)
+            snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
+    }
+    c->free_list[c->nfree++] = j;
+    return r;
+}
+
+static void hook_error(void *user, vkat_error *err)
+{
+    *err = ((run_ctx *)user)->hook_error;
+}
+
+static void on_progress(void *user, const vkat_search_stats *st)
+{
+    run_ctx *c = user;
+    vkat_tune_progress *p = &c->report->totals;
+    p->proposed = st->proposed;
+    p->invalid = st->invalid;
+    p->evaluated = st->evaluated;
+    p->resumed = st->resumed;
+    p->failed = st->failed;
+    p->best_s = st->best_s;
+    p->elapsed_s = st->elapsed_s;
+    p->done = st->stop != VKAT_STOP_NONE;
+    if (c->opts->progress)
+        c->opts->progress(c->opts->progress_user, p);
 }
 
 vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst, uint32_t device_index,
@@ -513,17 +624,17 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     vkat_strategy *strategy = NULL;
     vkat_pool *pool = NULL;
     job *slots = calloc(WINDOW, sizeof *slots);
-    job *free_list[WINDOW];
-    unsigned nfree = 0;
     size_t np = space->param_count;
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
     size_t nsym = vkat_symtab_count(space->symbols);
     c.buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c.buffers);
     c.env = vkat_space_env_create(space, dev);
+    c.oracle_env = vkat_space_env_create(space, dev);
+    c.report = report;
     c.template_src = vkat_read_file(space->template_path, NULL);
     c.compile_cache = vkat_compile_cache_create(256);
-    if (!slots || !choice || !counts || !c.buffers || !c.env || !c.compile_cache) {
+    if (!slots || !choice || !counts || !c.buffers || !c.env || !c.oracle_env || !c.compile_cache) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
@@ -538,11 +649,11 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
             goto cleanup;
         }
-        free_list[nfree++] = &slots[i];
+        c.free_list[c.nfree++] = &slots[i];
     }
     for (size_t i = 0; i < np; i++)
         counts[i] = space->params[i].value_count;
-    vkat_search_space sp = {np, counts, vkat_space_raw_count(space)};
+    vkat_search_space sp = {np, counts, vkat_space_raw_count(space), oracle_valid, &c, NULL};
     uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
     const char *sname = pick_strategy(opts, sp.raw_count, budget);
     snprintf(report->strategy, sizeof report->strategy, "%s", sname);
@@ -553,7 +664,7 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     if (r != VKAT_OK)
         goto cleanup;
     /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
-    pool = vkat_pool_create(jobs > 1 ? jobs : 0, WINDOW, prepare, &c);
+    pool = c.pool = vkat_pool_create(jobs > 1 ? jobs : 0, WINDOW, prepare, &c);
     if (!pool) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", jobs);
         goto cleanup;
@@ -563,96 +674,16 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     p->budget = budget;
     p->budget_s = opts->budget_s;
     p->best_s = INFINITY;
-    double start = vkat_now();
-    int proposing = 1;
-    for (;;) {
-        /* Keep the window full of valid proposals, within the budget. */
-        while (proposing && !vkat_pool_full(pool)) {
-            if ((opts->stop && *opts->stop) || p->evaluated + vkat_pool_count(pool) >= budget ||
-                (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s) ||
-                !vkat_strategy_propose(strategy, choice)) {
-                proposing = 0;
-                break;
-            }
-            p->proposed++;
-            vkat_space_env_apply(space, choice, c.env);
-            vkat_error cerr = {0};
-            int valid = vkat_space_check(space, c.env, NULL, &cerr);
-            if (valid < 0) {
-                *err = cerr;
-                r = cerr.code;
-                goto cleanup;
-            }
-            if (!valid) {
-                p->invalid++;
-                vkat_strategy_observe(strategy, choice, INFINITY);
-                continue;
-            }
-            job *j = free_list[--nfree];
-            memcpy(j->choice, choice, np * sizeof *choice);
-            memcpy(j->env, c.env, nsym * sizeof *c.env);
-            j->row = report->key;
-            vkat_space_format_config(space, choice, j->row.config, sizeof j->row.config);
-            vkat_row found;
-            int have = vkat_store_get(store, &j->row, &found, err);
-            if (have < 0) {
-                free_list[nfree++] = j;
-                r = VKAT_ERR_DB;
-                goto cleanup;
-            }
-            j->resumed = have;
-            if (have)
-                j->row = found;
-            vkat_pool_push(pool, j, !have);
-        }
-        job *j = vkat_pool_pop(pool);
-        if (!j)
-            break;
-        if (opts->stop && *opts->stop)
-            report->interrupted = 1;
-        if ((report->interrupted || (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s)) && !j->resumed) {
-            /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
-            release_job(j);
-            free_list[nfree++] = j;
-            continue;
-        }
-        if (j->resumed) {
-            p->resumed++;
-        } else {
-            vkat_error lost = {0};
-            vkat_result mr = measure(&c, j, &lost);
-            r = vkat_store_put(store, &j->row, err);
-            if (r != VKAT_OK) {
-                free_list[nfree++] = j;
-                goto cleanup;
-            }
-            if (mr != VKAT_OK) {
-                vkat_log(VKAT_LOG_WARN, "%s: %s; recreating the device", j->row.config, j->row.reason);
-                r = rebuild_device(&c, pool, err);
-                if (r != VKAT_OK) {
-                    free_list[nfree++] = j;
-                    goto cleanup;
-                }
-            }
-        }
-        p->evaluated++;
-        double score = j->row.status == VKAT_STATUS_OK ? j->row.median_s : INFINITY;
-        if (j->row.status != VKAT_STATUS_OK)
-            p->failed++;
-        else if (score < p->best_s) {
-            p->best_s = score;
-            snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
-        }
-        vkat_strategy_observe(strategy, j->choice, score);
-        free_list[nfree++] = j;
-        p->elapsed_s = vkat_now() - start;
-        if (opts->progress)
-            opts->progress(opts->progress_user, p);
-    }
-    p->elapsed_s = vkat_now() - start;
+    c.start = vkat_now();
+    vkat_search_hooks hooks = {&c, hook_check, hook_submit, hook_complete, hook_error};
+    vkat_search_limits limits = {budget, opts->budget_s, WINDOW, 0, opts->stop};
+    vkat_search_stats stats = {0};
+    stats.best_choice = choice;
+    r = vkat_search_run(strategy, &hooks, &limits, on_progress, &c, &stats, err);
+    if (r != VKAT_OK)
+        goto cleanup;
+    snprintf(report->stop, sizeof report->stop, "%s", vkat_search_stop_name(stats.stop));
     p->done = 1;
-    if (opts->progress)
-        opts->progress(opts->progress_user, p);
     r = VKAT_OK;
 
 cleanup:
@@ -670,6 +701,7 @@ cleanup:
     free(c.template_src);
     free(c.buffers);
     free(c.env);
+    free(c.oracle_env);
     free(counts);
     free(choice);
     return r;

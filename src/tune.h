@@ -35,7 +35,7 @@ typedef struct vkat_tune_times {
 typedef void (*vkat_tune_progress_fn)(void *user, const vkat_tune_progress *p);
 
 typedef struct vkat_tune_opts {
-    const char *strategy;   /* NULL: exhaustive when the raw space fits the budget, else random */
+    const char *strategy;   /* NULL: exhaustive when the raw space fits the budget, else auto */
     uint64_t budget;        /* evaluations (resumed ones count); 0: 100 */
     double budget_s;        /* wall-clock limit for the search; 0: none */
     uint64_t seed;          /* search seed */
@@ -56,6 +56,7 @@ typedef struct vkat_tune_report {
     int interrupted;          /* opts->stop ended the run early */
     char skip_reason[512];
     char strategy[32];
+    char stop[16];            /* why the search ended: budget, time, exhausted, converged, interrupted */
     vkat_tune_progress totals;
     vkat_row key;             /* device, kernel, hashes, problem of this run (config empty) */
     vkat_tune_times times;
