@@ -21,6 +21,7 @@ set(VKAT_PC_VULKAN_CFLAGS "")
 if(NOT VKAT_VULKAN_INCLUDE_DIR STREQUAL "/usr/include")
   set(VKAT_PC_VULKAN_CFLAGS " -I${VKAT_VULKAN_INCLUDE_DIR}")
 endif()
+file(RELATIVE_PATH VKAT_PC_PREFIX_REL "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 configure_file(cmake/vkautotune-runtime.pc.in "${PROJECT_BINARY_DIR}/vkautotune-runtime.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/vkautotune-runtime.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

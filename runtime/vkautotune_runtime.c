@@ -189,7 +189,8 @@ static const arch_range arch_ranges[] = {
     {0x10de, 0x1e00, 0x1fff, "nvidia-turing"},
     {0x10de, 0x2080, 0x20ff, "nvidia-ampere"}, /* GA100 (A100) */
     {0x10de, 0x2180, 0x21ff, "nvidia-turing"}, /* TU116 */
-    {0x10de, 0x2200, 0x25ff, "nvidia-ampere"}, /* GA102..GA107 */
+    {0x10de, 0x2200, 0x22ff, "nvidia-ampere"}, /* GA102 */
+    {0x10de, 0x2400, 0x25ff, "nvidia-ampere"}, /* GA103..GA107 */
     {0x10de, 0x2300, 0x23ff, "nvidia-hopper"}, /* GH100: H100, H200, GH200 */
     {0x10de, 0x2600, 0x28ff, "nvidia-ada"},    /* AD102..AD107 */
     {0x10de, 0x2900, 0x2fff, "nvidia-blackwell"},
@@ -394,6 +395,7 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
             vkat_rt_result r = vkat_rt_eval(&p->value, problem, problem_count, &x);
             if (r != VKAT_RT_OK)
                 return r;
+            /* float32: the formula is a constant holding the value's bits (see the header). */
             int is_signed = strcmp(p->type, "int32") == 0;
             if (is_signed ? (x < INT32_MIN || x > INT32_MAX) : (x < 0 || x > (int64_t)UINT32_MAX))
                 return VKAT_RT_ERR_EVAL;

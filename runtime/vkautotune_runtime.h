@@ -92,7 +92,8 @@ typedef struct vkat_rt_push_constant {
     uint32_t offset; /* bytes; every push constant is 4 bytes */
     const char *name;
     const char *type;       /* "uint32", "int32" or "float32" */
-    vkat_rt_formula value;  /* integer types only; float32 values have no formula */
+    vkat_rt_formula value;  /* the value; for float32 a constant of its bits when it does not depend on the problem,
+                               else no formula */
     uint32_t tuned_bits;    /* the 4 bytes pushed when measuring the tuned problem */
 } vkat_rt_push_constant;
 

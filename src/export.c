@@ -715,7 +715,17 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         char what[300];
         snprintf(what, sizeof what, "push constant '%s'", p->name);
         if (p->type == VKAT_FLOAT32 || !p->value) {
-            tb_printf(&push, "{NULL, 0, ");
+            /* The runtime's formulas are integer: a float that is the same for every problem is its bits. */
+            if (!p->value || !reads(p->value, s, c.var_index, 0)) {
+                vkat_rt_op bits_op = {VKAT_RT_CONST, (int64_t)bits};
+                size_t start;
+                put_ops(&c, &bits_op, 1, &start);
+                tb_printf(&push, "{%s + %zu, 1, ", ops_name, start);
+            } else {
+                vkat_log(VKAT_LOG_WARN, "header: floating-point %s depends on the problem, so %s runs only its "
+                         "tuned problem", what, row->config);
+                tb_printf(&push, "{NULL, 0, ");
+            }
             tb_cstr(&push, p->value ? vkat_expr_text(p->value) : NULL);
             tb_printf(&push, "}");
         } else {
