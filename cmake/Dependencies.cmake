@@ -61,11 +61,18 @@ if(NOT VKAT_HAVE_ISOC23_STRTOL)
   add_library(vkat_glibc_compat STATIC "${CMAKE_CURRENT_SOURCE_DIR}/third_party/glibc_compat/isoc23.c")
   set(VKAT_GLIBC_COMPAT vkat_glibc_compat)
 endif()
+# SPIRV-Tools' version, for `vkautotune --version`: from the pkg-config file installed next to the library.
+get_filename_component(_spvt_libdir "${VKAT_LIB_SPIRV_Tools}" DIRECTORY)
+set(VKAT_SPIRV_TOOLS_VERSION "unknown")
+if(EXISTS "${_spvt_libdir}/pkgconfig/SPIRV-Tools.pc")
+  file(STRINGS "${_spvt_libdir}/pkgconfig/SPIRV-Tools.pc" _spvt_ver REGEX "^Version: ")
+  string(REGEX REPLACE "^Version: *" "" VKAT_SPIRV_TOOLS_VERSION "${_spvt_ver}")
+endif()
 add_library(vkat_glslang INTERFACE)
 target_include_directories(vkat_glslang SYSTEM INTERFACE "${VKAT_GLSLANG_INCLUDE}" "${VKAT_SPIRV_TOOLS_INCLUDE}")
 # The libraries reference each other in a cycle (glslang <-> MachineIndependent), hence the group.
 target_link_libraries(vkat_glslang INTERFACE -Wl,--start-group ${VKAT_GLSLANG_LIBS} ${VKAT_GLIBC_COMPAT} -Wl,--end-group Threads::Threads)
-message(STATUS "vkautotune: glslang ${VKAT_GLSLANG_VERSION} (${VKAT_GLSLANG_INCLUDE})")
+message(STATUS "vkautotune: glslang ${VKAT_GLSLANG_VERSION} (${VKAT_GLSLANG_INCLUDE}), SPIRV-Tools ${VKAT_SPIRV_TOOLS_VERSION}")
 
 # --- inih, SQLite, json-c, xxHash: static where Debian ships a static library, so the binary runs elsewhere --
 function(vkat_static_lib var name)

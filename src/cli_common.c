@@ -55,3 +55,21 @@ void vkat_cli_setup_log(int verbose, int quiet)
     log_quiet = quiet;
     vkat_set_log(log_to_stderr, NULL);
 }
+
+/* The versions come from CMake (cmake/Dependencies.cmake reads them from the headers it builds against). */
+#ifndef VKAT_GLSLANG_VERSION
+#define VKAT_GLSLANG_VERSION "unknown"
+#endif
+#ifndef VKAT_SPIRV_TOOLS_VERSION
+#define VKAT_SPIRV_TOOLS_VERSION "unknown"
+#endif
+#ifndef VKAT_VULKAN_HEADERS_VERSION
+#define VKAT_VULKAN_HEADERS_VERSION "unknown"
+#endif
+
+void vkat_cli_print_version(void)
+{
+    printf("vkautotune %s\n", VKAT_VERSION_STRING);
+    printf("built with glslang %s, SPIRV-Tools %s, Vulkan headers %s\n", VKAT_GLSLANG_VERSION,
+           VKAT_SPIRV_TOOLS_VERSION, VKAT_VULKAN_HEADERS_VERSION);
+}

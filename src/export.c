@@ -8,11 +8,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "export.h"
 #include "util.h"
+#include "vkautotune_runtime.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -142,7 +144,7 @@ static void spv_name(const vkat_export_item *it, char *buf, size_t size)
 {
     buf[0] = 0;
     append_slug(buf, size, it->space->name ? it->space->name : it->row->kernel);
-    append_slug(buf, size, it->device->name);
+    append_slug(buf, size, it->device ? it->device->name : it->row->device.name);
     for (size_t i = 0; i < it->space->problem_count; i++) {
         char part[320];
         snprintf(part, sizeof part, "%s=%lld", it->space->problem[i].name, (long long)problem_value(it, i));
@@ -208,10 +210,14 @@ static const char *direction_name(vkat_direction d)
     return "inout";
 }
 
-static json_object *device_json(const vkat_device_info *d)
+/* A device that is not present is described by its database row: the same identity, type unknown. */
+static json_object *device_json(const vkat_device_info *d, const vkat_device_key *row_key)
 {
     vkat_device_key key;
-    vkat_device_key_from_info(d, &key);
+    if (d)
+        vkat_device_key_from_info(d, &key);
+    else
+        key = *row_key;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "name", str(key.name));
     json_object_object_add(o, "vendor", str(key.vendor));
@@ -221,7 +227,7 @@ static json_object *device_json(const vkat_device_info *d)
     json_object_object_add(o, "driver_version_raw", json_object_new_int64(key.driver_version));
     json_object_object_add(o, "driver_uuid", str(key.driver_uuid));
     json_object_object_add(o, "pipeline_cache_uuid", str(key.pipeline_cache_uuid));
-    json_object_object_add(o, "device_type", str(d->device_type));
+    json_object_object_add(o, "device_type", str(d ? d->device_type : "unknown"));
     return o;
 }
 
@@ -254,7 +260,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(k, "spirv", str(file));
     json_object_object_add(k, "spirv_hash", str(hash));
     json_object_object_add(k, "spirv_size_bytes", json_object_new_int64((int64_t)spv_bytes));
-    json_object_object_add(k, "device", device_json(it->device));
+    json_object_object_add(k, "device", device_json(it->device, &row->device));
 
     json_object *problem = json_object_new_object();
     for (size_t i = 0; i < s->problem_count; i++)
@@ -377,7 +383,7 @@ vkat_result vkat_export_write(const char *dir, const vkat_export_item *items, si
     /* Check everything before touching the directory, so a bad item leaves no partial export behind. */
     for (size_t i = 0; i < count; i++) {
         const vkat_export_item *it = &items[i];
-        if (!it->space || !it->device || !it->row || !it->spirv || !it->launch ||
+        if (!it->space || !it->row || !it->spirv || !it->launch ||
             (it->space->param_count && !it->choice)) {
             r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "export: item %zu is incomplete", i);
             goto done;
@@ -433,5 +439,500 @@ vkat_result vkat_export_write(const char *dir, const vkat_export_item *items, si
 done:
     json_object_put(root);
     free(names);
+    return r;
+}
+
+/* ---- C header for the runtime library ------------------------------------------------------------------------
+ * The same items as the manifest, as C data for runtime/vkautotune_runtime.h. Text is appended to one growing
+ * buffer and written atomically at the end. Formulas are the space's expressions lowered by vkat_expr_lower:
+ * problem sizes stay variables, parameters (and the measuring device's limits, when it is present) become
+ * constants. */
+
+typedef struct text_buf {
+    char *data;
+    size_t len, cap;
+    int failed;
+} text_buf;
+
+static void tb_printf(text_buf *b, const char *fmt, ...) VKAT_PRINTF(2, 3);
+static void tb_printf(text_buf *b, const char *fmt, ...)
+{
+    if (b->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->data ? b->data + b->len : NULL, b->data ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = 1;
+            return;
+        }
+        if (b->data && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap <= b->len + (size_t)n)
+            cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d) {
+            b->failed = 1;
+            return;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+}
+
+/* A C string literal of s (NULL: the literal NULL). */
+static void tb_cstr(text_buf *b, const char *s)
+{
+    if (!s) {
+        tb_printf(b, "NULL");
+        return;
+    }
+    tb_printf(b, "\"");
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            tb_printf(b, "\\%c", *c);
+        else if (*c < 0x20 || *c >= 0x7f || *c == '?') /* '?' too: no trigraphs */
+            tb_printf(b, "\\%03o", *c);
+        else
+            tb_printf(b, "%c", *c);
+    }
+    tb_printf(b, "\"");
+}
+
+/* Text for a comment: no "*" followed by "/" and no line breaks. */
+static void tb_comment_text(text_buf *b, const char *s)
+{
+    for (const char *c = s; *c; c++)
+        tb_printf(b, "%c", (*c == '/' && c > s && c[-1] == '*') || *c == '\n' || *c == '\r' ? ' ' : *c);
+}
+
+static double finite_or_zero(double x)
+{
+    return isfinite(x) ? x : 0.0;
+}
+
+/* The C identifier for a header's table: its file name without directories and ".h", every other character
+ * than [A-Za-z0-9_] replaced by '_', '_' in front of a leading digit. */
+static void table_ident(const char *header_name, char *out, size_t size)
+{
+    const char *base = strrchr(header_name, '/');
+    base = base ? base + 1 : header_name;
+    size_t n = strlen(base);
+    if (n > 2 && strcmp(base + n - 2, ".h") == 0)
+        n -= 2;
+    size_t o = 0;
+    if (n == 0 || (base[0] >= '0' && base[0] <= '9'))
+        out[o++] = '_';
+    for (size_t i = 0; i < n && o + 1 < size; i++) {
+        char c = base[i];
+        out[o++] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
+    }
+    out[o] = 0;
+}
+
+/* Per-item lowering context: which symbol slots are runtime variables (problem sizes), constants (parameters,
+ * and the device's limits when the device is present) or unavailable (limits of an absent device). */
+typedef struct lower_ctx {
+    const vkat_export_item *it;
+    int *var_index;
+    text_buf *ops;   /* the item's ops array, as C text */
+    size_t op_count; /* ops written so far */
+} lower_ctx;
+
+static int *make_var_index(const vkat_export_item *it)
+{
+    const vkat_space *s = it->space;
+    size_t n = vkat_symtab_count(s->symbols);
+    int *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = vkat_symtab_name(s->symbols, (int)i);
+        v[i] = (!it->device && name && strncmp(name, "device.", 7) == 0) ? -2 : -1;
+    }
+    for (size_t i = 0; i < s->problem_count; i++)
+        if (s->problem[i].slot >= 0 && (size_t)s->problem[i].slot < n)
+            v[s->problem[i].slot] = (int)i;
+    return v;
+}
+
+static const char *const rt_op_names[VKAT_RT_OPCODE_COUNT] = {
+    "CONST", "VAR", "NEG", "NOT", "BNOT", "BOOL", "ADD", "SUB", "MUL", "DIV", "MOD", "CDIV", "MIN", "MAX",
+    "SHL", "SHR", "BAND", "BOR", "BXOR", "LT", "LE", "GT", "GE", "EQ", "NE", "LAND", "LOR",
+};
+
+/* Appends the ops to the context's array text; *start and *count say where they are. */
+static void put_ops(lower_ctx *c, const vkat_rt_op *ops, size_t count, size_t *start)
+{
+    *start = c->op_count;
+    for (size_t i = 0; i < count; i++) {
+        tb_printf(c->ops, "    {VKAT_RT_%s, %lld},\n", rt_op_names[ops[i].op], (long long)ops[i].arg);
+        c->op_count++;
+    }
+}
+
+/* Lowers `e` (NULL: the constant `dflt`) and writes a vkat_rt_formula initializer into `out` referring to the ops
+ * array `ops_name`. Returns 1 when there is a formula, 0 when it cannot be expressed (a warning says why). */
+static int formula(lower_ctx *c, text_buf *out, const char *ops_name, const vkat_expr *e, int64_t dflt,
+                   const char *what)
+{
+    vkat_rt_op one = {VKAT_RT_CONST, dflt};
+    vkat_rt_op *ops = &one;
+    size_t count = 1, start;
+    if (e) {
+        vkat_error lerr = {0};
+        if (vkat_expr_lower(e, c->it->env, c->var_index, &ops, &count, &lerr) != VKAT_OK) {
+            char msg[1200];
+            vkat_log(VKAT_LOG_WARN, "header: %s has no formula, so %s runs only its tuned problem: %s", what,
+                     c->it->row->config, vkat_error_format(&lerr, msg, sizeof msg));
+            tb_printf(out, "{NULL, 0, ");
+            tb_cstr(out, vkat_expr_text(e));
+            tb_printf(out, "}");
+            return 0;
+        }
+    }
+    put_ops(c, ops, count, &start);
+    if (ops != &one)
+        free(ops);
+    tb_printf(out, "{%s + %zu, %zu, ", ops_name, start, count);
+    if (e)
+        tb_cstr(out, vkat_expr_text(e));
+    else
+        tb_printf(out, "\"%lld\"", (long long)dflt);
+    tb_printf(out, "}");
+    return 1;
+}
+
+/* Does the expression read any slot with var_index[slot] == want_kind (-2: unavailable) or >= 0 (want 0)? */
+static int reads(const vkat_expr *e, const vkat_space *s, const int *var_index, int want)
+{
+    size_t n = vkat_symtab_count(s->symbols);
+    for (size_t i = 0; i < n; i++)
+        if ((want == 0 ? var_index[i] >= 0 : var_index[i] == want) && vkat_expr_uses(e, (int)i))
+            return 1;
+    return 0;
+}
+
+static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
+{
+    snprintf(out, 17, "%016llx",
+             (unsigned long long)XXH3_64bits(m->words, m->count * sizeof(uint32_t)));
+    return out;
+}
+
+/* One variant's arrays (SPIR-V, problem, ops, conditions, spec constants, bindings, push constants, requirements)
+ * go into `pre`; its vkat_rt_variant initializer into `var`. */
+static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, size_t k, const vkat_export_item *it,
+                               uint32_t flags, vkat_error *err)
+{
+    const vkat_space *s = it->space;
+    const vkat_row *row = it->row;
+    const vkat_launch *l = it->launch;
+    const vkat_device_key *dk = &row->device;
+    vkat_device_key key;
+    if (it->device) {
+        vkat_device_key_from_info(it->device, &key);
+        dk = &key;
+    }
+    text_buf ops = {0}, conds = {0}, binds = {0}, push = {0};
+    lower_ctx c = {it, make_var_index(it), &ops, 0};
+    char ops_name[160];
+    snprintf(ops_name, sizeof ops_name, "%s_ops_%zu", id, k);
+    if (!c.var_index)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+
+    /* Conditions: constraints on problem sizes. Those that read a device limit were checked on the measuring
+     * device and those without a problem size hold for this configuration; neither is needed at run time. */
+    size_t ncond = 0;
+    int pinned = 0;
+    for (size_t i = 0; i < s->constraint_count; i++) {
+        const vkat_expr *e = s->constraints[i].expr;
+        if (!reads(e, s, c.var_index, 0) || reads(e, s, c.var_index, -2))
+            continue;
+        char what[300];
+        snprintf(what, sizeof what, "constraint '%s'", s->constraints[i].name);
+        text_buf one = {0};
+        if (formula(&c, &one, ops_name, e, 0, what)) {
+            tb_printf(&conds, "    %s,\n", one.data ? one.data : "");
+            ncond++;
+        } else {
+            pinned = 1;
+        }
+        free(one.data);
+    }
+    if (pinned) {
+        /* A condition the runtime cannot check: allow only the tuned problem (M == 256 && N == 256 ...). */
+        vkat_rt_op pin[3 * 64];
+        size_t np = 0, start;
+        for (size_t i = 0; i < s->problem_count && i < 64; i++) {
+            pin[np++] = (vkat_rt_op){VKAT_RT_VAR, (int64_t)i};
+            pin[np++] = (vkat_rt_op){VKAT_RT_CONST, problem_value(it, i)};
+            pin[np++] = (vkat_rt_op){VKAT_RT_EQ, 0};
+            if (i > 0)
+                pin[np++] = (vkat_rt_op){VKAT_RT_LAND, 0};
+        }
+        if (np) {
+            put_ops(&c, pin, np, &start);
+            tb_printf(&conds, "    {%s + %zu, %zu, \"the tuned problem only\"},\n", ops_name, start, np);
+            ncond++;
+        }
+    }
+
+    /* Group counts. */
+    text_buf groups = {0};
+    for (int i = 0; i < 3; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "the group count %c", "xyz"[i]);
+        if (i)
+            tb_printf(&groups, ", ");
+        formula(&c, &groups, ops_name, s->groups[i], 1, what);
+    }
+
+    /* Bindings and push constants. */
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        const vkat_buffer_decl *b = &s->buffers[i];
+        char what[300];
+        snprintf(what, sizeof what, "the size of buffer '%s'", b->name);
+        tb_printf(&binds, "    {%u, ", b->binding);
+        tb_cstr(&binds, b->name);
+        tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
+                  b->dir == VKAT_DIR_IN ? "IN" : b->dir == VKAT_DIR_OUT ? "OUT" : "INOUT");
+        formula(&c, &binds, ops_name, b->count, 0, what);
+        tb_printf(&binds, ", %lluu},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
+    }
+    for (size_t i = 0; i < s->push_count; i++) {
+        const vkat_push_decl *p = &s->push[i];
+        uint32_t bits;
+        memcpy(&bits, l->push + 4 * i, 4);
+        tb_printf(&push, "    {%zu, ", 4 * i);
+        tb_cstr(&push, p->name);
+        tb_printf(&push, ", \"%s\", ", vkat_elem_type_name(p->type));
+        char what[300];
+        snprintf(what, sizeof what, "push constant '%s'", p->name);
+        if (p->type == VKAT_FLOAT32 || !p->value) {
+            /* The runtime's formulas are integer: a float that is the same for every problem is its bits. */
+            if (!p->value || !reads(p->value, s, c.var_index, 0)) {
+                vkat_rt_op bits_op = {VKAT_RT_CONST, (int64_t)bits};
+                size_t start;
+                put_ops(&c, &bits_op, 1, &start);
+                tb_printf(&push, "{%s + %zu, 1, ", ops_name, start);
+            } else {
+                vkat_log(VKAT_LOG_WARN, "header: floating-point %s depends on the problem, so %s runs only its "
+                         "tuned problem", what, row->config);
+                tb_printf(&push, "{NULL, 0, ");
+            }
+            tb_cstr(&push, p->value ? vkat_expr_text(p->value) : NULL);
+            tb_printf(&push, "}");
+        } else {
+            formula(&c, &push, ops_name, p->value, 0, what);
+        }
+        tb_printf(&push, ", 0x%08xu},\n", bits);
+    }
+
+    /* The arrays, then the variant. */
+    tb_printf(pre, "/* variant %zu: ", k);
+    tb_comment_text(pre, row->kernel);
+    tb_printf(pre, " on ");
+    tb_comment_text(pre, dk->name);
+    tb_printf(pre, " (driver ");
+    tb_comment_text(pre, dk->driver_version_string);
+    tb_printf(pre, "), problem ");
+    tb_comment_text(pre, row->problem);
+    tb_printf(pre, ", %s, median %.4g ms */\n", row->config, finite_or_zero(row->median_s * 1e3));
+    tb_printf(pre, "static const uint32_t %s_spirv_%zu[%zu] = {", id, k, it->spirv->count);
+    for (size_t i = 0; i < it->spirv->count; i++)
+        tb_printf(pre, "%s0x%08xu,", i % 8 ? " " : "\n    ", it->spirv->words[i]);
+    tb_printf(pre, "\n};\n");
+    if (s->problem_count) {
+        tb_printf(pre, "static const char *const %s_problem_names_%zu[] = {", id, k);
+        for (size_t i = 0; i < s->problem_count; i++) {
+            tb_printf(pre, i ? ", " : "");
+            tb_cstr(pre, s->problem[i].name);
+        }
+        tb_printf(pre, "};\nstatic const int64_t %s_problem_%zu[] = {", id, k);
+        for (size_t i = 0; i < s->problem_count; i++)
+            tb_printf(pre, "%s%lld", i ? ", " : "", (long long)problem_value(it, i));
+        tb_printf(pre, "};\n");
+    }
+    if (c.op_count)
+        tb_printf(pre, "static const vkat_rt_op %s[] = {\n%s};\n", ops_name, ops.data);
+    if (ncond)
+        tb_printf(pre, "static const vkat_rt_formula %s_conditions_%zu[] = {\n%s};\n", id, k, conds.data);
+    size_t nspec = 0;
+    for (size_t i = 0; i < s->param_count; i++)
+        nspec += s->params[i].kind == VKAT_PARAM_SPEC;
+    if (nspec) {
+        tb_printf(pre, "static const vkat_rt_spec_constant %s_spec_%zu[] = {\n", id, k);
+        for (size_t i = 0; i < s->param_count; i++) {
+            const vkat_param *p = &s->params[i];
+            if (p->kind != VKAT_PARAM_SPEC)
+                continue;
+            tb_printf(pre, "    {%u, %uu, ", p->spec_id, (uint32_t)p->values[it->choice[i]]);
+            tb_cstr(pre, p->name);
+            tb_printf(pre, "},\n");
+        }
+        tb_printf(pre, "};\n");
+    }
+    if (s->buffer_count)
+        tb_printf(pre, "static const vkat_rt_binding %s_bindings_%zu[] = {\n%s};\n", id, k, binds.data);
+    if (s->push_count)
+        tb_printf(pre, "static const vkat_rt_push_constant %s_push_%zu[] = {\n%s};\n", id, k, push.data);
+    tb_printf(pre, "static const char *const %s_extensions_%zu[] = {", id, k);
+    for (size_t i = 0; i < s->extension_count; i++) {
+        tb_cstr(pre, s->extensions[i]);
+        tb_printf(pre, ", ");
+    }
+    tb_printf(pre, "NULL};\nstatic const char *const %s_features_%zu[] = {", id, k);
+    for (size_t i = 0; i < s->feature_count; i++) {
+        tb_cstr(pre, s->features[i]);
+        tb_printf(pre, ", ");
+    }
+    tb_printf(pre, "NULL};\n\n");
+
+    char hash[17];
+    char pattern[256];
+    snprintf(pattern, sizeof pattern, "%s", dk->name);
+    for (char *p = pattern; *p; p++)
+        if (*p == '*') /* the name is a glob pattern; a literal '*' matches as any one character */
+            *p = '?';
+    tb_printf(var, "    {\n        .kernel = ");
+    tb_cstr(var, row->kernel);
+    tb_printf(var, ",\n        .vendor_id = 0x%x, .device_id = 0x%x,\n", dk->vendor_id, dk->device_id);
+    tb_printf(var, "        .driver_version_min = 0x%xu, .driver_version_max = 0x%xu,\n", dk->driver_version,
+              dk->driver_version);
+    tb_printf(var, "        .device_name = ");
+    tb_cstr(var, pattern);
+    tb_printf(var, ",\n        .driver_version_string = ");
+    tb_cstr(var, dk->driver_version_string);
+    tb_printf(var, ",\n        .device_type = ");
+    tb_cstr(var, it->device ? it->device->device_type : "unknown");
+    tb_printf(var, ",\n        .flags = %s,\n",
+              flags == 0 ? "0" : flags == VKAT_RT_VENDOR_DEFAULT ? "VKAT_RT_VENDOR_DEFAULT"
+              : flags == VKAT_RT_GENERIC_DEFAULT ? "VKAT_RT_GENERIC_DEFAULT"
+              : "VKAT_RT_VENDOR_DEFAULT | VKAT_RT_GENERIC_DEFAULT");
+    if (s->problem_count)
+        tb_printf(var, "        .problem_count = %zu, .problem_names = %s_problem_names_%zu, .problem = %s_problem_%zu,\n",
+                  s->problem_count, id, k, id, k);
+    if (ncond)
+        tb_printf(var, "        .conditions = %s_conditions_%zu, .condition_count = %zu,\n", id, k, ncond);
+    tb_printf(var, "        .spirv = %s_spirv_%zu, .spirv_size_bytes = %zu, .spirv_hash = \"%s\",\n", id, k,
+              it->spirv->count * sizeof(uint32_t), spirv_hash_hex(it->spirv, hash));
+    tb_printf(var, "        .entry_point = ");
+    tb_cstr(var, s->entry ? s->entry : "main");
+    tb_printf(var, ",\n");
+    if (nspec)
+        tb_printf(var, "        .spec_constants = %s_spec_%zu, .spec_constant_count = %zu,\n", id, k, nspec);
+    tb_printf(var, "        .local_size = {%u, %u, %u}, .shared_bytes = %u,\n", l->local_size[0], l->local_size[1],
+              l->local_size[2], it->shared_bytes);
+    tb_printf(var, "        .groups = {%s},\n", groups.data ? groups.data : "");
+    tb_printf(var, "        .tuned_groups = {%u, %u, %u},\n", l->groups[0], l->groups[1], l->groups[2]);
+    if (s->buffer_count)
+        tb_printf(var, "        .bindings = %s_bindings_%zu, .binding_count = %zu,\n", id, k, s->buffer_count);
+    if (s->push_count)
+        tb_printf(var, "        .push_constants = %s_push_%zu, .push_constant_count = %zu,\n", id, k, s->push_count);
+    tb_printf(var, "        .extensions = %s_extensions_%zu, .features = %s_features_%zu,\n", id, k, id, k);
+    tb_printf(var, "        .config = ");
+    tb_cstr(var, row->config);
+    tb_printf(var, ",\n        .median_ms = %.17g, .min_ms = %.17g, .mad_ms = %.17g, .samples = %u, .batch = %u,\n",
+              finite_or_zero(row->median_s * 1e3), finite_or_zero(row->min_s * 1e3),
+              finite_or_zero(row->mad_s * 1e3), row->samples, row->batch ? row->batch : 1);
+    tb_printf(var, "    },\n");
+
+    vkat_result r = VKAT_OK;
+    if (ops.failed || conds.failed || binds.failed || push.failed || groups.failed)
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+    free(ops.data);
+    free(conds.data);
+    free(binds.data);
+    free(push.data);
+    free(groups.data);
+    free(c.var_index);
+    return r;
+}
+
+/* The portable choice for unknown devices: no extension or feature required, then the fewest invocations. */
+static uint64_t portability_cost(const vkat_export_item *it)
+{
+    const vkat_launch *l = it->launch;
+    uint64_t inv = (uint64_t)l->local_size[0] * l->local_size[1] * l->local_size[2];
+    return (it->space->extension_count + it->space->feature_count ? (uint64_t)1 << 40 : 0) + inv;
+}
+
+static const char *item_kernel(const vkat_export_item *it)
+{
+    return it->space->name ? it->space->name : it->row->kernel;
+}
+
+vkat_result vkat_export_write_header(const char *dir, const char *header_name, const vkat_export_item *items,
+                                     size_t count, vkat_error *err)
+{
+    char id[256];
+    table_ident(header_name, id, sizeof id);
+    if (strchr(header_name, '/') || !header_name[0])
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "--header '%s': expected a file name (it is written into %s)",
+                         header_name, dir);
+    text_buf pre = {0}, var = {0}, out = {0};
+    vkat_result r = VKAT_OK;
+    for (size_t i = 0; i < count && !r; i++) {
+        const vkat_export_item *it = &items[i];
+        uint32_t flags = 0;
+        /* The vendor default is the kernel's first variant of that vendor; the generic default, the most
+         * portable of the kernel's variants (the first of equals). */
+        int first_of_vendor = 1, most_portable = 1;
+        for (size_t j = 0; j < count; j++) {
+            const vkat_export_item *o = &items[j];
+            if (strcmp(item_kernel(o), item_kernel(it)) != 0)
+                continue;
+            if (j < i && o->row->device.vendor_id == it->row->device.vendor_id)
+                first_of_vendor = 0;
+            uint64_t a = portability_cost(o), b = portability_cost(it);
+            if (a < b || (a == b && j < i))
+                most_portable = 0;
+        }
+        flags |= first_of_vendor ? VKAT_RT_VENDOR_DEFAULT : 0;
+        flags |= most_portable ? VKAT_RT_GENERIC_DEFAULT : 0;
+        r = header_item(&pre, &var, id, i, it, flags, err);
+    }
+    if (r)
+        goto done;
+    char guard[300];
+    snprintf(guard, sizeof guard, "VKAT_GENERATED_%s_H", id);
+    for (char *g = guard; *g; g++)
+        if (*g >= 'a' && *g <= 'z')
+            *g = (char)(*g - 'a' + 'A');
+    tb_printf(&out,
+              "/* %s — generated by vkautotune " VKAT_VERSION_STRING " (vkautotune export --header); do not edit.\n"
+              " * %zu tuned variant(s) and their selection table for the vkautotune runtime library\n"
+              " * (vkautotune_runtime.h; docs/runtime.md): vkat_rt_select(&%s, kernel, properties, ...).\n"
+              " * Static data only: include it in the one C file that selects the kernel. */\n"
+              "#ifndef %s\n#define %s\n\n#include \"vkautotune_runtime.h\"\n\n"
+              "#if VKAT_RT_TABLE_VERSION != %d\n#error \"%s was generated for table version %d of "
+              "vkautotune_runtime.h\"\n#endif\n\n",
+              header_name, count, id, guard, guard, VKAT_RT_TABLE_VERSION, header_name, VKAT_RT_TABLE_VERSION);
+    tb_printf(&out, "%s", pre.data ? pre.data : "");
+    if (count)
+        tb_printf(&out, "static const vkat_rt_variant %s_variants[%zu] = {\n%s};\n\n", id, count, var.data);
+    char variants[300];
+    snprintf(variants, sizeof variants, "%s_variants", id);
+    tb_printf(&out, "static const vkat_rt_table %s = {VKAT_RT_TABLE_VERSION, \"vkautotune " VKAT_VERSION_STRING
+                    "\", %s, %zu};\n\n#endif\n",
+              id, count ? variants : "NULL", count);
+    if (pre.failed || var.failed || out.failed) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+        goto done;
+    }
+    if ((r = make_dirs(dir, err)) || (r = write_atomic(dir, header_name, out.data, out.len, err)))
+        goto done;
+    sync_dir(dir);
+    vkat_log(VKAT_LOG_INFO, "wrote %s/%s (%zu variant(s), table '%s')", dir, header_name, count, id);
+done:
+    free(pre.data);
+    free(var.data);
+    free(out.data);
     return r;
 }

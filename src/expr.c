@@ -6,6 +6,7 @@
  * This file knows nothing of INI files or devices; space.c feeds it text and a symbol table. */
 #include "expr.h"
 #include "util.h"
+#include "vkautotune_runtime.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -853,4 +854,116 @@ const char *vkat_expr_text(const vkat_expr *e)
 int vkat_expr_line(const vkat_expr *e)
 {
     return e->line;
+}
+
+/* ---- Lowering for the runtime library ------------------------------------------------------------------------ */
+
+static vkat_result lower_fail(const vkat_expr *e, vkat_error *err, const char *what)
+{
+    return vkat_fail(err, VKAT_ERR_UNSUPPORTED, e->file, e->line,
+                     "'%s': %s, which the runtime's formulas do not have (docs/runtime.md)", e->text, what);
+}
+
+vkat_result vkat_expr_lower(const vkat_expr *e, const vkat_value *env, const int *var_index, struct vkat_rt_op **ops,
+                            size_t *count, vkat_error *err)
+{
+    /* Each insn becomes at most one op, min/max of n arguments n-1, and each && / || one op at its target. */
+    size_t cap = 1;
+    for (size_t i = 0; i < e->count; i++)
+        cap += (e->code[i].op == OP_MIN || e->code[i].op == OP_MAX) ? (size_t)e->code[i].arg : 2;
+    vkat_rt_op *out = malloc(cap * sizeof *out);
+    int32_t *pending = malloc((e->count + 1) * sizeof *pending); /* targets of open && / ||, innermost last */
+    int32_t *pending_op = malloc((e->count + 1) * sizeof *pending_op);
+    size_t n = 0, np = 0;
+    vkat_result r = VKAT_OK;
+    if (!out || !pending || !pending_op) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto fail;
+    }
+#define PUT(o, a) (out[n].op = (o), out[n].arg = (a), n++)
+    for (size_t pc = 0; pc <= e->count; pc++) {
+        while (np && pending[np - 1] == (int32_t)pc) {
+            np--;
+            PUT(pending_op[np], 0);
+        }
+        if (pc == e->count)
+            break;
+        const insn *in = &e->code[pc];
+        switch ((opcode)in->op) {
+        case OP_CONST:
+            if (in->k.is_float) {
+                r = lower_fail(e, err, "it has a floating-point literal");
+                goto fail;
+            }
+            PUT(VKAT_RT_CONST, in->k.i);
+            break;
+        case OP_LOAD: {
+            int v = var_index[in->arg];
+            if (v >= 0) {
+                PUT(VKAT_RT_VAR, v);
+            } else if (v == -1 && !env[in->arg].is_float) {
+                PUT(VKAT_RT_CONST, env[in->arg].i);
+            } else {
+                r = vkat_fail(err, VKAT_ERR_UNSUPPORTED, e->file, e->line,
+                              "'%s': a name it reads is %s (docs/runtime.md)", e->text,
+                              v == -1 ? "not an integer" : "not known when exporting (a device limit of a device "
+                                                           "that is not present)");
+                goto fail;
+            }
+            break;
+        }
+        case OP_NEG: PUT(VKAT_RT_NEG, 0); break;
+        case OP_NOT: PUT(VKAT_RT_NOT, 0); break;
+        case OP_BNOT: PUT(VKAT_RT_BNOT, 0); break;
+        case OP_BOOL: PUT(VKAT_RT_BOOL, 0); break;
+        case OP_MUL: PUT(VKAT_RT_MUL, 0); break;
+        case OP_DIV: PUT(VKAT_RT_DIV, 0); break;
+        case OP_MOD: PUT(VKAT_RT_MOD, 0); break;
+        case OP_ADD: PUT(VKAT_RT_ADD, 0); break;
+        case OP_SUB: PUT(VKAT_RT_SUB, 0); break;
+        case OP_SHL: PUT(VKAT_RT_SHL, 0); break;
+        case OP_SHR: PUT(VKAT_RT_SHR, 0); break;
+        case OP_LT: PUT(VKAT_RT_LT, 0); break;
+        case OP_LE: PUT(VKAT_RT_LE, 0); break;
+        case OP_GT: PUT(VKAT_RT_GT, 0); break;
+        case OP_GE: PUT(VKAT_RT_GE, 0); break;
+        case OP_EQ: PUT(VKAT_RT_EQ, 0); break;
+        case OP_NE: PUT(VKAT_RT_NE, 0); break;
+        case OP_BAND: PUT(VKAT_RT_BAND, 0); break;
+        case OP_BXOR: PUT(VKAT_RT_BXOR, 0); break;
+        case OP_BOR: PUT(VKAT_RT_BOR, 0); break;
+        case OP_CDIV: PUT(VKAT_RT_CDIV, 0); break;
+        case OP_AND:
+        case OP_OR:
+            /* a AND(target) b BOOL target: -> a b LAND, emitted when the walk reaches the target. */
+            pending[np] = in->arg;
+            pending_op[np++] = in->op == OP_AND ? VKAT_RT_LAND : VKAT_RT_LOR;
+            break;
+        case OP_MIN:
+        case OP_MAX:
+            for (int32_t k = 1; k < in->arg; k++)
+                PUT(in->op == OP_MIN ? VKAT_RT_MIN : VKAT_RT_MAX, 0);
+            break;
+        case OP_JFALSE:
+        case OP_JUMP:
+            r = lower_fail(e, err, "it has a conditional (?: or select)");
+            goto fail;
+        default:
+            r = lower_fail(e, err, "it calls a function other than min, max and cdiv");
+            goto fail;
+        }
+    }
+#undef PUT
+    free(pending);
+    free(pending_op);
+    *ops = out;
+    *count = n;
+    return VKAT_OK;
+fail:
+    free(out);
+    free(pending);
+    free(pending_op);
+    *ops = NULL;
+    *count = 0;
+    return r;
 }

@@ -58,6 +58,17 @@ vkat_result vkat_expr_eval_int(const vkat_expr *e, const vkat_value *env, int64_
 /* Does the expression read this slot? (Lets the search order constraints by the parameters they use.) */
 bool vkat_expr_uses(const vkat_expr *e, int slot);
 const char *vkat_expr_text(const vkat_expr *e);
+
+/* Lowers the expression to the runtime's formula ops (runtime/vkautotune_runtime.h: integer RPN, no jumps) for
+ * `vkautotune export --header`. Per slot, var_index[slot] >= 0 makes the name runtime variable number
+ * var_index[slot]; -1 folds env[slot] in as a constant (it must be an integer); -2 marks it unavailable.
+ * Supported: integer literals, names, unary - ! ~, + - * / % << >> & | ^, comparisons, && || (evaluated without
+ * short-circuit), min, max, cdiv. Anything else (floats, ?:, select, other functions) or an unavailable name is
+ * VKAT_ERR_UNSUPPORTED with a message naming it; nothing is allocated then. On success *ops is malloc'ed pairs
+ * (op, arg) of *count entries (the caller frees). */
+struct vkat_rt_op;
+vkat_result vkat_expr_lower(const vkat_expr *e, const vkat_value *env, const int *var_index, struct vkat_rt_op **ops,
+                            size_t *count, vkat_error *err);
 int vkat_expr_line(const vkat_expr *e);
 
 #endif

@@ -15,6 +15,7 @@ static void usage(FILE *f)
             "commands:\n"
             "  tune                   tune a template over a search space (the default command)\n"
             "  compile                compile and validate one configuration to SPIR-V\n"
+            "  export                 write stored winners as SPIR-V, manifest.json and a C header\n"
             "  devices [--json]       list Vulkan devices, their limits and cooperative-matrix shapes\n"
             "  replay TABLE           replay a search strategy against a recorded table (no GPU needed)\n"
             "  help                   this text\n"
@@ -37,6 +38,8 @@ int main(int argc, char **argv)
         return vkat_cmd_compile(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return vkat_cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export"))
+        return vkat_cmd_export(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return vkat_cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
@@ -44,7 +47,7 @@ int main(int argc, char **argv)
         return VKAT_EXIT_OK;
     }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("vkautotune %s\n", VKAT_VERSION_STRING);
+        vkat_cli_print_version();
         return VKAT_EXIT_OK;
     }
     /* No command word: the main job, `vkautotune TEMPLATE --space SPACE` or `vkautotune --space SPACE`. */

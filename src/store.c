@@ -553,3 +553,32 @@ vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t coun
     done(s);
     return r;
 }
+
+vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **rows, size_t *count, vkat_error *err)
+{
+    /* Window functions (SQLite >= 3.25) pick each series' best row exactly as STMT_BEST ranks one series. */
+    static const char sql[] =
+        "SELECT " ROW_COLUMNS " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY device_name, vendor_id, device_id,"
+        " driver_version, driver_uuid, problem ORDER BY median_s, id) AS rank FROM results"
+        " WHERE kernel = ?1 AND template_hash = ?2 AND space_hash = ?3 AND status = 'ok')"
+        " WHERE rank = 1 ORDER BY device_name, driver_version, driver_uuid, problem";
+    *rows = NULL;
+    *count = 0;
+    sqlite3_stmt *s = NULL;
+    size_t cap = 0;
+    vkat_result r;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK ||
+        sqlite3_bind_text(s, 1, key->kernel, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+        sqlite3_bind_text(s, 2, key->template_hash, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+        sqlite3_bind_text(s, 3, key->space_hash, -1, SQLITE_TRANSIENT) != SQLITE_OK)
+        r = db_fail(err, st->db, st->path);
+    else
+        r = collect(st, s, rows, count, &cap, 1, err);
+    sqlite3_finalize(s);
+    if (r) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return r;
+}

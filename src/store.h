@@ -88,6 +88,12 @@ vkat_result vkat_store_best(vkat_store *st, const vkat_row *key, vkat_row *rows,
 vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_failed, vkat_row **rows, size_t *count,
                             vkat_error *err);
 
+/* The winner of every measurement series of a kernel: for each (device, problem) with "ok" rows of (kernel,
+ * template_hash, space_hash) taken from `key` (its device, problem and config ignored), the row with the least
+ * median (ties: lowest id, as vkat_store_best). Ordered by device name, driver version, problem. *rows is
+ * malloc'ed (NULL when none); the caller frees it. For exporting devices that are not present. */
+vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **rows, size_t *count, vkat_error *err);
+
 /* Counts rows per status for that same (device, kernel, hashes, problem) key. */
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);

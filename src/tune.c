@@ -777,3 +777,231 @@ cleanup:
     free(choices);
     return r;
 }
+
+/* ---- Export from the database ----------------------------------------------------------------------------------
+ * Devices are identified by their rows, so a device tuned on another machine (an H200 in CI's database) exports
+ * like a local one. Only the target Vulkan version matters to the compiler; an absent device gets 1.3. */
+
+#define EXPORT_ABSENT_API_VERSION ((1u << 22) | (3u << 12)) /* VK_MAKE_API_VERSION(0, 1, 3, 0) */
+
+typedef struct export_slot {
+    vkat_row row;
+    const vkat_space *space;
+    const vkat_device_info *device; /* NULL when absent */
+    vkat_device_info absent;        /* stands in for compiling when absent */
+    vkat_spirv spirv;
+    vkat_launch launch;
+    vkat_value *env;
+    uint32_t *choice;
+    uint32_t shared_bytes;
+} export_slot;
+
+static int same_device(const vkat_device_key *a, const vkat_device_key *b)
+{
+    return strcmp(a->name, b->name) == 0 && a->vendor_id == b->vendor_id && a->device_id == b->device_id &&
+           a->driver_version == b->driver_version && strcmp(a->driver_uuid, b->driver_uuid) == 0;
+}
+
+/* Does any dispatch, buffer-size or push-constant expression read a device.* name? */
+static int launch_reads_device(const vkat_space *s)
+{
+    size_t n = vkat_symtab_count(s->symbols);
+    for (size_t slot = 0; slot < n; slot++) {
+        const char *name = vkat_symtab_name(s->symbols, (int)slot);
+        if (!name || strncmp(name, "device.", 7) != 0)
+            continue;
+        for (int i = 0; i < 3; i++)
+            if ((s->groups[i] && vkat_expr_uses(s->groups[i], (int)slot)) ||
+                (s->local_size[i] && vkat_expr_uses(s->local_size[i], (int)slot)))
+                return 1;
+        for (size_t i = 0; i < s->buffer_count; i++)
+            if (vkat_expr_uses(s->buffers[i].count, (int)slot))
+                return 1;
+        for (size_t i = 0; i < s->push_count; i++)
+            if (s->push[i].value && vkat_expr_uses(s->push[i].value, (int)slot))
+                return 1;
+    }
+    return 0;
+}
+
+/* The --problem filter as values per problem variable, INT64_MIN where it says nothing. */
+static vkat_result problem_filter(vkat_space *s, const char *text, int64_t *want, vkat_error *err)
+{
+    for (size_t i = 0; i < s->problem_count; i++)
+        s->problem[i].value = INT64_MIN;
+    vkat_result r = text ? vkat_space_set_problem(s, text, err) : VKAT_OK;
+    for (size_t i = 0; i < s->problem_count; i++)
+        want[i] = s->problem[i].value;
+    return r;
+}
+
+static vkat_result export_build(export_slot *x, vkat_error *err)
+{
+    vkat_space *space = (vkat_space *)x->space;
+    const vkat_device_info *dev = x->device ? x->device : &x->absent;
+    vkat_result r = vkat_space_set_problem(space, x->row.problem, err);
+    if (r)
+        return r;
+    x->env = vkat_space_env_create(space, x->device);
+    x->choice = calloc(space->param_count ? space->param_count : 1, sizeof *x->choice);
+    if (!x->env || !x->choice)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if ((r = vkat_space_parse_config(space, x->row.config, 0, x->choice, err)))
+        return r;
+    if ((r = vkat_tune_build(space, dev, x->choice, x->env, &x->launch, &x->spirv, err)))
+        return r;
+    char h[17];
+    hex64(vkat_spirv_hash(&x->spirv), h);
+    if (x->row.spirv_hash[0] && strcmp(h, x->row.spirv_hash) != 0)
+        vkat_log(VKAT_LOG_WARN,
+                 "export: %s on %s (%s) compiles to different SPIR-V than when it was measured (%s, now %s)%s",
+                 x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
+                 x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
+    vkat_spec_value spec[64];
+    size_t nspec = space->param_count <= 64 ? spec_values(space, x->env, spec) : 0;
+    vkat_spirv_info si;
+    if ((r = vkat_spirv_reflect(&x->spirv, spec, nspec, &si, err)))
+        return r;
+    x->shared_bytes = si.shared_bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)si.shared_bytes;
+    return VKAT_OK;
+}
+
+vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *store, size_t *exported, vkat_error *err)
+{
+    static const vkat_device_info no_device; /* for the key's hashes only */
+    uint32_t local[64], nlocal = 0;
+    int by_name = 0;
+    vkat_result r = VKAT_OK;
+    export_slot *slots = NULL;
+    vkat_export_item *items = NULL;
+    size_t n = 0, cap = 0;
+    int64_t *want = NULL;
+    if (exported)
+        *exported = 0;
+
+    /* Which devices: present ones picked like tune's --device, and (for a name) database ones by name. */
+    int is_name = req->device && req->device[0] && strcmp(req->device, "all") != 0 &&
+                  strspn(req->device, "0123456789") != strlen(req->device);
+    if (!req->all_in_db) {
+        vkat_error serr = {0};
+        if (req->inst && vkat_select_devices(req->inst, req->device, local, 64, &nlocal, &serr) == VKAT_OK) {
+            by_name = is_name;
+        } else if (is_name) {
+            by_name = 1; /* not present here: look for it in the database */
+        } else if (!req->inst) {
+            return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0,
+                             "no Vulkan device on this machine to export for; name one in the database with "
+                             "--device NAME, or use --all-devices-in-db");
+        } else {
+            *err = serr;
+            return serr.code;
+        }
+    }
+
+    for (size_t si = 0; si < req->space_count; si++) {
+        vkat_space *space = req->spaces[si];
+        vkat_row key, *rows = NULL;
+        size_t nrows = 0, matched = 0;
+        free(want);
+        want = calloc(space->problem_count ? space->problem_count : 1, sizeof *want);
+        if (!want) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+            goto cleanup;
+        }
+        if ((r = problem_filter(space, req->problem, want, err)) || (r = vkat_tune_key(space, &no_device, &key, err)) ||
+            (r = vkat_store_winners(store, &key, &rows, &nrows, err)))
+            goto cleanup;
+        for (size_t i = 0; i < nrows; i++) {
+            const vkat_row *row = &rows[i];
+            const vkat_device_info *dev = NULL;
+            int selected = req->all_in_db;
+            for (uint32_t d = 0; req->inst && d < vkat_instance_device_count(req->inst); d++) {
+                vkat_device_key k;
+                vkat_device_key_from_info(vkat_instance_device(req->inst, d), &k);
+                if (!same_device(&k, &row->device))
+                    continue;
+                dev = vkat_instance_device(req->inst, d);
+                for (uint32_t j = 0; j < nlocal; j++)
+                    selected |= local[j] == d;
+            }
+            if (!selected && by_name && vkat_contains_nocase(row->device.name, req->device))
+                selected = 1;
+            if (!selected)
+                continue;
+            /* The problem filter. */
+            if ((r = vkat_space_set_problem(space, row->problem, err)))
+                goto cleanup_rows;
+            int keep = 1;
+            for (size_t p = 0; p < space->problem_count; p++)
+                keep &= want[p] == INT64_MIN || want[p] == space->problem[p].value;
+            if (!keep)
+                continue;
+            matched++;
+            if (!dev && launch_reads_device(space)) {
+                vkat_log(VKAT_LOG_WARN,
+                         "export: skipping '%s' on %s: %s is not present here and the space's dispatch reads its "
+                         "limits (device.*)", space->name, row->device.name, row->device.name);
+                continue;
+            }
+            if (n == cap) {
+                size_t ncap = cap ? cap * 2 : 8;
+                export_slot *ns = realloc(slots, ncap * sizeof *ns);
+                if (!ns) {
+                    r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+                    goto cleanup_rows;
+                }
+                slots = ns;
+                cap = ncap;
+            }
+            export_slot *x = &slots[n++];
+            memset(x, 0, sizeof *x);
+            x->row = *row;
+            x->space = space;
+            x->device = dev;
+            snprintf(x->absent.name, sizeof x->absent.name, "%s", row->device.name);
+            x->absent.api_version = EXPORT_ABSENT_API_VERSION;
+            if ((r = export_build(x, err)))
+                goto cleanup_rows;
+        }
+        if (matched == 0)
+            vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for the chosen device(s)%s%s in %s",
+                     space->name, req->problem ? " and problem " : "", req->problem ? req->problem : "",
+                     "the database");
+    cleanup_rows:
+        free(rows);
+        if (r)
+            goto cleanup;
+    }
+    if (n == 0) {
+        r = vkat_fail(err, VKAT_ERR_DB, NULL, 0,
+                      "nothing to export: the database has no correct variant for the chosen spaces, devices and "
+                      "problems (tune first, or see --all-devices-in-db)");
+        goto cleanup;
+    }
+    items = calloc(n, sizeof *items);
+    if (!items) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < n; i++)
+        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
+                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes};
+    if ((r = vkat_export_write(req->dir, items, n, err)))
+        goto cleanup;
+    if (req->header && (r = vkat_export_write_header(req->dir, req->header, items, n, err)))
+        goto cleanup;
+    if (exported)
+        *exported = n;
+
+cleanup:
+    for (size_t i = 0; i < n; i++) {
+        vkat_spirv_free(&slots[i].spirv);
+        vkat_launch_free(&slots[i].launch);
+        free(slots[i].env);
+        free(slots[i].choice);
+    }
+    free(slots);
+    free(items);
+    free(want);
+    return r;
+}

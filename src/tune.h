@@ -81,4 +81,25 @@ vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *dev
 vkat_result vkat_tune_export(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
                              size_t device_count, vkat_store *store, const char *dir, vkat_error *err);
 
+/* What `vkautotune export` exports: the database's winners of one or more spaces, for devices that may or may
+ * not be present on this machine. */
+typedef struct vkat_export_request {
+    vkat_space *const *spaces; /* their problem sizes are changed while exporting */
+    size_t space_count;
+    const vkat_instance *inst; /* may be NULL: no Vulkan here (then only database devices can be exported) */
+    const char *device;        /* NULL: this machine's default device; "all": every device present; else an index
+                                  or name of a present device, or a case-insensitive substring of database device
+                                  names */
+    int all_in_db;             /* every device in the database (device is then ignored) */
+    const char *problem;       /* NULL: every tuned problem; "M=64,N=64": only problems with these sizes */
+    const char *dir;           /* SPIR-V files and manifest.json go here */
+    const char *header;        /* NULL: no C header; else its file name in dir */
+} vkat_export_request;
+
+/* Exports the best stored variant of each (space, device, problem) selected by `req`, recompiling each: for a
+ * present device with its Vulkan version, for an absent one for Vulkan 1.3; a SPIR-V hash that differs from the
+ * one measured is a warning. A variant of an absent device whose dispatch reads device limits cannot be exported
+ * (a warning says so). *exported (may be NULL) gets the count. VKAT_ERR_DB when nothing matches. */
+vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *store, size_t *exported, vkat_error *err);
+
 #endif

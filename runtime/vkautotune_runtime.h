@@ -1,0 +1,218 @@
+/* vkautotune_runtime.h — picks and describes a tuned compute kernel at run time, from the table that
+ * `vkautotune export --header NAME.h` embeds in a C header (docs/runtime.md).
+ *
+ * The table holds, per exported variant: the SPIR-V words, who measured it (vendor, device id, driver version
+ * range, device-name pattern), its specialization constants, local size, and small integer programs (formulas)
+ * for the group counts, buffer sizes, push-constant values and validity conditions over named problem sizes.
+ * The library picks a variant for a VkPhysicalDeviceProperties with documented fallbacks and evaluates the
+ * formulas for a problem size. It creates no Vulkan objects: the caller builds the pipeline.
+ *
+ * C99, depends only on the Vulkan headers (types only; it calls no Vulkan function itself) and libc. It never
+ * prints, never exits, never allocates. Every function is thread-safe (the table is read-only). Functions that
+ * can fail return a vkat_rt_result (VKAT_RT_OK == 0).
+ */
+#ifndef VKAUTOTUNE_RUNTIME_H
+#define VKAUTOTUNE_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the table layout below; the generated header checks it at compile time. */
+#define VKAT_RT_TABLE_VERSION 1
+
+typedef enum vkat_rt_result {
+    VKAT_RT_OK = 0,
+    VKAT_RT_ERR_ARGUMENT,    /* a NULL or out-of-range argument, or a table of another version */
+    VKAT_RT_ERR_NOT_FOUND,   /* no variant of that kernel fits the device (or the problem) */
+    VKAT_RT_ERR_PROBLEM,     /* a validity condition of the variant fails for this problem size */
+    VKAT_RT_ERR_NO_FORMULA,  /* the exporter could not express a formula; only the tuned problem can run */
+    VKAT_RT_ERR_EVAL,        /* division by zero, overflow, or a malformed formula */
+    VKAT_RT_ERR_LIMITS       /* the variant exceeds the device's workgroup or shared-memory limits */
+} vkat_rt_result;
+
+const char *vkat_rt_result_string(vkat_rt_result r); /* never NULL */
+
+/* ---- Formulas ------------------------------------------------------------------------------------------------
+ * A formula is a postfix (RPN) program of (op, arg) pairs on a stack of 64-bit signed integers, with C's integer
+ * semantics ('/' truncates, '%' is the remainder). VAR pushes problem size number `arg` (in the kernel's
+ * problem-name order), CONST pushes `arg`; unary ops replace the top, binary ops pop b then a and push (a op b).
+ * Comparisons and logical ops push 0 or 1; LAND/LOR evaluate both sides (there are no jumps). An empty formula
+ * (count 0) means "none": the exporter could not express it (docs/runtime.md says which constructs). */
+typedef enum vkat_rt_opcode {
+    VKAT_RT_CONST, VKAT_RT_VAR,
+    VKAT_RT_NEG, VKAT_RT_NOT, VKAT_RT_BNOT, VKAT_RT_BOOL,
+    VKAT_RT_ADD, VKAT_RT_SUB, VKAT_RT_MUL, VKAT_RT_DIV, VKAT_RT_MOD, VKAT_RT_CDIV, VKAT_RT_MIN, VKAT_RT_MAX,
+    VKAT_RT_SHL, VKAT_RT_SHR, VKAT_RT_BAND, VKAT_RT_BOR, VKAT_RT_BXOR,
+    VKAT_RT_LT, VKAT_RT_LE, VKAT_RT_GT, VKAT_RT_GE, VKAT_RT_EQ, VKAT_RT_NE, VKAT_RT_LAND, VKAT_RT_LOR,
+    VKAT_RT_OPCODE_COUNT
+} vkat_rt_opcode;
+
+typedef struct vkat_rt_op {
+    int32_t op;  /* vkat_rt_opcode */
+    int64_t arg; /* CONST: the value; VAR: the problem-size index; otherwise 0 */
+} vkat_rt_op;
+
+#define VKAT_RT_MAX_STACK 64
+
+typedef struct vkat_rt_formula {
+    const vkat_rt_op *ops;
+    uint32_t count; /* 0: no formula */
+    const char *text; /* the space's expression, for messages; may be NULL */
+} vkat_rt_formula;
+
+/* Evaluates with vars[0..var_count-1] as the problem sizes. */
+vkat_rt_result vkat_rt_eval(const vkat_rt_formula *f, const int64_t *vars, uint32_t var_count, int64_t *out);
+
+/* ---- The table -------------------------------------------------------------------------------------------- */
+
+typedef struct vkat_rt_spec_constant {
+    uint32_t id;    /* constantID */
+    uint32_t value; /* 4-byte value */
+    const char *name;
+} vkat_rt_spec_constant;
+
+typedef enum vkat_rt_direction { VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3 } vkat_rt_direction;
+
+typedef struct vkat_rt_binding {
+    uint32_t binding; /* descriptor set 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */
+    const char *name;
+    const char *type;      /* "float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8" */
+    uint32_t element_size; /* bytes */
+    vkat_rt_direction direction;
+    vkat_rt_formula elements; /* element count */
+    uint64_t tuned_elements;  /* for the tuned problem */
+} vkat_rt_binding;
+
+typedef struct vkat_rt_push_constant {
+    uint32_t offset; /* bytes; every push constant is 4 bytes */
+    const char *name;
+    const char *type;       /* "uint32", "int32" or "float32" */
+    vkat_rt_formula value;  /* the value; for float32 a constant of its bits when it does not depend on the problem,
+                               else no formula */
+    uint32_t tuned_bits;    /* the 4 bytes pushed when measuring the tuned problem */
+} vkat_rt_push_constant;
+
+/* Flags of a variant. */
+#define VKAT_RT_VENDOR_DEFAULT 1u  /* the exporter's choice for devices of this vendor that match nothing closer */
+#define VKAT_RT_GENERIC_DEFAULT 2u /* the exporter's choice for devices of unknown vendors */
+
+typedef struct vkat_rt_variant {
+    const char *kernel;
+    /* Selection: who measured it. */
+    uint32_t vendor_id, device_id;
+    uint32_t driver_version_min, driver_version_max; /* raw driverVersion range, inclusive */
+    const char *device_name;    /* glob pattern on deviceName: '*' any run of characters, '?' one character */
+    const char *driver_version_string;
+    const char *device_type;    /* "discrete", "cpu", ... or "unknown" (devices exported from the database) */
+    uint32_t flags;
+    /* The problem it was tuned for. */
+    uint32_t problem_count;
+    const char *const *problem_names;
+    const int64_t *problem;
+    const vkat_rt_formula *conditions; /* the space's constraints that involve only problem sizes; all must hold */
+    uint32_t condition_count;
+    /* The module. */
+    const uint32_t *spirv;
+    size_t spirv_size_bytes; /* codeSize */
+    const char *spirv_hash;  /* XXH3-64 of the bytes, 16 hex digits (as in manifest.json) */
+    const char *entry_point;
+    const vkat_rt_spec_constant *spec_constants;
+    uint32_t spec_constant_count;
+    uint32_t local_size[3];
+    uint32_t shared_bytes; /* workgroup (shared) memory the module declares */
+    /* Dispatch. */
+    vkat_rt_formula groups[3];
+    uint32_t tuned_groups[3];
+    const vkat_rt_binding *bindings;
+    uint32_t binding_count;
+    const vkat_rt_push_constant *push_constants;
+    uint32_t push_constant_count;
+    const char *const *extensions; /* Vulkan extensions to enable; NULL-terminated */
+    const char *const *features;   /* feature member names ("shaderFloat16") to enable; NULL-terminated */
+    /* What vkautotune measured (per dispatch, timestamps, `batch` dispatches per sample). */
+    const char *config;
+    double median_ms, min_ms, mad_ms;
+    uint32_t samples, batch;
+} vkat_rt_variant;
+
+typedef struct vkat_rt_table {
+    uint32_t version; /* VKAT_RT_TABLE_VERSION */
+    const char *generator;
+    const vkat_rt_variant *variants;
+    uint32_t count;
+} vkat_rt_table;
+
+/* ---- Selection ---------------------------------------------------------------------------------------------
+ * Among the variants of `kernel` that fit the device's limits (local size, invocations, shared memory) and whose
+ * conditions hold for `problem` (when given), the first non-empty tier wins:
+ *   EXACT         same vendor id, device id and name pattern, driver version within the variant's range
+ *   DEVICE        same vendor id, device id and name pattern, another driver
+ *   ARCHITECTURE  same vendor and the same vkat_rt_architecture() (e.g. "nvidia-hopper")
+ *   VENDOR        same vendor: the variant flagged VKAT_RT_VENDOR_DEFAULT, else as below
+ *   GENERIC       any vendor: the variant flagged VKAT_RT_GENERIC_DEFAULT, else as below
+ * Within a tier, a variant tuned for exactly `problem` wins, else the nearest tuned problem (sum of |log2| size
+ * ratios), ties to the table's order. */
+typedef enum vkat_rt_match {
+    VKAT_RT_MATCH_NONE,
+    VKAT_RT_MATCH_EXACT,
+    VKAT_RT_MATCH_DEVICE,
+    VKAT_RT_MATCH_ARCHITECTURE,
+    VKAT_RT_MATCH_VENDOR,
+    VKAT_RT_MATCH_GENERIC
+} vkat_rt_match;
+
+const char *vkat_rt_match_name(vkat_rt_match m); /* "exact", "device", ...; never NULL */
+
+/* Picks a variant. `problem` (may be NULL: any) holds the kernel's problem sizes in its problem-name order (the
+ * first variant of the kernel defines it; vkat_rt_problem_index finds a name), `problem_count` of them.
+ * *out points into the table. `how` may be NULL. VKAT_RT_ERR_NOT_FOUND when nothing fits. */
+vkat_rt_result vkat_rt_select(const vkat_rt_table *table, const char *kernel, const VkPhysicalDeviceProperties *props,
+                              const int64_t *problem, uint32_t problem_count, const vkat_rt_variant **out,
+                              vkat_rt_match *how);
+
+/* Same, reading the properties with the caller's vkGetPhysicalDeviceProperties (from the loader, volk, ...). */
+vkat_rt_result vkat_rt_select_physical_device(const vkat_rt_table *table, const char *kernel,
+                                              VkPhysicalDevice physical_device,
+                                              PFN_vkGetPhysicalDeviceProperties get_properties,
+                                              const int64_t *problem, uint32_t problem_count,
+                                              const vkat_rt_variant **out, vkat_rt_match *how);
+
+/* Architecture family of a device, from its vendor id, device id and name: "nvidia-hopper", "nvidia-ada",
+ * "mesa-llvmpipe", ...; "" when unknown (the ARCHITECTURE tier is then skipped). A small table, see the source. */
+const char *vkat_rt_architecture(uint32_t vendor_id, uint32_t device_id, const char *device_name);
+
+/* Index of a problem-size name in the variant's order, or -1. */
+int vkat_rt_problem_index(const vkat_rt_variant *v, const char *name);
+
+/* ---- Launch ------------------------------------------------------------------------------------------------ */
+
+#define VKAT_RT_MAX_BINDINGS 32
+#define VKAT_RT_MAX_PUSH_BYTES 256
+
+typedef struct vkat_rt_launch {
+    uint32_t groups[3];                         /* vkCmdDispatch arguments */
+    uint64_t buffer_bytes[VKAT_RT_MAX_BINDINGS]; /* least range to bind, per bindings[i] */
+    uint8_t push[VKAT_RT_MAX_PUSH_BYTES];       /* the push-constant block */
+    uint32_t push_size;                         /* bytes; 0: no push constants */
+} vkat_rt_launch;
+
+/* Evaluates the dispatch for `problem` (problem_count sizes in the variant's order; NULL: the tuned problem).
+ * VKAT_RT_ERR_PROBLEM when a condition fails (the variant cannot run that size), VKAT_RT_ERR_NO_FORMULA when a
+ * needed formula is missing and the problem is not the tuned one, VKAT_RT_ERR_EVAL on division by zero, overflow
+ * or a group count outside 1..2^32-1. */
+vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *problem, uint32_t problem_count,
+                                   vkat_rt_launch *out);
+
+/* Fills a VkSpecializationInfo (entries: caller's array of at least spec_constant_count; data points into the
+ * table, so both live as long as the caller's array and the table). */
+void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *entries, VkSpecializationInfo *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

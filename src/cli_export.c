@@ -1,0 +1,146 @@
+/* cli_export.c — `vkautotune export --db DB --space SPACE [--space ...] -o DIR [--header NAME.h]`: writes the
+ * database's winners as .spv files, manifest.json and optionally a C header for the runtime library, for devices
+ * on this machine or (by name, or --all-devices-in-db) devices that were tuned elsewhere. The work is
+ * vkat_tune_export_db; this file parses arguments and maps errors to exit codes. */
+#include "cli.h"
+#include "tune.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SPACES 64
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkautotune export --space SPACE [--space SPACE ...] -o DIR [options]\n"
+            "\n"
+            "Writes the best stored variant of each kernel, device and tuned problem: DIR/*.spv, DIR/manifest.json\n"
+            "(docs/manifest.md) and, with --header, a C header for the vkautotune runtime library (docs/runtime.md).\n"
+            "Nothing is measured; each variant is recompiled from its space and template.\n"
+            "\n"
+            "options:\n"
+            "  --space PATH          a search-space file; repeat for several kernels\n"
+            "  -o, --output DIR      the export directory (created if needed)\n"
+            "  --db PATH             results database (default ./vkautotune.db)\n"
+            "  --device SPEC         index, name or 'all' of devices on this machine, or a name substring of\n"
+            "                        devices in the database (default: this machine's default device)\n"
+            "  --all-devices-in-db   every device in the database, present or not\n"
+            "  --problem K=V,...     only tuned problems with these sizes (default: every tuned problem)\n"
+            "  --header NAME.h       also write DIR/NAME.h: SPIR-V words and a selection table\n"
+            "  -q, --quiet           no info messages\n"
+            "  -v, --verbose         debug messages\n"
+            "  -h, --help            this text\n");
+}
+
+int vkat_cmd_export(int argc, char **argv)
+{
+    vkat_space *spaces[MAX_SPACES] = {0};
+    const char *space_paths[MAX_SPACES];
+    size_t nspaces = 0;
+    vkat_export_request req = {0};
+    const char *db = "vkautotune.db";
+    int quiet = 0, verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **slot = !strcmp(o, "--db")                            ? &db
+                            : !strcmp(o, "--device")                      ? &req.device
+                            : !strcmp(o, "--problem")                     ? &req.problem
+                            : !strcmp(o, "--header")                      ? &req.header
+                            : !strcmp(o, "-o") || !strcmp(o, "--output") ? &req.dir
+                                                                          : NULL;
+        if (slot || !strcmp(o, "--space")) {
+            if (!v) {
+                fprintf(stderr, "vkautotune export: %s needs a value\n", o);
+                return VKAT_EXIT_USAGE;
+            }
+            i++;
+            if (slot) {
+                *slot = v;
+            } else if (nspaces == MAX_SPACES) {
+                fprintf(stderr, "vkautotune export: at most %d --space options\n", MAX_SPACES);
+                return VKAT_EXIT_USAGE;
+            } else {
+                space_paths[nspaces++] = v;
+            }
+        } else if (!strcmp(o, "--all-devices-in-db")) {
+            req.all_in_db = 1;
+        } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+            quiet = 1;
+        } else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) {
+            verbose = 1;
+        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return VKAT_EXIT_OK;
+        } else {
+            fprintf(stderr, "vkautotune export: unexpected argument '%s' (see vkautotune export --help)\n", o);
+            return VKAT_EXIT_USAGE;
+        }
+    }
+    if (nspaces == 0 || !req.dir) {
+        fprintf(stderr, "vkautotune export: --space and -o DIR are required (see vkautotune export --help)\n");
+        return VKAT_EXIT_USAGE;
+    }
+    if (req.all_in_db && req.device) {
+        fprintf(stderr, "vkautotune export: choose one of --device and --all-devices-in-db\n");
+        return VKAT_EXIT_USAGE;
+    }
+    if (req.header) {
+        size_t n = strlen(req.header);
+        if (strchr(req.header, '/') || n < 3 || strcmp(req.header + n - 2, ".h") != 0) {
+            fprintf(stderr, "vkautotune export: --header '%s': expected a file name ending in .h (it is written "
+                            "into the -o directory)\n", req.header);
+            return VKAT_EXIT_USAGE;
+        }
+    }
+    vkat_cli_setup_log(verbose, quiet);
+
+    vkat_error err = {0};
+    vkat_instance *inst = NULL;
+    vkat_store *store = NULL;
+    int code = VKAT_EXIT_OK;
+    for (size_t i = 0; i < nspaces; i++) {
+        if (vkat_space_load(space_paths[i], &spaces[i], &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+    }
+    /* Vulkan is optional here: without it, devices in the database can still be exported. */
+    vkat_result r = vkat_instance_create(&inst, &err);
+    if (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE) {
+        vkat_log(VKAT_LOG_DEBUG, "%s; exporting from the database only", err.message);
+        inst = NULL;
+    } else if (r != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    /* An existing database only: export must not create an empty one by mistake. */
+    FILE *probe = fopen(db, "rb");
+    if (!probe) {
+        fprintf(stderr, "vkautotune: %s: no such database (tune first, or give --db)\n", db);
+        code = VKAT_EXIT_DB;
+        goto done;
+    }
+    fclose(probe);
+    if (vkat_store_open(db, &store, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    req.spaces = spaces;
+    req.space_count = nspaces;
+    req.inst = inst;
+    size_t n = 0;
+    if (vkat_tune_export_db(&req, store, &n, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    vkat_log(VKAT_LOG_INFO, "exported %zu variant(s) to %s", n, req.dir);
+done:
+    vkat_store_close(store);
+    vkat_instance_destroy(inst);
+    for (size_t i = 0; i < nspaces; i++)
+        vkat_space_destroy(spaces[i]);
+    return code;
+}

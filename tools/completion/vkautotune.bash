@@ -1,0 +1,40 @@
+# vkautotune.bash — bash completion for vkautotune (installed as share/bash-completion/completions/vkautotune).
+# Completes commands, each command's options, and files for the options that take paths.
+_vkautotune()
+{
+    local cur prev cmd i
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    cmd=tune
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            tune|compile|export|devices|help|version) cmd=${COMP_WORDS[i]}; break ;;
+        esac
+    done
+    case $prev in
+        --space) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")); return ;;
+        --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); [ "$cmd" = compile ] && COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
+        --strategy) COMPREPLY=($(compgen -W "exhaustive random" -- "$cur")); return ;;
+        --problem|--config|--budget|--seed|--top|--warmup|--repetitions|--header) return ;;
+    esac
+    local opts
+    case $cmd in
+        tune) opts="--space --problem --device --strategy --budget --seed --db --export --top --json --csv
+                    --warmup --repetitions --dry-run --quiet --verbose --help" ;;
+        compile) opts="--space --config --problem --device -o --disassemble --verbose --help" ;;
+        export) opts="--space --output -o --db --device --all-devices-in-db --problem --header --quiet --verbose
+                      --help" ;;
+        devices) opts="--json --help" ;;
+        *) opts="" ;;
+    esac
+    if [ "$COMP_CWORD" = 1 ] && [[ $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "tune compile export devices help version" -- "$cur") $(compgen -f -X '!*.comp*' -- "$cur"))
+    elif [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+complete -F _vkautotune vkautotune
