@@ -89,9 +89,11 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         printf("note: the template or space differs between devices (different hashes)\n");
     int width = 20, label = 22;
     for (size_t i = 0; i < nd; i++) {
-        int l = (int)strlen(c->devices[i].rows[0].config);
+        int l = (int)strlen(c->devices[i].rows[0].config), m = (int)strlen(c->devices[i].device.name);
         if (l > width)
             width = l;
+        if (m > width)
+            width = m;
     }
     char buf[600];
 #define ROW(name, ...)                                                                                           \
@@ -116,7 +118,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
     ROW("fraction of peak", "%s",
         w && d->has_peaks && !isnan(vkat_peaks_fraction(&d->peaks, w))
             ? (snprintf(buf + 300, 64, "%.1f%%", 100 * vkat_peaks_fraction(&d->peaks, w)), buf + 300)
-            : (d->has_peaks ? "-" : "- (no peaks: run vkautotune peaks)"));
+            : (d->has_peaks ? "-" : "- (no peaks)"));
     ROW("winner", "%s", w ? w->config : "no correct variant");
     if (transfers && space) {
         for (size_t i = 0; i < nd; i++) {
@@ -137,6 +139,12 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         printf("\n");
     }
 #undef ROW
+    for (size_t i = 0; i < nd; i++)
+        if (!c->devices[i].has_peaks) {
+            printf("(no peaks: the database has no measured peaks for %s; `vkautotune peaks --db DB` on its "
+                   "machine measures them, `vkautotune merge` brings them here)\n",
+                   c->devices[i].device.name);
+        }
     printf("\nportability: the row device's winner measured on the column device, as a fraction of the column\n"
            "device's own best (1.00 = as fast as its own winner)\n");
     printf("%-*s", label, "winner of \\ run on");

@@ -26,7 +26,8 @@ static void usage(FILE *f)
                "  --problem K=V,...  only series of this problem\n"
                "  --param NAME       x axis of the scatter plot and heat map (default: each kernel's first)\n"
                "  --param2 NAME      y axis of the heat map (default: the next parameter)\n"
-               "  --title TEXT       the report's title\n");
+               "  --title TEXT       the report's title\n"
+               "  -q, --quiet        no info messages\n");
 }
 
 int vkat_cmd_report(int argc, char **argv)
@@ -46,6 +47,8 @@ int vkat_cmd_report(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return VKAT_EXIT_OK;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            vkat_cli_setup_log(0, 1);
         } else if (slot) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "vkautotune: %s needs a value\n", a);

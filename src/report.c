@@ -356,12 +356,13 @@ static void heatmaps(FILE *f, const vkat_comparison *c, const char *px, const ch
                             x + cw / 2, y + ch / 2 + 4, v > 0.6 ? "#fff" : "#000", v);
             }
         }
-        for (size_t xi = 0; xi < nx; xi++) {
-            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">", left + (int)xi * cw + cw / 2,
-                    top + (int)ny * ch + 16);
-            esc(f, px);
-            fprintf(f, "=%lld</text>", xs[xi]);
-        }
+        for (size_t xi = 0; xi < nx; xi++)
+            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">%lld</text>",
+                    left + (int)xi * cw + cw / 2, top + (int)ny * ch + 16, xs[xi]);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"l\" text-anchor=\"middle\">", left + (int)nx * cw / 2,
+                top + (int)ny * ch + 32);
+        esc(f, px);
+        fputs("</text>", f);
         fputs("</svg>\n", f);
     }
     free(cell);
