@@ -672,19 +672,16 @@ int vkat_cmd_tune(int argc, char **argv)
         jobs[d].show_progress = ndev == 1 && !a.quiet && isatty(2);
         jobs[d].several = ndev > 1;
     }
-    if (ndev == 1) {
-        tune_one(&jobs[0]);
-    } else {
-        uint32_t started = 0;
-        for (; started < ndev; started++)
-            if (pthread_create(&threads[started], NULL, tune_one, &jobs[started]) != 0)
-                break;
-        for (uint32_t d = 0; d < started; d++)
-            pthread_join(threads[d], NULL);
-        for (uint32_t d = started; d < ndev; d++) {
-            fprintf(stderr, "vkautotune: cannot start a thread for device %u\n", devices[d]);
-            jobs[d].code = VKAT_EXIT_FAILURE;
-        }
+    /* Threads even for one device: one code path, exercised by every test run on lavapipe. */
+    uint32_t started = 0;
+    for (; started < ndev; started++)
+        if (pthread_create(&threads[started], NULL, tune_one, &jobs[started]) != 0)
+            break;
+    for (uint32_t d = 0; d < started; d++)
+        pthread_join(threads[d], NULL);
+    for (uint32_t d = started; d < ndev; d++) {
+        fprintf(stderr, "vkautotune: cannot start a thread for device %u\n", devices[d]);
+        jobs[d].code = VKAT_EXIT_FAILURE;
     }
     /* Output in device order, whatever order the threads finished in. */
     uint32_t tuned[64], ntuned = 0;
