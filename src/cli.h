@@ -32,5 +32,23 @@ int vkat_cmd_replay(int argc, char **argv);
 int vkat_cmd_export(int argc, char **argv);
 /* Prints the --version text: vkautotune and the glslang, SPIRV-Tools and Vulkan header versions it was built with. */
 void vkat_cli_print_version(void);
+int vkat_cmd_peaks(int argc, char **argv);
+int vkat_cmd_compare(int argc, char **argv);
+int vkat_cmd_merge(int argc, char **argv);
+int vkat_cmd_report(int argc, char **argv);
+
+/* The peaks of device `index`: from the database's cache unless `refresh`, else measured and cached. Returns 1
+ * when cached, 0 when measured now, -1 on error (err filled). */
+struct vkat_store;
+struct vkat_peaks;
+int vkat_cli_peaks_for(struct vkat_store *store, const vkat_instance *inst, uint32_t index, int refresh,
+                       struct vkat_peaks *out, vkat_error *err);
+/* Bytes the space's buffers move for `problem` (NULL: the space's current one; applied to the space): inputs
+ * (in/inout) host -> device into *in, outputs (out/inout) device -> host into *out. */
+struct vkat_space;
+vkat_result vkat_cli_space_transfer_bytes(struct vkat_space *space, const char *problem, double *in, double *out,
+                                          vkat_error *err);
+/* "%.4g", or "-" for NaN (not measured). */
+void vkat_cli_format_figure(double v, char *buf, size_t size);
 
 #endif

@@ -1,18 +1,22 @@
 /* cli_tune.c — the main job: `vkautotune [TEMPLATE] --space SPACE [options]`.
  * Loads the space, picks devices, runs the tuning on each, prints the ranked table (text, --json or --csv),
- * shows progress on stderr when it is a terminal, and exports the winners with --export. */
+ * shows progress on stderr when it is a terminal, and exports the winners with --export. With several devices
+ * (--device all) each device is tuned by its own thread with its own copy of the space (problem sizes fit for
+ * that device) and its own database connection; output is buffered per device and printed in device order. */
 #include "cli.h"
+#include "peaks.h"
 #include "search.h"
 #include "tune.h"
 #include "util.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,11 +36,14 @@ static void usage(FILE *f)
             "  --device SPEC       index, name substring or 'all' (default: first discrete GPU, else integrated,\n"
             "                      else the CPU device)\n"
             "  --strategy NAME     exhaustive, random, annealing, genetic, local, de, model or auto (default:\n"
-            "                      exhaustive when the space fits the budget, else auto)\n"
+            "                      exhaustive when the space fits the budget, else auto)\n"            "  --budget N[s|m]     evaluations (default 100), or a time limit with s/m suffix (e.g. 90s, 10m)\n"
             "  --seed N            search seed (default 0)\n"
             "  --db PATH           results database (default ./" DEFAULT_DB "); reruns resume from it\n"
             "  --export DIR        write the winning SPIR-V and manifest.json to DIR\n"
             "  --top N             rows in the table (default 10)\n"
+            "  --include-transfers add the space's input (host->device) and output (device->host) transfers at\n"
+            "                      the measured link bandwidth (`vkautotune peaks`, measured when not cached) to\n"
+            "                      each time, and say when the link dominates\n"
             "  --json | --csv      machine-readable output on stdout\n"
             "  --jobs N            threads compiling and creating pipelines ahead of the GPU (default: the\n"
             "                      machine's cores; 1 on a CPU device such as lavapipe; 1 = serial)\n"
@@ -56,7 +63,7 @@ typedef struct tune_args {
     const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir;
     uint64_t budget, seed;
     double budget_s;
-    int top, json, csv, dry_run, quiet, verbose, stats;
+    int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
     const char *pipeline_cache;
     vkat_timing_opts timing;
@@ -167,6 +174,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->timing.repetitions = (uint32_t)n;
         } else if (!strcmp(o, "--json")) a->json = 1;
         else if (!strcmp(o, "--csv")) a->csv = 1;
+        else if (!strcmp(o, "--include-transfers")) a->transfers = 1;
         else if (!strcmp(o, "--stats")) a->stats = 1;
         else if (!strcmp(o, "--dry-run")) a->dry_run = 1;
         else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
@@ -339,34 +347,63 @@ static int explain_empty(const vkat_space *s, const vkat_device_info *dev)
 
 /* ---- Output ------------------------------------------------------------------------------------------------------ */
 
-static void print_table(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows, size_t n,
-                        int stats)
+/* What a device's table shows beyond the rows: its peaks (when known) and the transfer cost (with
+ * --include-transfers; NaN otherwise). */
+typedef struct table_extra {
+    const vkat_peaks *peaks; /* NULL: unknown */
+    double transfer_s;       /* NaN: not asked or unknown */
+    double bytes_in, bytes_out;
+    int stats; /* --stats: the driver's pipeline statistics after each row */
+} table_extra;
+
+static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows,
+                        size_t n, const table_extra *x)
 {
     const vkat_tune_progress *t = &rep->totals;
+    fprintf(o, "\n%s — kernel %s, problem %s\n", dev->name, rep->key.kernel, rep->key.problem);
+    fprintf(o, "strategy %s: %llu evaluated (%llu from the database), %llu failed, %llu invalid skipped, %.1f s\n",
+            rep->strategy, (unsigned long long)t->evaluated, (unsigned long long)t->resumed,
+            (unsigned long long)t->failed, (unsigned long long)t->invalid, t->elapsed_s);
     const vkat_tune_times *tm = &rep->times;
-    printf("\n%s — kernel %s, problem %s\n", dev->name, rep->key.kernel, rep->key.problem);
-    printf("strategy %s: %llu evaluated (%llu from the database), %llu failed, %llu invalid skipped, %.1f s\n",
-           rep->strategy, (unsigned long long)t->evaluated, (unsigned long long)t->resumed,
-           (unsigned long long)t->failed, (unsigned long long)t->invalid, t->elapsed_s);
     if (t->evaluated > t->resumed)
-        printf("time: instantiate %.2f s, compile %.2f s (%llu from cache), validate %.2f s, pipeline %.2f s on %u "
-               "thread(s); check %.2f s, measure %.2f s\n",
-               tm->instantiate, tm->compile, (unsigned long long)tm->compile_hits, tm->validate, tm->pipeline, tm->jobs,
-               tm->check, tm->measure);
+        fprintf(o,
+                "time: instantiate %.2f s, compile %.2f s (%llu from cache), validate %.2f s, pipeline %.2f s on %u "
+                "thread(s); check %.2f s, measure %.2f s\n",
+                tm->instantiate, tm->compile, (unsigned long long)tm->compile_hits, tm->validate, tm->pipeline,
+                tm->jobs, tm->check, tm->measure);
     if (n == 0) {
-        printf("no correct variant found\n");
+        fprintf(o, "no correct variant found\n");
         return;
     }
-    printf("%4s  %10s  %10s  %8s  %9s  %9s  %s\n", "rank", "median ms", "min ms", "mad %", "TFLOP/s", "GB/s",
-           "configuration");
+    int xfer = !isnan(x->transfer_s);
+    if (xfer)
+        fprintf(o, "transfers: %.4g MB in (host->device), %.4g MB out (device->host): %.4f ms at the measured link\n",
+                x->bytes_in / 1e6, x->bytes_out / 1e6, x->transfer_s * 1e3);
+    fprintf(o, "%4s  %10s  %10s  %8s  %9s  %9s  %6s  ", "rank", "median ms", "min ms", "mad %", "TFLOP/s", "GB/s",
+            "% peak");
+    if (xfer)
+        fprintf(o, "%10s  ", "+xfer ms");
+    fprintf(o, "configuration\n");
     for (size_t i = 0; i < n; i++) {
         const vkat_row *r = &rows[i];
-        printf("%4zu  %10.4f  %10.4f  %8.2f  %9.4g  %9.4g  %s", i + 1, r->median_s * 1e3, r->min_s * 1e3,
-               r->median_s > 0 ? 100.0 * r->mad_s / r->median_s : 0.0, r->tflops, r->gbps, r->config);
-        if (stats)
-            printf("  [%s]", r->pipeline_stats[0] ? r->pipeline_stats : "no driver statistics");
-        printf("\n");
+        char frac[16] = "-";
+        double f = vkat_peaks_fraction(x->peaks, r);
+        if (!isnan(f))
+            snprintf(frac, sizeof frac, "%.1f", 100 * f);
+        fprintf(o, "%4zu  %10.4f  %10.4f  %8.2f  %9.4g  %9.4g  %6s  ", i + 1, r->median_s * 1e3, r->min_s * 1e3,
+                r->median_s > 0 ? 100.0 * r->mad_s / r->median_s : 0.0, r->tflops, r->gbps, frac);
+        if (xfer)
+            fprintf(o, "%10.4f  ", (r->median_s + x->transfer_s) * 1e3);
+        fprintf(o, "%s", r->config);
+        if (x->stats)
+            fprintf(o, "  [%s]", r->pipeline_stats[0] ? r->pipeline_stats : "no driver statistics");
+        fprintf(o, "\n");
     }
+    if (xfer && x->transfer_s > rows[0].median_s)
+        fprintf(o, "the link dominates: moving the buffers (%.4f ms) takes longer than the best kernel (%.4f ms)\n",
+                x->transfer_s * 1e3, rows[0].median_s * 1e3);
+    if (!x->peaks)
+        fprintf(o, "%% peak: no measured peaks for this device yet (vkautotune peaks --db DB measures them)\n");
 }
 
 static json_object *row_json(const vkat_row *r, int rank)
@@ -423,30 +460,31 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     return o;
 }
 
-static void csv_field(const char *s)
+static void csv_field(FILE *o, const char *s)
 {
-    putchar('"');
+    fputc('"', o);
     for (; *s; s++) {
         if (*s == '"')
-            putchar('"');
-        putchar(*s);
+            fputc('"', o);
+        fputc(*s, o);
     }
-    putchar('"');
+    fputc('"', o);
 }
 
-static void print_csv(const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows, size_t n)
+static void print_csv(FILE *o, const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows,
+                      size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const vkat_row *r = &rows[i];
-        csv_field(dev->name);
-        putchar(',');
-        csv_field(rep->key.kernel);
-        putchar(',');
-        csv_field(rep->key.problem);
-        printf(",%zu,%.6g,%.6g,%.6g,%.6g,%.6g,", i + 1, r->median_s * 1e3, r->min_s * 1e3, r->mad_s * 1e3, r->tflops,
-               r->gbps);
-        csv_field(r->config);
-        putchar('\n');
+        csv_field(o, dev->name);
+        fputc(',', o);
+        csv_field(o, rep->key.kernel);
+        fputc(',', o);
+        csv_field(o, rep->key.problem);
+        fprintf(o, ",%zu,%.6g,%.6g,%.6g,%.6g,%.6g,", i + 1, r->median_s * 1e3, r->min_s * 1e3, r->mad_s * 1e3,
+                r->tflops, r->gbps);
+        csv_field(o, r->config);
+        fputc('\n', o);
     }
 }
 
@@ -525,6 +563,139 @@ static void on_sigint(int sig)
     signal(SIGINT, SIG_DFL);
 }
 
+/* ---- One device's run (its own thread when there are several) ---------------------------------------------------- */
+
+typedef struct device_job {
+    const tune_args *a;
+    const vkat_instance *inst;
+    uint32_t index;
+    int show_progress;
+    int several;       /* other devices run at the same time: say when this one is done */
+    /* results */
+    int code;          /* exit code of this device's run */
+    int tuned;         /* has a correct variant (for --export) */
+    char *text;        /* buffered stdout (table or CSV), malloc'ed */
+    size_t text_size;
+    json_object *json; /* --json */
+} device_job;
+
+static void *tune_one(void *arg)
+{
+    device_job *j = arg;
+    const tune_args *a = j->a;
+    const vkat_device_info *dev = vkat_instance_device(j->inst, j->index);
+    vkat_error err = {0};
+    vkat_space *space = NULL;
+    vkat_store *store = NULL;
+    vkat_row *rows = NULL;
+    FILE *o = open_memstream(&j->text, &j->text_size);
+    j->code = VKAT_EXIT_OK;
+    if (!o) {
+        j->code = VKAT_EXIT_FAILURE;
+        return NULL;
+    }
+    /* Its own space (the problem is set per device) and its own connection (one per thread). */
+    if (vkat_space_load(a->space_path, &space, &err) != VKAT_OK || vkat_store_open(a->db, &store, &err) != VKAT_OK) {
+        j->code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (a->template_path) {
+        free(space->template_path);
+        space->template_path = vkat_strdup(a->template_path);
+    }
+    vkat_log(VKAT_LOG_INFO, "device %u: %s (%s, %s %s)", dev->index, dev->name, dev->device_type, dev->driver_name,
+             dev->driver_version_string);
+    use_problem_for(space, dev, a->problem);
+    progress_ctx pc = {j->show_progress, dev->name};
+    vkat_tune_opts opts = {0};
+    opts.strategy = a->strategy;
+    opts.budget = a->budget;
+    opts.budget_s = a->budget_s;
+    opts.seed = a->seed;
+    opts.timing = a->timing;
+    opts.jobs = a->jobs;
+    char cache_path[4096];
+    opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
+    opts.stop = &interrupted;
+    opts.progress = show_progress;
+    opts.progress_user = &pc;
+    vkat_tune_report rep;
+    if (vkat_tune_device(space, j->inst, j->index, store, &opts, &rep, &err) != VKAT_OK) {
+        j->code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (rep.skipped) {
+        vkat_log(VKAT_LOG_WARN, "%s: skipped: %s", dev->name, rep.skip_reason);
+        if (a->json)
+            j->json = run_json(dev, &rep, NULL, 0);
+        goto done;
+    }
+    if (j->several && !a->quiet && !a->json && !a->csv)
+        vkat_log(VKAT_LOG_INFO, "%s: %llu evaluated, %.1f s", dev->name, (unsigned long long)rep.totals.evaluated,
+                 rep.totals.elapsed_s);
+    rows = calloc((size_t)a->top, sizeof *rows);
+    size_t n = 0;
+    if (!rows) {
+        j->code = VKAT_EXIT_FAILURE;
+        goto done;
+    }
+    if (vkat_store_best(store, &rep.key, rows, (size_t)a->top, &n, &err) != VKAT_OK) {
+        j->code = vkat_cli_report(&err);
+        goto done;
+    }
+    vkat_peaks peaks;
+    table_extra x = {NULL, NAN, 0, 0, a->stats};
+    /* Cached peaks are free to show; measuring costs seconds, so only --include-transfers (which needs the link
+     * bandwidth) measures them when missing. The measurement runs after the tuning, on a quiet device. */
+    int have = a->transfers ? vkat_cli_peaks_for(store, j->inst, j->index, 0, &peaks, &err)
+                            : vkat_store_get_peaks(store, &rep.key.device, &peaks, &err);
+    if (have < 0) {
+        j->code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (have >= 0 && (have > 0 || a->transfers))
+        x.peaks = &peaks;
+    if (a->transfers) {
+        if (vkat_cli_space_transfer_bytes(space, NULL, &x.bytes_in, &x.bytes_out, &err) != VKAT_OK) {
+            j->code = vkat_cli_report(&err);
+            goto done;
+        }
+        x.transfer_s = vkat_peaks_transfer_s(&peaks, x.bytes_in, x.bytes_out);
+    }
+    if (a->json)
+        j->json = run_json(dev, &rep, rows, n);
+    else if (a->csv)
+        print_csv(o, dev, &rep, rows, n);
+    else
+        print_table(o, dev, &rep, rows, n, &x);
+    if (n > 0)
+        j->tuned = 1;
+    else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space))
+        j->code = explain_empty(space, dev);
+    else {
+        report_first_failure(store, &rep.key);
+        j->code = VKAT_EXIT_FAILURE;
+    }
+    if (rep.interrupted) {
+        vkat_log(VKAT_LOG_WARN, "%s: interrupted: stopped after the variant in flight; everything measured is in %s "
+                 "and a rerun resumes from it", dev->name, a->db);
+        j->code = VKAT_EXIT_INTERRUPTED;
+        goto done;
+    }
+    uint64_t raw = vkat_space_raw_count(space);
+    if (!a->quiet && !a->json && !a->csv && rep.totals.proposed < raw && !a->budget_s)
+        fprintf(o,
+                "searched %llu of %llu raw configurations; for a larger search use --budget N or --budget 10m "
+                "(reruns resume from %s)\n",
+                (unsigned long long)rep.totals.proposed, (unsigned long long)raw, a->db);
+done:
+    fclose(o);
+    free(rows);
+    vkat_store_close(store);
+    vkat_space_destroy(space);
+    return NULL;
+}
+
 /* ---- The command ------------------------------------------------------------------------------------------------- */
 
 int vkat_cmd_tune(int argc, char **argv)
@@ -543,7 +714,9 @@ int vkat_cmd_tune(int argc, char **argv)
     vkat_space *space = NULL;
     vkat_instance *inst = NULL;
     vkat_store *store = NULL;
-    vkat_row *rows = NULL;
+    device_job *jobs = NULL;
+    pthread_t *threads = NULL;
+    uint32_t ndev = 0;
     json_object *out = a.json ? json_object_new_array() : NULL;
     int code = VKAT_EXIT_OK;
     if (vkat_space_load(a.space_path, &space, &err) != VKAT_OK) {
@@ -570,8 +743,7 @@ int vkat_cmd_tune(int argc, char **argv)
         code = vkat_cli_report(&err);
         goto done;
     }
-    signal(SIGINT, on_sigint);
-    uint32_t devices[64], ndev = 0;
+    uint32_t devices[64];
     if (vkat_select_devices(inst, a.device, devices, 64, &ndev, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;
@@ -581,80 +753,51 @@ int vkat_cmd_tune(int argc, char **argv)
         code = dry_run(space, vkat_instance_device(inst, devices[0]));
         goto done;
     }
+    /* Opened here first so that a bad path fails once, before any thread starts (and for --export). */
     if (vkat_store_open(a.db, &store, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;
     }
-    rows = calloc((size_t)a.top, sizeof *rows);
-    if (!rows) {
+    jobs = calloc(ndev, sizeof *jobs);
+    threads = calloc(ndev, sizeof *threads);
+    if (!jobs || !threads) {
         code = VKAT_EXIT_FAILURE;
         goto done;
     }
+    for (uint32_t d = 0; d < ndev; d++) {
+        jobs[d].a = &a;
+        jobs[d].inst = inst;
+        jobs[d].index = devices[d];
+        /* One live progress line per terminal: with several devices at once, a line per finished device. */
+        jobs[d].show_progress = ndev == 1 && !a.quiet && isatty(2);
+        jobs[d].several = ndev > 1;
+    }
+    signal(SIGINT, on_sigint);
+    /* Threads even for one device: one code path, exercised by every test run on lavapipe. */
+    uint32_t started = 0;
+    for (; started < ndev; started++)
+        if (pthread_create(&threads[started], NULL, tune_one, &jobs[started]) != 0)
+            break;
+    for (uint32_t d = 0; d < started; d++)
+        pthread_join(threads[d], NULL);
+    for (uint32_t d = started; d < ndev; d++) {
+        fprintf(stderr, "vkautotune: cannot start a thread for device %u\n", devices[d]);
+        jobs[d].code = VKAT_EXIT_FAILURE;
+    }
+    /* Output in device order, whatever order the threads finished in. */
     uint32_t tuned[64], ntuned = 0;
     for (uint32_t d = 0; d < ndev; d++) {
-        const vkat_device_info *dev = vkat_instance_device(inst, devices[d]);
-        vkat_log(VKAT_LOG_INFO, "device %u: %s (%s, %s %s)", dev->index, dev->name, dev->device_type,
-                 dev->driver_name, dev->driver_version_string);
-        use_problem_for(space, dev, a.problem);
-        progress_ctx pc = {!a.quiet && isatty(2), dev->name};
-        vkat_tune_opts o = {0};
-        o.strategy = a.strategy;
-        o.budget = a.budget;
-        o.budget_s = a.budget_s;
-        o.seed = a.seed;
-        o.timing = a.timing;
-        o.jobs = a.jobs;
-        char cache_path[4096];
-        o.pipeline_cache_path = pipeline_cache_file(a.pipeline_cache, dev, cache_path, sizeof cache_path);
-        o.progress = show_progress;
-        o.progress_user = &pc;
-        o.stop = &interrupted;
-        vkat_tune_report rep;
-        r = vkat_tune_device(space, inst, devices[d], store, &o, &rep, &err);
-        if (r != VKAT_OK) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        if (rep.skipped) {
-            vkat_log(VKAT_LOG_WARN, "skipped: %s", rep.skip_reason);
-            if (out)
-                json_object_array_add(out, run_json(dev, &rep, NULL, 0));
-            continue;
-        }
-        size_t n = 0;
-        if (vkat_store_best(store, &rep.key, rows, (size_t)a.top, &n, &err) != VKAT_OK) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        if (out)
-            json_object_array_add(out, run_json(dev, &rep, rows, n));
-        else if (a.csv)
-            print_csv(dev, &rep, rows, n);
-        else
-            print_table(dev, &rep, rows, n, a.stats);
-        if (n > 0)
+        if (jobs[d].text)
+            fwrite(jobs[d].text, 1, jobs[d].text_size, stdout);
+        if (out && jobs[d].json)
+            json_object_array_add(out, jobs[d].json), jobs[d].json = NULL;
+        if (jobs[d].tuned)
             tuned[ntuned++] = devices[d];
-        else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space)) {
-            int c = explain_empty(space, dev);
-            if (code == VKAT_EXIT_OK)
-                code = c;
-        } else {
-            report_first_failure(store, &rep.key);
-            code = VKAT_EXIT_FAILURE;
-        }
-        if (rep.interrupted) {
-            vkat_log(VKAT_LOG_WARN, "interrupted: stopped after the variant in flight; everything measured is in %s "
-                     "and a rerun resumes from it", a.db);
-            code = VKAT_EXIT_INTERRUPTED;
-            break;
-        }
-        uint64_t raw = vkat_space_raw_count(space);
-        if (!a.quiet && !a.json && !a.csv && rep.totals.proposed < raw && !a.budget_s)
-            printf("searched %llu of %llu raw configurations; for a larger search use --budget N or --budget 10m "
-                   "(reruns resume from %s)\n",
-                   (unsigned long long)rep.totals.proposed, (unsigned long long)raw, a.db);
+        if (code == VKAT_EXIT_OK || jobs[d].code == VKAT_EXIT_INTERRUPTED)
+            code = jobs[d].code;
     }
     if (a.export_dir && ntuned > 0) {
+        use_problem_for(space, vkat_instance_device(inst, tuned[ntuned - 1]), a.problem);
         if (vkat_tune_export(space, inst, tuned, ntuned, store, a.export_dir, &err) != VKAT_OK) {
             code = vkat_cli_report(&err);
             goto done;
@@ -667,7 +810,12 @@ done:
                                                                JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(out);
     }
-    free(rows);
+    for (uint32_t d = 0; jobs && d < ndev; d++) {
+        free(jobs[d].text);
+        json_object_put(jobs[d].json);
+    }
+    free(jobs);
+    free(threads);
     vkat_store_close(store);
     vkat_instance_destroy(inst);
     vkat_space_destroy(space);

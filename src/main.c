@@ -18,6 +18,10 @@ static void usage(FILE *f)
             "  export                 write stored winners as SPIR-V, manifest.json and a C header\n"
             "  devices [--json]       list Vulkan devices, their limits and cooperative-matrix shapes\n"
             "  replay TABLE           replay a search strategy against a recorded table (no GPU needed)\n"
+            "  peaks                  measure (and cache) each device's bandwidth and arithmetic peaks\n"
+            "  compare --db DB        devices side by side: winners, fraction of peak, portability\n"
+            "  merge OUT IN...        combine results databases from different machines\n"
+            "  report --db DB -o F    a self-contained HTML report with charts\n"
             "  help                   this text\n"
             "  version                print the version\n"
             "\n"
@@ -40,6 +44,14 @@ int main(int argc, char **argv)
         return vkat_cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return vkat_cmd_export(argc - 1, argv + 1);
+    if (!strcmp(cmd, "peaks"))
+        return vkat_cmd_peaks(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return vkat_cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "merge"))
+        return vkat_cmd_merge(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return vkat_cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return vkat_cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {

@@ -8,7 +8,9 @@
 #include "store.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,24 @@ static const char schema_v1[] =
 
 /* Version 2: the driver's pipeline statistics (VK_KHR_pipeline_executable_properties) of each variant. */
 static const char schema_v2[] = "ALTER TABLE results ADD COLUMN pipeline_stats TEXT NOT NULL DEFAULT '';";
+/* Added after schema version 1 without bumping it: an older vkautotune ignores a table it does not know, and
+ * this one creates it in any version-1 file it opens. */
+static const char schema_peaks[] =
+    "CREATE TABLE IF NOT EXISTS peaks ("
+    " device_name TEXT NOT NULL, vendor TEXT NOT NULL, vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL,"
+    " driver_version INTEGER NOT NULL, driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL,"
+    " pipeline_cache_uuid TEXT NOT NULL,"
+    " mem_gbps REAL, fp32_tflops REAL, fp16_tflops REAL, h2d_gbps REAL, d2h_gbps REAL, created TEXT NOT NULL,"
+    " PRIMARY KEY (device_name, vendor_id, device_id, driver_version, driver_uuid));";
+
+#define PEAKS_COLUMNS                                                                                            \
+    "device_name, vendor, vendor_id, device_id, driver_version, driver_version_string, driver_uuid, "            \
+    "pipeline_cache_uuid, mem_gbps, fp32_tflops, fp16_tflops, h2d_gbps, d2h_gbps, created"
+
+/* Listing order: one series after another (kernel, device, problem, hashes), ok rows first by median. */
+#define LIST_ORDER                                                                                               \
+    " ORDER BY kernel, device_name, vendor_id, device_id, driver_version, driver_uuid, problem, template_hash,"  \
+    " space_hash, status <> 'ok', median_s, id"
 
 enum {
     STMT_PUT,
@@ -113,6 +133,11 @@ enum {
     STMT_COUNTS,
     STMT_ROWS_OK,
     STMT_ROWS_ALL,
+    STMT_LIST_OK,
+    STMT_LIST_ALL,
+    STMT_PEAKS_PUT,
+    STMT_PEAKS_GET,
+    STMT_PEAKS_LIST,
     STMT_COUNT_
 };
 
@@ -141,6 +166,14 @@ static const char *const stmt_sql[STMT_COUNT_] = {
                      " AND status = 'ok' ORDER BY median_s, id",
     [STMT_ROWS_ALL] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_SERIES
                       " ORDER BY status <> 'ok', median_s, id",
+    [STMT_LIST_OK] = "SELECT " ROW_COLUMNS " FROM results WHERE (?1 IS NULL OR kernel = ?1) AND status = 'ok'"
+                     LIST_ORDER,
+    [STMT_LIST_ALL] = "SELECT " ROW_COLUMNS " FROM results WHERE (?1 IS NULL OR kernel = ?1)" LIST_ORDER,
+    [STMT_PEAKS_PUT] = "INSERT OR REPLACE INTO peaks (" PEAKS_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+                       " ?9, ?10, ?11, ?12, ?13, ?14)",
+    [STMT_PEAKS_GET] = "SELECT " PEAKS_COLUMNS " FROM peaks WHERE device_name = ?1 AND vendor_id = ?2 AND"
+                       " device_id = ?3 AND driver_version = ?4 AND driver_uuid = ?5",
+    [STMT_PEAKS_LIST] = "SELECT " PEAKS_COLUMNS " FROM peaks ORDER BY device_name, driver_version",
 };
 
 struct vkat_store {
@@ -221,6 +254,9 @@ static vkat_result migrate(vkat_store *st, vkat_error *err)
         if (r)
             goto rollback;
     }
+    r = exec(st, schema_peaks, err);
+    if (r)
+        goto rollback;
     return exec(st, "COMMIT", err);
 rollback:
     sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -580,5 +616,296 @@ vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **r
         *rows = NULL;
         *count = 0;
     }
+    return r;
+}
+
+/* ---- Listing ------------------------------------------------------------------------------------------------ */
+
+vkat_result vkat_store_list(vkat_store *st, const char *kernel, int include_failed, vkat_row **rows, size_t *count,
+                            vkat_error *err)
+{
+    *rows = NULL;
+    *count = 0;
+    sqlite3_stmt *s = st->stmt[include_failed ? STMT_LIST_ALL : STMT_LIST_OK];
+    size_t cap = 0;
+    vkat_result r;
+    int rc = kernel ? sqlite3_bind_text(s, 1, kernel, -1, SQLITE_STATIC) : sqlite3_bind_null(s, 1);
+    if (rc != SQLITE_OK)
+        r = db_fail(err, st->db, st->path);
+    else
+        r = collect(st, s, rows, count, &cap, 1, err);
+    done(s);
+    if (r) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return r;
+}
+
+/* ---- Peaks -------------------------------------------------------------------------------------------------- */
+
+int vkat_device_key_equal(const vkat_device_key *a, const vkat_device_key *b)
+{
+    return strcmp(a->name, b->name) == 0 && a->vendor_id == b->vendor_id && a->device_id == b->device_id &&
+           a->driver_version == b->driver_version && strcmp(a->driver_uuid, b->driver_uuid) == 0;
+}
+
+static void read_peaks(sqlite3_stmt *s, vkat_peaks *p)
+{
+    memset(p, 0, sizeof *p);
+    column_text(s, 0, p->device.name, sizeof p->device.name);
+    column_text(s, 1, p->device.vendor, sizeof p->device.vendor);
+    p->device.vendor_id = (uint32_t)sqlite3_column_int64(s, 2);
+    p->device.device_id = (uint32_t)sqlite3_column_int64(s, 3);
+    p->device.driver_version = (uint32_t)sqlite3_column_int64(s, 4);
+    column_text(s, 5, p->device.driver_version_string, sizeof p->device.driver_version_string);
+    column_text(s, 6, p->device.driver_uuid, sizeof p->device.driver_uuid);
+    column_text(s, 7, p->device.pipeline_cache_uuid, sizeof p->device.pipeline_cache_uuid);
+    p->mem_gbps = column_double(s, 8);
+    p->fp32_tflops = column_double(s, 9);
+    p->fp16_tflops = column_double(s, 10);
+    p->h2d_gbps = column_double(s, 11);
+    p->d2h_gbps = column_double(s, 12);
+    column_text(s, 13, p->created, sizeof p->created);
+}
+
+vkat_result vkat_store_put_peaks(vkat_store *st, vkat_peaks *p, vkat_error *err)
+{
+    if (p->created[0] == 0)
+        now_iso8601(p->created, sizeof p->created);
+    sqlite3_stmt *s = st->stmt[STMT_PEAKS_PUT];
+    int rc = SQLITE_OK;
+#define B(expr)                                                                                                  \
+    if (rc == SQLITE_OK)                                                                                         \
+    rc = (expr)
+    B(sqlite3_bind_text(s, 1, p->device.name, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 2, p->device.vendor, -1, SQLITE_STATIC));
+    B(sqlite3_bind_int64(s, 3, p->device.vendor_id));
+    B(sqlite3_bind_int64(s, 4, p->device.device_id));
+    B(sqlite3_bind_int64(s, 5, p->device.driver_version));
+    B(sqlite3_bind_text(s, 6, p->device.driver_version_string, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 7, p->device.driver_uuid, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 8, p->device.pipeline_cache_uuid, -1, SQLITE_STATIC));
+    B(sqlite3_bind_double(s, 9, p->mem_gbps));
+    B(sqlite3_bind_double(s, 10, p->fp32_tflops));
+    B(sqlite3_bind_double(s, 11, p->fp16_tflops));
+    B(sqlite3_bind_double(s, 12, p->h2d_gbps));
+    B(sqlite3_bind_double(s, 13, p->d2h_gbps));
+    B(sqlite3_bind_text(s, 14, p->created, -1, SQLITE_STATIC));
+#undef B
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    vkat_result r = rc == SQLITE_DONE ? VKAT_OK : db_fail(err, st->db, st->path);
+    done(s);
+    return r;
+}
+
+int vkat_store_get_peaks(vkat_store *st, const vkat_device_key *device, vkat_peaks *out, vkat_error *err)
+{
+    sqlite3_stmt *s = st->stmt[STMT_PEAKS_GET];
+    int rc = sqlite3_bind_text(s, 1, device->name, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 2, device->vendor_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 3, device->device_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 4, device->driver_version);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(s, 5, device->driver_uuid, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    int ret;
+    if (rc == SQLITE_ROW) {
+        read_peaks(s, out);
+        ret = 1;
+    } else if (rc == SQLITE_DONE) {
+        ret = 0;
+    } else {
+        db_fail(err, st->db, st->path);
+        ret = -1;
+    }
+    done(s);
+    return ret;
+}
+
+/* Reads every row of a prepared peaks query into a growing array. */
+static vkat_result collect_peaks(sqlite3 *db, const char *path, sqlite3_stmt *s, vkat_peaks **out, size_t *count,
+                                 vkat_error *err)
+{
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (*count == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            vkat_peaks *n = realloc(*out, ncap * sizeof *n);
+            if (!n)
+                return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory reading peaks");
+            *out = n;
+            cap = ncap;
+        }
+        read_peaks(s, &(*out)[(*count)++]);
+    }
+    return rc == SQLITE_DONE ? VKAT_OK : db_fail(err, db, path);
+}
+
+vkat_result vkat_store_list_peaks(vkat_store *st, vkat_peaks **out, size_t *count, vkat_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    vkat_result r = collect_peaks(st->db, st->path, st->stmt[STMT_PEAKS_LIST], out, count, err);
+    done(st->stmt[STMT_PEAKS_LIST]);
+    if (r) {
+        free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return r;
+}
+
+/* ---- Merging ------------------------------------------------------------------------------------------------ */
+
+/* Does the source's row win over the destination's (same key)? A total order but for exact ties, which keep the
+ * destination's row: that makes a merge idempotent and independent of input order. */
+static int row_wins(const vkat_row *src, const vkat_row *dst)
+{
+    int src_ok = src->status == VKAT_STATUS_OK, dst_ok = dst->status == VKAT_STATUS_OK;
+    if (src_ok != dst_ok)
+        return src_ok;
+    int c = strcmp(src->created, dst->created);
+    if (c != 0)
+        return c > 0;
+    if (src_ok && src->median_s != dst->median_s)
+        return src->median_s < dst->median_s;
+    return 0;
+}
+
+static vkat_result merge_rows(vkat_store *dst, sqlite3 *src, const char *src_path, vkat_merge_stats *stats,
+                              vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(src, "SELECT " ROW_COLUMNS " FROM results ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+        return db_fail(err, src, src_path);
+    vkat_result r = VKAT_OK;
+    int rc;
+    vkat_row row, have;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        read_row(s, &row);
+        stats->read++;
+        int found = vkat_store_get(dst, &row, &have, err);
+        if (found < 0) {
+            r = VKAT_ERR_DB;
+            break;
+        }
+        if (found && !row_wins(&row, &have)) {
+            stats->kept++;
+            continue;
+        }
+        if ((r = vkat_store_put(dst, &row, err)))
+            break;
+        if (found)
+            stats->replaced++;
+        else
+            stats->added++;
+    }
+    if (!r && rc != SQLITE_DONE)
+        r = db_fail(err, src, src_path);
+    sqlite3_finalize(s);
+    return r;
+}
+
+static vkat_result merge_peaks(vkat_store *dst, sqlite3 *src, const char *src_path, vkat_merge_stats *stats,
+                               vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(src, "SELECT " PEAKS_COLUMNS " FROM peaks", -1, &s, NULL) != SQLITE_OK)
+        return db_fail(err, src, src_path);
+    vkat_peaks *all = NULL;
+    size_t n = 0;
+    vkat_result r = collect_peaks(src, src_path, s, &all, &n, err);
+    sqlite3_finalize(s);
+    for (size_t i = 0; !r && i < n; i++) {
+        vkat_peaks have;
+        stats->peaks_read++;
+        int found = vkat_store_get_peaks(dst, &all[i].device, &have, err);
+        if (found < 0) {
+            r = VKAT_ERR_DB;
+            break;
+        }
+        /* The later measurement wins; a tie keeps the destination's. */
+        if (found && strcmp(all[i].created, have.created) <= 0) {
+            stats->peaks_kept++;
+            continue;
+        }
+        if ((r = vkat_store_put_peaks(dst, &all[i], err)))
+            break;
+        if (found)
+            stats->peaks_replaced++;
+        else
+            stats->peaks_added++;
+    }
+    free(all);
+    return r;
+}
+
+vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_stats *stats, vkat_error *err)
+{
+    vkat_merge_stats local = {0};
+    if (!stats)
+        stats = &local;
+    FILE *probe = fopen(src_path, "rb");
+    if (!probe)
+        return vkat_fail(err, VKAT_ERR_IO, src_path, 0, "cannot open: %s", strerror(errno));
+    fclose(probe);
+    sqlite3 *src = NULL;
+    vkat_result r = VKAT_OK;
+    if (sqlite3_open_v2(src_path, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        r = db_fail(err, src, src_path);
+        goto done;
+    }
+    sqlite3_busy_timeout(src, STORE_BUSY_TIMEOUT_MS);
+    int64_t version = -1, results = 0, peaks = 0;
+    vkat_store probe_st = {.db = src, .path = (char *)src_path};
+    if ((r = pragma_int(&probe_st, "PRAGMA user_version", &version, err)))
+        goto done;
+    if ((r = pragma_int(&probe_st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'",
+                        &results, err)))
+        goto done;
+    if ((r = pragma_int(&probe_st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'peaks'",
+                        &peaks, err)))
+        goto done;
+    if (version > STORE_SCHEMA_VERSION) {
+        r = vkat_fail(err, VKAT_ERR_DB, src_path, 0,
+                      "database schema version %lld is newer than this vkautotune's (%d); upgrade vkautotune",
+                      (long long)version, STORE_SCHEMA_VERSION);
+        goto done;
+    }
+    if (version < 1 || !results) {
+        r = vkat_fail(err, VKAT_ERR_DB, src_path, 0, "not a vkautotune results database");
+        goto done;
+    }
+    /* One transaction for the whole source: fast (one sync), and a failed merge leaves the destination as it was. */
+    if ((r = exec(dst, "BEGIN IMMEDIATE", err)))
+        goto done;
+    vkat_merge_stats add = {0};
+    r = merge_rows(dst, src, src_path, &add, err);
+    if (!r && peaks)
+        r = merge_peaks(dst, src, src_path, &add, err);
+    if (!r)
+        r = exec(dst, "COMMIT", err);
+    if (r) {
+        sqlite3_exec(dst->db, "ROLLBACK", NULL, NULL, NULL);
+        goto done;
+    }
+    stats->read += add.read;
+    stats->added += add.added;
+    stats->replaced += add.replaced;
+    stats->kept += add.kept;
+    stats->peaks_read += add.peaks_read;
+    stats->peaks_added += add.peaks_added;
+    stats->peaks_replaced += add.peaks_replaced;
+    stats->peaks_kept += add.peaks_kept;
+done:
+    sqlite3_close_v2(src);
     return r;
 }

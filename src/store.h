@@ -98,4 +98,53 @@ vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **r
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);
 
+/* ---- Listing and merging (compare, report, merge) ----------------------------------------------------------- */
+
+/* Every row of `kernel` (NULL: every kernel), ordered by kernel, device, problem, then ok rows by median; with
+ * include_failed the other rows follow each series. *rows is malloc'ed (NULL when none); the caller frees it. */
+vkat_result vkat_store_list(vkat_store *st, const char *kernel, int include_failed, vkat_row **rows, size_t *count,
+                            vkat_error *err);
+
+/* What a merge did, per table. */
+typedef struct vkat_merge_stats {
+    uint64_t read;      /* rows read from the source */
+    uint64_t added;     /* keys new to the destination */
+    uint64_t replaced;  /* keys present in both where the source's row won */
+    uint64_t kept;      /* keys present in both where the destination's row won (identical rows included) */
+    uint64_t peaks_read, peaks_added, peaks_replaced, peaks_kept;
+} vkat_merge_stats;
+
+/* Copies every row (and every peaks entry) of the database at `src_path` into `dst`, in one transaction. The
+ * source is opened read-only and never modified. A key present in both keeps one row by this rule, the same
+ * whichever side it comes from: an "ok" row beats a failed one; then the later `created` wins; then the smaller
+ * median; an exact tie keeps the destination's row. So merging is idempotent (merging the same file twice changes
+ * nothing) and the result does not depend on the order of the inputs. Stats are added to *stats (may be NULL).
+ * VKAT_ERR_IO when src_path does not exist, VKAT_ERR_DB when it is not a vkautotune database or is newer. */
+vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_stats *stats, vkat_error *err);
+
+/* ---- Device peaks ------------------------------------------------------------------------------------------
+ * What a device can do at best, measured by the tool itself (peaks.c) and cached per device and driver (key:
+ * device name, vendor id, device id, driver version, driver uuid — the results' device key). Figures that were
+ * not measured (e.g. fp16 on a device without shaderFloat16) are NaN. Kept in the table `peaks`, which is
+ * created when missing, so databases written before it existed open unchanged. */
+typedef struct vkat_peaks {
+    vkat_device_key device;
+    double mem_gbps;     /* device-memory copy: (read + write) bytes / s, 1e9 */
+    double fp32_tflops;  /* fp32 FMA chains, 2 flops per FMA, 1e12/s */
+    double fp16_tflops;  /* fp16 FMA chains; NaN when the device has no shaderFloat16 */
+    double h2d_gbps;     /* host -> device staging copy, 1e9 bytes/s */
+    double d2h_gbps;     /* device -> host staging copy */
+    char created[32];    /* ISO 8601 UTC, set by the store when empty */
+} vkat_peaks;
+
+/* Inserts or replaces the peaks of peaks->device. */
+vkat_result vkat_store_put_peaks(vkat_store *st, vkat_peaks *peaks, vkat_error *err);
+/* Finds the peaks of `device`: 1 and *out filled, 0 when absent, -1 on error. */
+int vkat_store_get_peaks(vkat_store *st, const vkat_device_key *device, vkat_peaks *out, vkat_error *err);
+/* Every peaks entry, by device name; *out malloc'ed (NULL when none), the caller frees it. */
+vkat_result vkat_store_list_peaks(vkat_store *st, vkat_peaks **out, size_t *count, vkat_error *err);
+
+/* Same device and driver (the key the results and the peaks use)? */
+int vkat_device_key_equal(const vkat_device_key *a, const vkat_device_key *b);
+
 #endif

@@ -1,0 +1,321 @@
+/* cli_compare.c — `vkautotune compare` (devices side by side from a results database) and `vkautotune merge`
+ * (databases from several machines into one). The grouping and the portability matrix are compare.c's; this
+ * file formats them and owns the options. Also the transfer-cost helper shared with the tune command. */
+#include "cli.h"
+#include "compare.h"
+#include "peaks.h"
+#include "space.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- Transfers ------------------------------------------------------------------------------------------------ */
+
+vkat_result vkat_cli_space_transfer_bytes(vkat_space *space, const char *problem, double *in, double *out,
+                                          vkat_error *err)
+{
+    *in = *out = 0;
+    if (problem && *problem) {
+        vkat_result r = vkat_space_set_problem(space, problem, err);
+        if (r)
+            return r;
+    }
+    vkat_value *env = vkat_space_env_create(space, NULL);
+    uint32_t *choice = calloc(space->param_count ? space->param_count : 1, sizeof *choice);
+    vkat_launch launch = {0};
+    vkat_result r = VKAT_OK;
+    if (!env || !choice) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    /* Buffer sizes depend on the problem, not on the parameters: the first configuration serves. */
+    vkat_space_env_apply(space, choice, env);
+    if ((r = vkat_space_launch(space, env, 0, &launch, err)))
+        goto done;
+    for (size_t b = 0; b < space->buffer_count; b++) {
+        double bytes = (double)launch.buffer_counts[b] * (double)vkat_elem_type_size(space->buffers[b].type);
+        if (space->buffers[b].dir & VKAT_DIR_IN)
+            *in += bytes;
+        if (space->buffers[b].dir & VKAT_DIR_OUT)
+            *out += bytes;
+    }
+done:
+    vkat_launch_free(&launch);
+    free(env);
+    free(choice);
+    return r;
+}
+
+/* ---- compare ------------------------------------------------------------------------------------------------- */
+
+static void compare_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkautotune compare --db DB [--kernel NAME] [--problem K=V,...] [--include-transfers --space SPACE]\n"
+            "\n"
+            "Devices side by side from a results database, one table per kernel: each device's best variant, its\n"
+            "time, TFLOP/s, GB/s and fraction of the device's measured peak (`vkautotune peaks`; roofline:\n"
+            "max(flops / fp32 peak, bytes / memory peak) / time), and the winner's parameters. Then the\n"
+            "portability matrix: each device's winner as measured on every other device, as a fraction of that\n"
+            "device's own best ('-': not measured there; 'fail': measured and failed).\n"
+            "Devices may have tuned different problem sizes (a CPU device takes the space's [problem.cpu]); the\n"
+            "comparison is then by kernel, each device with its own problem, and says so.\n"
+            "\n"
+            "options:\n"
+            "  --db PATH             the results database (required; `vkautotune merge` combines several)\n"
+            "  --kernel NAME         only this kernel\n"
+            "  --problem K=V,...     only series of this problem, written as stored (e.g. M=256,N=256,K=256)\n"
+            "  --include-transfers   add the space's input and output transfers at the measured link bandwidth\n"
+            "  --space PATH          the space whose buffers are transferred (with --include-transfers)\n");
+}
+
+static void print_cell(const char *s, int width)
+{
+    printf("  %-*.*s", width, width, s);
+}
+
+static void print_comparison(const vkat_comparison *c, vkat_space *space, int transfers)
+{
+    size_t nd = c->device_count;
+    printf("kernel %s: %zu device(s)\n", c->kernel, nd);
+    if (!c->same_problem)
+        printf("note: the devices tuned different problem sizes (a CPU device takes the space's [problem.cpu]):\n"
+               "      times and TFLOP/s are not comparable across columns; fractions of peak and portability are\n");
+    if (!c->same_template)
+        printf("note: the template or space differs between devices (different hashes)\n");
+    int width = 20, label = 22;
+    for (size_t i = 0; i < nd; i++) {
+        int l = (int)strlen(c->devices[i].rows[0].config), m = (int)strlen(c->devices[i].device.name);
+        if (l > width)
+            width = l;
+        if (m > width)
+            width = m;
+    }
+    char buf[600];
+#define ROW(name, ...)                                                                                           \
+    do {                                                                                                         \
+        printf("%-*s", label, name);                                                                             \
+        for (size_t i = 0; i < nd; i++) {                                                                        \
+            const vkat_cmp_device *d = &c->devices[i];                                                           \
+            const vkat_row *w = d->ok_count ? &d->rows[0] : NULL;                                                \
+            (void)w;                                                                                             \
+            snprintf(buf, sizeof buf, __VA_ARGS__);                                                              \
+            print_cell(buf, width);                                                                              \
+        }                                                                                                        \
+        printf("\n");                                                                                            \
+    } while (0)
+    ROW("device", "%s", d->device.name);
+    ROW("driver", "%s %s", d->device.vendor, d->device.driver_version_string);
+    ROW("problem", "%s", d->problem);
+    ROW("variants ok / stored", "%zu / %zu%s", d->ok_count, d->count, d->other_series ? " (+ other series)" : "");
+    ROW("best median ms", "%s", w ? (snprintf(buf + 300, 64, "%.4f", w->median_s * 1e3), buf + 300) : "-");
+    ROW("TFLOP/s", "%s", w && w->flops > 0 ? (snprintf(buf + 300, 64, "%.4g", w->tflops), buf + 300) : "-");
+    ROW("GB/s", "%s", w && w->bytes > 0 ? (snprintf(buf + 300, 64, "%.4g", w->gbps), buf + 300) : "-");
+    ROW("fraction of peak", "%s",
+        w && d->has_peaks && !isnan(vkat_peaks_fraction(&d->peaks, w))
+            ? (snprintf(buf + 300, 64, "%.1f%%", 100 * vkat_peaks_fraction(&d->peaks, w)), buf + 300)
+            : (d->has_peaks ? "-" : "- (no peaks)"));
+    ROW("winner", "%s", w ? w->config : "no correct variant");
+    if (transfers && space) {
+        for (size_t i = 0; i < nd; i++) {
+            const vkat_cmp_device *d = &c->devices[i];
+            double in = 0, out = 0, t = NAN;
+            vkat_error err = {0};
+            if (vkat_cli_space_transfer_bytes(space, d->problem, &in, &out, &err) == VKAT_OK && d->has_peaks)
+                t = vkat_peaks_transfer_s(&d->peaks, in, out);
+            if (i == 0)
+                printf("%-*s", label, "+ transfers ms");
+            if (isnan(t) || !d->ok_count)
+                snprintf(buf, sizeof buf, "-");
+            else
+                snprintf(buf, sizeof buf, "%.4f (%.0f%% link%s)", (d->rows[0].median_s + t) * 1e3,
+                         100 * t / (d->rows[0].median_s + t), t > d->rows[0].median_s ? ", link dominates" : "");
+            print_cell(buf, width);
+        }
+        printf("\n");
+    }
+#undef ROW
+    for (size_t i = 0; i < nd; i++)
+        if (!c->devices[i].has_peaks) {
+            printf("(no peaks: the database has no measured peaks for %s; `vkautotune peaks --db DB` on its "
+                   "machine measures them, `vkautotune merge` brings them here)\n",
+                   c->devices[i].device.name);
+        }
+    printf("\nportability: the row device's winner measured on the column device, as a fraction of the column\n"
+           "device's own best (1.00 = as fast as its own winner)\n");
+    printf("%-*s", label, "winner of \\ run on");
+    for (size_t j = 0; j < nd; j++)
+        print_cell(c->devices[j].device.name, width);
+    printf("\n");
+    for (size_t i = 0; i < nd; i++) {
+        printf("%-*.*s", label, label, c->devices[i].device.name);
+        for (size_t j = 0; j < nd; j++) {
+            int st = c->port_state[i * nd + j];
+            if (st == VKAT_PORT_OK)
+                snprintf(buf, sizeof buf, "%.2f", c->portability[i * nd + j]);
+            else
+                snprintf(buf, sizeof buf, "%s", st == VKAT_PORT_FAILED ? "fail" : "-");
+            print_cell(buf, width);
+        }
+        printf("\n");
+    }
+}
+
+static int file_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+int vkat_cmd_compare(int argc, char **argv)
+{
+    const char *db = NULL, *kernel = NULL, *problem = NULL, *space_path = NULL;
+    int transfers = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char **slot = !strcmp(o, "--db")        ? &db
+                            : !strcmp(o, "--kernel")  ? &kernel
+                            : !strcmp(o, "--problem") ? &problem
+                            : !strcmp(o, "--space")   ? &space_path
+                                                      : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            compare_usage(stdout);
+            return VKAT_EXIT_OK;
+        } else if (slot) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "vkautotune: %s needs a value\n", o);
+                return VKAT_EXIT_USAGE;
+            }
+            *slot = argv[++i];
+        } else if (!strcmp(o, "--include-transfers")) {
+            transfers = 1;
+        } else {
+            fprintf(stderr, "vkautotune: compare: unexpected argument '%s' (see vkautotune compare --help)\n", o);
+            return VKAT_EXIT_USAGE;
+        }
+    }
+    if (!db) {
+        fprintf(stderr, "vkautotune: compare: --db is required (see vkautotune compare --help)\n");
+        return VKAT_EXIT_USAGE;
+    }
+    if (transfers && !space_path) {
+        fprintf(stderr, "vkautotune: compare: --include-transfers needs --space (the buffers to transfer)\n");
+        return VKAT_EXIT_USAGE;
+    }
+    /* Opening would create an empty database: a typo in the path must not do that. */
+    if (!file_exists(db)) {
+        fprintf(stderr, "vkautotune: %s: no such database\n", db);
+        return VKAT_EXIT_INPUT;
+    }
+    vkat_error err = {0};
+    vkat_store *st = NULL;
+    vkat_space *space = NULL;
+    vkat_comparison *cs = NULL;
+    size_t nc = 0;
+    int code = VKAT_EXIT_OK;
+    if ((space_path && vkat_space_load(space_path, &space, &err)) || vkat_store_open(db, &st, &err) ||
+        vkat_compare_build(st, kernel, problem, &cs, &nc, &err)) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (nc == 0) {
+        fprintf(stderr, "vkautotune: %s: no results%s%s%s%s\n", db, kernel ? " for kernel " : "", kernel ? kernel : "",
+                problem ? " with problem " : "", problem ? problem : "");
+        code = VKAT_EXIT_FAILURE;
+        goto done;
+    }
+    for (size_t k = 0; k < nc; k++) {
+        if (k)
+            printf("\n");
+        if (space && strcmp(space->name, cs[k].kernel)) {
+            print_comparison(&cs[k], NULL, 0);
+            continue;
+        }
+        print_comparison(&cs[k], space, transfers);
+    }
+done:
+    vkat_comparisons_free(cs, nc);
+    vkat_space_destroy(space);
+    vkat_store_close(st);
+    return code;
+}
+
+/* ---- merge --------------------------------------------------------------------------------------------------- */
+
+static void merge_usage(FILE *f)
+{
+    fprintf(f, "usage: vkautotune merge OUT.db IN1.db [IN2.db ...]\n"
+               "\n"
+               "Combines results databases from different machines into OUT.db (created when missing; its own rows\n"
+               "take part). Inputs are only read. A key (device and driver, kernel, template and space hashes,\n"
+               "problem, configuration) keeps one row: a correct row beats a failed one, then the later\n"
+               "measurement wins, then the faster; an exact tie keeps what OUT.db had. Peaks: the later wins.\n"
+               "Merging is idempotent and the result does not depend on the order of the inputs.\n");
+}
+
+int vkat_cmd_merge(int argc, char **argv)
+{
+    const char *paths[256];
+    int n = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            merge_usage(stdout);
+            return VKAT_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+            quiet = 1;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "vkautotune: merge: unknown option '%s' (see vkautotune merge --help)\n", argv[i]);
+            return VKAT_EXIT_USAGE;
+        }
+        if (n == 256) {
+            fprintf(stderr, "vkautotune: merge: at most 255 inputs at once\n");
+            return VKAT_EXIT_USAGE;
+        }
+        paths[n++] = argv[i];
+    }
+    if (n < 2) {
+        fprintf(stderr, "vkautotune: merge: needs OUT.db and at least one input (see vkautotune merge --help)\n");
+        return VKAT_EXIT_USAGE;
+    }
+    for (int i = 1; i < n; i++)
+        if (!strcmp(paths[i], paths[0])) {
+            fprintf(stderr, "vkautotune: merge: %s is both the output and an input\n", paths[0]);
+            return VKAT_EXIT_USAGE;
+        }
+    /* Check every input first, so a typo does not leave a half-merged output. */
+    for (int i = 1; i < n; i++)
+        if (!file_exists(paths[i])) {
+            fprintf(stderr, "vkautotune: %s: no such database\n", paths[i]);
+            return VKAT_EXIT_INPUT;
+        }
+    vkat_error err = {0};
+    vkat_store *st = NULL;
+    int code = VKAT_EXIT_OK;
+    if (vkat_store_open(paths[0], &st, &err)) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    for (int i = 1; i < n; i++) {
+        vkat_merge_stats s = {0};
+        if (vkat_store_merge(st, paths[i], &s, &err)) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        if (!quiet)
+            printf("%s: %llu rows: %llu added, %llu replaced, %llu kept; %llu peaks: %llu added, %llu replaced, "
+                   "%llu kept\n",
+                   paths[i], (unsigned long long)s.read, (unsigned long long)s.added, (unsigned long long)s.replaced,
+                   (unsigned long long)s.kept, (unsigned long long)s.peaks_read, (unsigned long long)s.peaks_added,
+                   (unsigned long long)s.peaks_replaced, (unsigned long long)s.peaks_kept);
+    }
+done:
+    vkat_store_close(st);
+    return code;
+}

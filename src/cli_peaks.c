@@ -1,0 +1,146 @@
+/* cli_peaks.c — `vkautotune peaks [--device SPEC] [--db PATH] [--refresh] [--json]`: each device's measured peaks,
+ * from the database's cache or measured now (peaks.c) and cached there. Also the helper the tune command uses to
+ * get a device's peaks. */
+#include "cli.h"
+#include "peaks.h"
+#include "util.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_DB "vkautotune.db"
+
+int vkat_cli_peaks_for(vkat_store *store, const vkat_instance *inst, uint32_t index, int refresh, vkat_peaks *out,
+                       vkat_error *err)
+{
+    const vkat_device_info *dev = vkat_instance_device(inst, index);
+    vkat_device_key key;
+    vkat_device_key_from_info(dev, &key);
+    if (!refresh) {
+        int found = vkat_store_get_peaks(store, &key, out, err);
+        if (found < 0)
+            return -1;
+        if (found)
+            return 1;
+    }
+    vkat_log(VKAT_LOG_INFO, "measuring the peaks of %s (cached in the database afterwards)", dev->name);
+    if (vkat_peaks_measure(inst, index, out, err) != VKAT_OK)
+        return -1;
+    if (vkat_store_put_peaks(store, out, err) != VKAT_OK)
+        return -1;
+    return 0;
+}
+
+void vkat_cli_format_figure(double v, char *buf, size_t size)
+{
+    if (isnan(v))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.4g", v);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vkautotune peaks [--device SPEC] [--db PATH] [--refresh] [--json]\n"
+               "\n"
+               "Prints each device's peaks measured by vkautotune itself: device-memory bandwidth (a copy kernel),\n"
+               "fp32 and fp16 FMA throughput, and host<->device transfer bandwidth (staging copies). They are\n"
+               "cached in the results database per device and driver; --refresh measures again.\n"
+               "\n"
+               "options:\n"
+               "  --device SPEC   index, name substring or 'all' (default: every device)\n"
+               "  --db PATH       results database holding the cache (default ./" DEFAULT_DB ")\n"
+               "  --refresh       measure even when cached\n"
+               "  --json          machine-readable output\n"
+               "  -q, --quiet     no info messages\n");
+}
+
+static json_object *num(double v)
+{
+    return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+int vkat_cmd_peaks(int argc, char **argv)
+{
+    const char *device = "all", *db = DEFAULT_DB;
+    int refresh = 0, json = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return VKAT_EXIT_OK;
+        } else if ((!strcmp(o, "--device") || !strcmp(o, "--db")) && i + 1 < argc) {
+            *(!strcmp(o, "--db") ? &db : &device) = argv[++i];
+        } else if (!strcmp(o, "--device") || !strcmp(o, "--db")) {
+            fprintf(stderr, "vkautotune: %s needs a value\n", o);
+            return VKAT_EXIT_USAGE;
+        } else if (!strcmp(o, "--refresh")) {
+            refresh = 1;
+        } else if (!strcmp(o, "--json")) {
+            json = 1;
+        } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+            quiet = 1;
+        } else {
+            fprintf(stderr, "vkautotune: peaks: unexpected argument '%s' (see vkautotune peaks --help)\n", o);
+            return VKAT_EXIT_USAGE;
+        }
+    }
+    vkat_cli_setup_log(0, quiet || json);
+    vkat_error err = {0};
+    vkat_instance *inst = NULL;
+    vkat_store *store = NULL;
+    json_object *out = json ? json_object_new_array() : NULL;
+    int code = VKAT_EXIT_OK;
+    uint32_t devices[64], ndev = 0;
+    if (vkat_instance_create(&inst, &err) || vkat_select_devices(inst, device, devices, 64, &ndev, &err) ||
+        vkat_store_open(db, &store, &err)) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    /* Measure everything first so that progress messages on stderr do not cut through the table. */
+    vkat_peaks all[64];
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (vkat_cli_peaks_for(store, inst, devices[d], refresh, &all[d], &err) < 0) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+    }
+    if (!json)
+        printf("%-40s %-22s %10s %10s %10s %10s %10s  %s\n", "device", "driver", "mem GB/s", "fp32 TF/s",
+               "fp16 TF/s", "H2D GB/s", "D2H GB/s", "measured");
+    for (uint32_t d = 0; d < ndev; d++) {
+        const vkat_peaks p = all[d];
+        if (json) {
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "device", json_object_new_string(p.device.name));
+            json_object_object_add(o, "driver", json_object_new_string(p.device.driver_version_string));
+            json_object_object_add(o, "mem_gbps", num(p.mem_gbps));
+            json_object_object_add(o, "fp32_tflops", num(p.fp32_tflops));
+            json_object_object_add(o, "fp16_tflops", num(p.fp16_tflops));
+            json_object_object_add(o, "h2d_gbps", num(p.h2d_gbps));
+            json_object_object_add(o, "d2h_gbps", num(p.d2h_gbps));
+            json_object_object_add(o, "measured", json_object_new_string(p.created));
+            json_object_array_add(out, o);
+            continue;
+        }
+        char f[5][32];
+        vkat_cli_format_figure(p.mem_gbps, f[0], sizeof f[0]);
+        vkat_cli_format_figure(p.fp32_tflops, f[1], sizeof f[1]);
+        vkat_cli_format_figure(p.fp16_tflops, f[2], sizeof f[2]);
+        vkat_cli_format_figure(p.h2d_gbps, f[3], sizeof f[3]);
+        vkat_cli_format_figure(p.d2h_gbps, f[4], sizeof f[4]);
+        printf("%-40.40s %-22.22s %10s %10s %10s %10s %10s  %s\n", p.device.name, p.device.driver_version_string,
+               f[0], f[1], f[2], f[3], f[4], p.created);
+    }
+done:
+    if (out) {
+        if (code == VKAT_EXIT_OK)
+            printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        json_object_put(out);
+    }
+    vkat_store_close(store);
+    vkat_instance_destroy(inst);
+    return code;
+}
