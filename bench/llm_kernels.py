@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""llm_kernels.py — the kernel library against PyTorch at LLM shapes.
+
+For each kernel space: tunes it with vkautotune (--json, results kept in --db so reruns resume), takes the best
+median, and measures the same operation in PyTorch eager and torch.compile on the same shape and dtype
+(torch.cuda.Event timing, median of 50 after warm-up), plus a 1 GiB device copy as the bandwidth baseline
+(bytes read + written). Prints a table and writes it as markdown to --out.
+
+    python3 bench/llm_kernels.py --budget 60 --db $OUT/kernels.db --out $OUT/llm_kernels.md     # on the GPU
+    python3 bench/llm_kernels.py --cpu-shapes --budget 4 --out /tmp/llm.md                    # lavapipe, no torch
+
+Without torch (or without CUDA) the PyTorch columns are left empty with a note. --cpu-shapes uses each space's
+[problem.cpu] sizes (what vkautotune picks on a CPU device) for the PyTorch side too.
+"""
+import argparse
+import configparser
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (space, template, label): the kernels and the dtype each space stores.
+KERNELS = [
+    ("softmax_f32", "softmax"), ("softmax_f16", "softmax"), ("softmax_bf16", "softmax"),
+    ("rmsnorm_f32", "rmsnorm"), ("rmsnorm_f16", "rmsnorm"), ("rmsnorm_bf16", "rmsnorm"),
+    ("layernorm_f32", "layernorm"), ("layernorm_f16", "layernorm"), ("layernorm_bf16", "layernorm"),
+    ("reduce_sum_f32", "reduce"), ("reduce_sum_f16", "reduce"), ("reduce_max_f32", "reduce"),
+    ("reduce_max_f16", "reduce"), ("xent_f32", "xent"), ("xent_f16", "xent"), ("rope_f32", "rope"),
+    ("rope_f16", "rope"), ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("attention_f32", "attention"),
+    ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
+]
+
+
+def space_info(space, cpu):
+    """Problem sizes (the [problem.cpu] ones over [problem] when cpu) and the [metrics] expressions."""
+    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), comment_prefixes=(";", "#"), strict=False)
+    cp.optionxform = str
+    cp.read(os.path.join(ROOT, "spaces", space + ".ini"))
+    prob = {k: int(v) for k, v in cp["problem"].items()}
+    if cpu and cp.has_section("problem.cpu"):
+        prob.update({k: int(v) for k, v in cp["problem.cpu"].items()})
+    metrics = dict(cp["metrics"]) if cp.has_section("metrics") else {}
+    return prob, metrics
+
+
+def evaluate(expr, prob):
+    """The [metrics] expressions here use only + - * / and problem sizes, which Python evaluates the same way."""
+    return float(eval(expr, {"__builtins__": {}}, dict(prob)))  # noqa: S307 (our own files)
+
+
+def tune(args, space, template):
+    cmd = [args.binary, os.path.join(ROOT, "shaders", template + ".comp.in"), "--space",
+           os.path.join(ROOT, "spaces", space + ".ini"), "--budget", str(args.budget), "--db", args.db, "--json"]
+    if args.warmup:
+        cmd += ["--warmup", str(args.warmup)]
+    if args.repetitions:
+        cmd += ["--repetitions", str(args.repetitions)]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "vkautotune exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
+    run = json.loads(p.stdout)[0]
+    if "skipped" in run:
+        return None, "skipped: " + run["skipped"]
+    if not run["best"]:
+        return None, "no variant passed"
+    return run, None
+
+
+# ---- PyTorch side ---------------------------------------------------------------------------------------------
+
+def torch_setup():
+    try:
+        import torch
+    except ImportError:
+        return None, "torch is not installed"
+    if not torch.cuda.is_available():
+        return None, "torch has no CUDA device"
+    return torch, None
+
+
+def time_cuda(torch, fn, reps=50, warm=10):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return statistics.median(times)
+
+
+def torch_op(torch, space, p):
+    """The PyTorch equivalent of a space: (callable taking no arguments, its input tensors kept alive)."""
+    F = torch.nn.functional
+    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[space.rsplit("_", 1)[1]]
+    dev = "cuda"
+    r = lambda *s: torch.randn(*s, device=dev, dtype=dt)  # noqa: E731
+    kind = space.rsplit("_", 1)[0]
+    if kind == "softmax":
+        x = r(p["ROWS"], p["H"])
+        return lambda: torch.softmax(x, -1)
+    if kind == "rmsnorm":
+        x, w = r(p["ROWS"], p["H"]), r(p["H"])
+        if hasattr(F, "rms_norm"):
+            return lambda: F.rms_norm(x, (p["H"],), w, 1e-6)
+        return lambda: (x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6)).to(dt) * w
+    if kind == "layernorm":
+        x, w, b = r(p["ROWS"], p["H"]), r(p["H"]), r(p["H"])
+        return lambda: F.layer_norm(x, (p["H"],), w, b, 1e-5)
+    if kind == "reduce_sum":
+        x = r(p["ROWS"], p["H"])
+        return lambda: x.sum(-1)
+    if kind == "reduce_max":
+        x = r(p["ROWS"], p["H"])
+        return lambda: x.amax(-1)
+    if kind == "xent":
+        x = r(p["ROWS"], p["V"])
+        t = torch.randint(0, p["V"], (p["ROWS"],), device=dev)
+        return lambda: F.cross_entropy(x, t, reduction="none")
+    if kind == "rope":
+        x = r(p["TOK"], p["HEADS"], p["D"])
+        h = p["D"] // 2
+        pos = torch.arange(p["TOK"], device=dev) % p["SEQ"]
+        c = torch.randn(p["SEQ"], h, device=dev)[pos].unsqueeze(1)
+        s = torch.randn(p["SEQ"], h, device=dev)[pos].unsqueeze(1)
+
+        def rope():
+            x1, x2 = x[..., :h].float(), x[..., h:].float()
+            return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), -1).to(dt)
+        return rope
+    if kind == "swiglu":
+        g, u = r(p["ROWS"], p["F"]), r(p["ROWS"], p["F"])
+        return lambda: F.silu(g) * u
+    if kind in ("attention", "attention_cm"):
+        q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
+        return lambda: F.scaled_dot_product_attention(q, k, v)
+    raise ValueError(space)
+
+
+def measure_torch(torch, space, p):
+    fn = torch_op(torch, space, p)
+    eager = time_cuda(torch, fn)
+    try:
+        compiled = torch.compile(fn)
+        comp = time_cuda(torch, compiled)
+    except Exception as e:  # noqa: BLE001 (report and go on: compile support varies)
+        print("  torch.compile failed for %s: %s" % (space, str(e).splitlines()[0]), file=sys.stderr)
+        comp = None
+    torch.cuda.empty_cache()
+    return eager, comp
+
+
+def copy_bandwidth(torch):
+    """A 1 GiB device-to-device copy: bytes read + written per second."""
+    n = 1 << 30
+    a = torch.empty(n, dtype=torch.uint8, device="cuda")
+    b = torch.empty_like(a)
+    ms = time_cuda(torch, lambda: b.copy_(a))
+    del a, b
+    torch.cuda.empty_cache()
+    return 2 * n / (ms * 1e-3) / 1e9
+
+
+# ---- Table ----------------------------------------------------------------------------------------------------
+
+def fmt(v, spec):
+    return "" if v is None else format(v, spec)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "vkautotune"))
+    ap.add_argument("--budget", default="40", help="vkautotune --budget per space (N or e.g. 2m)")
+    ap.add_argument("--db", default=os.path.join(os.environ.get("OUT", "."), "kernels.db"))
+    ap.add_argument("--out", default="llm_kernels.md", help="markdown file to write")
+    ap.add_argument("--cpu-shapes", action="store_true", help="use [problem.cpu] sizes (lavapipe)")
+    ap.add_argument("--only", default="", help="comma list of spaces to run (default all)")
+    ap.add_argument("--warmup", type=float, default=0, help="vkautotune --warmup (seconds), default its own")
+    ap.add_argument("--repetitions", type=int, default=0, help="vkautotune --repetitions, default its own")
+    args = ap.parse_args()
+    only = set(filter(None, args.only.split(",")))
+
+    torch, why = torch_setup()
+    notes = []
+    if torch is None:
+        notes.append("PyTorch columns empty: %s." % why)
+    copy_gbs = copy_bandwidth(torch) if torch else None
+    device = ""
+    rows = []
+    for space, template in KERNELS:
+        if only and space not in only:
+            continue
+        prob, metrics = space_info(space, args.cpu_shapes)
+        shape = ",".join("%s=%d" % kv for kv in prob.items() if kv[0] not in ("DT", "OP"))
+        dtype = space.rsplit("_", 1)[1]
+        print("%s (%s) ..." % (space, shape), file=sys.stderr, flush=True)
+        run, err = tune(args, space, template)
+        ms = gbs = tflops = None
+        if run:
+            device = run["device"] + ", driver " + run["driver"]
+            best = run["best"][0]
+            ms = best["median_ms"]
+            if "bytes" in metrics:
+                gbs = evaluate(metrics["bytes"], prob) / (ms * 1e-3) / 1e9
+            if "flops" in metrics:
+                tflops = evaluate(metrics["flops"], prob) / (ms * 1e-3) / 1e12
+        else:
+            notes.append("%s: %s" % (space, err))
+        eager = comp = None
+        if torch:
+            eager, comp = measure_torch(torch, space, prob)
+        rows.append({
+            "kernel": space.rsplit("_", 1)[0], "dtype": dtype, "shape": shape, "ms": ms, "gbs": gbs,
+            "frac": gbs / copy_gbs if gbs and copy_gbs else None, "tflops": tflops, "eager": eager, "compile": comp,
+            "vs_eager": eager / ms if eager and ms else None, "vs_compile": comp / ms if comp and ms else None,
+            "config": run["best"][0]["config"] if run else "",
+        })
+
+    head = ["kernel", "dtype", "shape", "vkautotune ms", "GB/s", "of copy BW", "TFLOP/s", "eager ms", "compile ms",
+            "x eager", "x compile", "best configuration"]
+    lines = ["# LLM kernels: vkautotune against PyTorch", "",
+             "%s; device: %s; copy bandwidth (1 GiB, read + write): %s GB/s; shapes: %s; budget %s per space." % (
+                 datetime.date.today().isoformat(), device or "n/a", fmt(copy_gbs, ".0f") or "n/a",
+                 "[problem.cpu]" if args.cpu_shapes else "[problem]", args.budget),
+             "Command: `python3 %s`" % " ".join(sys.argv), "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        lines.append("| " + " | ".join([
+            r["kernel"], r["dtype"], r["shape"], fmt(r["ms"], ".4f"), fmt(r["gbs"], ".4g"), fmt(r["frac"], ".0%"),
+            fmt(r["tflops"], ".1f"), fmt(r["eager"], ".4f"), fmt(r["compile"], ".4f"), fmt(r["vs_eager"], ".2f"),
+            fmt(r["vs_compile"], ".2f"), "`%s`" % r["config"] if r["config"] else ""]) + " |")
+    if notes:
+        lines += [""] + ["- " + n for n in notes]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(args.out, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+#!/bin/sh
+# kernels.sh — tunes every space of the kernel library (spaces/*.ini but the GEMM and transpose ones, which
+# tune_e2e.sh and the README cover) on the default device at its [problem.cpu] size with a small budget, and checks
+# that each run exits 0 and ranks at least one variant that passed the reference check — or, for a space whose
+# [kernel] needs what the device lacks (cooperative matrices, bf16 on lavapipe), that it was skipped with a
+# message naming the missing extension.
+#
+#   sh tests/cli/kernels.sh BINARY SOURCE_DIR
+set -u
+if [ $# -ne 2 ]; then
+    echo "usage: $0 BINARY SOURCE_DIR" >&2
+    exit 2
+fi
+BIN=$1
+SRC=$2
+if ! "$BIN" devices >/dev/null 2>&1; then
+    echo "skip: no Vulkan device (vkautotune devices fails)"
+    exit 77
+fi
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is needed to read --json"; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-kernels.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+
+passed=0
+failed=0
+n=0
+for space in "$SRC"/spaces/*.ini; do
+    name=$(basename "$space" .ini)
+    case $name in gemm | transpose) continue ;; esac
+    n=$((n + 1))
+    template="$SRC/shaders/$(sed -n 's|^template = \.\./shaders/\(.*\)$|\1|p' "$space")"
+    # Spaces that need an extension: on a device without it, the run must say so and skip.
+    need=$(sed -n 's/^extensions = //p' "$space")
+    "$BIN" "$template" --space "$space" --db "$T/kernels.db" --budget 6 --seed 1 --warmup 0.01 --repetitions 2 \
+        --json >"$T/$name.json" 2>"$T/$name.err" </dev/null
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "$name: FAIL (exit $rc)"
+        sed 's/^/  | /' "$T/$name.err"
+        failed=$((failed + 1))
+        continue
+    fi
+    if ! python3 - "$T/$name.json" "$need" >"$T/$name.py" 2>&1 <<'PY'; then
+import json, sys
+run = json.load(open(sys.argv[1]))[0]
+need = sys.argv[2]
+if "skipped" in run:
+    assert need, "skipped, but the space needs no extension: " + run["skipped"]
+    assert any(e.strip() in run["skipped"] for e in need.split(",")), "skip message does not name " + need
+    print("skipped: " + run["skipped"])
+else:
+    best = run["best"]
+    assert best, "no variant passed the check (%d evaluated, %d failed)" % (run["evaluated"], run["failed"])
+    print("%d ranked, best %s at %.4g ms" % (len(best), best[0]["config"], best[0]["median_ms"]))
+PY
+        echo "$name: FAIL ($(tail -n 1 "$T/$name.py"))"
+        sed 's/^/  | /' "$T/$name.err"
+        failed=$((failed + 1))
+        continue
+    fi
+    # A skip must also reach stderr as a warning naming the extension (what a user at a terminal sees).
+    if grep -q '^skipped' "$T/$name.py" && ! grep -q "skipped: .*lacks" "$T/$name.err"; then
+        echo "$name: FAIL (skipped without a 'skipped: ... lacks ...' warning on stderr)"
+        failed=$((failed + 1))
+        continue
+    fi
+    echo "$name: ok ($(cat "$T/$name.py"))"
+    passed=$((passed + 1))
+done
+if [ $n -eq 0 ]; then
+    echo "FAIL: no kernel spaces under $SRC/spaces"
+    exit 1
+fi
+# The cooperative-matrix attention must be among them (and, on a device without VK_KHR_cooperative_matrix, skipped).
+[ -f "$SRC/spaces/attention_cm_f16.ini" ] || { echo "FAIL: spaces/attention_cm_f16.ini is missing"; failed=$((failed + 1)); }
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
