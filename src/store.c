@@ -571,6 +571,22 @@ vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_fai
     return r;
 }
 
+vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, uint64_t *count,
+                                       vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    vkat_result r = VKAT_OK;
+    if (sqlite3_prepare_v2(st->db, "UPDATE results SET status = ?1, reason = ?2 WHERE status = 'aborted'", -1, &s,
+                           NULL) != SQLITE_OK ||
+        sqlite3_bind_text(s, 1, vkat_status_name(status), -1, SQLITE_STATIC) != SQLITE_OK ||
+        sqlite3_bind_text(s, 2, reason, -1, SQLITE_TRANSIENT) != SQLITE_OK || sqlite3_step(s) != SQLITE_DONE)
+        r = db_fail(err, st->db, st->path);
+    else if (count)
+        *count = (uint64_t)sqlite3_changes(st->db);
+    sqlite3_finalize(s);
+    return r;
+}
+
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err)
 {

@@ -23,6 +23,8 @@ typedef struct vkat_store vkat_store;
     X(VKAT_STATUS_CANARY, "canary")               /* wrote out of bounds */                                   \
     X(VKAT_STATUS_TIMEOUT, "timeout")                                                                            \
     X(VKAT_STATUS_DEVICE_LOST, "device-lost")                                                                    \
+    X(VKAT_STATUS_ABORTED, "aborted") /* written before a variant runs; replaced by its result; left only when the \
+                                         process ended mid-run, and then evaluated again on resume */             \
     X(VKAT_STATUS_ERROR, "error")
 
 typedef enum vkat_status {
@@ -95,6 +97,11 @@ vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_fai
 vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **rows, size_t *count, vkat_error *err);
 
 /* Counts rows per status for that same (device, kernel, hashes, problem) key. */
+/* Turns every "aborted" row (a variant that was running when its process ended) into `status` with `reason`, e.g.
+ * after a watchdog killed a hung measuring process. *count (may be NULL) receives how many rows changed. */
+vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, uint64_t *count,
+                                       vkat_error *err);
+
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);
 

@@ -517,6 +517,10 @@ static vkat_result hook_submit(void *user, const uint32_t *choice)
         c->free_list[c->nfree++] = j;
         return VKAT_ERR_DB;
     }
+    /* "aborted": the process ended while it ran (killed, power loss), so nothing is known of it: measure again.
+     * A watchdog that killed a hung run has turned such rows into timeouts already. */
+    if (have && found.status == VKAT_STATUS_ABORTED)
+        have = 0;
     j->resumed = have;
     if (have)
         j->row = found;
@@ -543,6 +547,17 @@ static vkat_result hook_complete(void *user, uint32_t *choice_out, double *secon
     } else {
         *resumed = j->resumed;
         if (!j->resumed) {
+            /* Written before the GPU runs the variant and replaced by its result: if the variant hangs or kills the
+             * process, the database says which one it was (the watchdog in cli_tune.c relies on this). */
+            vkat_row pending = j->row;
+            pending.status = VKAT_STATUS_ABORTED;
+            snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running");
+            r = vkat_store_put(c->store, &pending, &c->hook_error);
+            if (r != VKAT_OK) {
+                release_job(j);
+                c->free_list[c->nfree++] = j;
+                return r;
+            }
             vkat_error lost = {0};
             vkat_result mr = measure(c, j, &lost);
             r = vkat_store_put(c->store, &j->row, &c->hook_error);

@@ -48,9 +48,11 @@ while [ $i -lt 600 ]; do
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-rows > "$TMP/before"
+rows > "$TMP/all-before"
+# The variant running at the kill is stored as "aborted" (written before it runs): it is measured again.
+grep -v '|aborted$' "$TMP/all-before" > "$TMP/before"
 before=$(wc -l < "$TMP/before")
-check "the run was killed part-way ($before of 36 rows)" test "$before" -ge 6 -a "$before" -lt 36
+check "the run was killed part-way ($before of 36 rows finished)" test "$before" -ge 5 -a "$before" -lt 36
 
 run > "$TMP/out" 2> "$TMP/err"
 rc=$?
@@ -62,6 +64,7 @@ missing=$(grep -vxFf "$TMP/after" "$TMP/before" | wc -l)
 check "rows finished before the kill are kept unchanged ($missing changed or lost)" test "$missing" -eq 0
 check "the rerun says it took $before results from the database ($(grep -o '[0-9]* from the database' "$TMP/out"))" \
     grep -q "($before from the database)" "$TMP/out"
+check "no variant is left aborted after the rerun" test "$(grep -c '|aborted$' "$TMP/after")" -eq 0
 integrity=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])" "$DB")
 check "the database passes integrity_check ($integrity)" test "$integrity" = ok
 echo "$passed passed, $failed failed"
