@@ -38,6 +38,11 @@ static void usage(FILE *f)
             "  --strategy NAME     exhaustive, random, annealing, genetic, local, de, model or auto (default:\n"
             "                      exhaustive when the space fits the budget, else auto)\n"            "  --budget N[s|m]     evaluations (default 100), or a time limit with s/m suffix (e.g. 90s, 10m)\n"
             "  --seed N            search seed (default 0)\n"
+            "  --shard K/N         tune only shard K (0..N-1) of N; a configuration's shard is its position in\n"
+            "                      a fixed shuffle of the space, mod N, and other shards' are skipped unmeasured.\n"
+            "                      Exhaustive and random shards together cover every configuration once; other\n"
+            "                      strategies search their own shard with seed + K. The budget is per shard.\n"
+            "                      Give each shard its own --db, then `vkautotune merge` them (docs/cluster.md)\n"
             "  --db PATH           results database (default ./" DEFAULT_DB "); reruns resume from it\n"
             "  --export DIR        write the winning SPIR-V and manifest.json to DIR\n"
             "  --top N             rows in the table (default 10)\n"
@@ -62,6 +67,7 @@ static void usage(FILE *f)
 typedef struct tune_args {
     const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir;
     uint64_t budget, seed;
+    uint32_t shard_index, shard_count; /* --shard K/N; count 0: unsharded */
     double budget_s;
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
@@ -78,6 +84,23 @@ static int parse_u64(const char *s, uint64_t *out)
     if (*end)
         return 0;
     *out = v;
+    return 1;
+}
+
+/* --shard K/N with 0 <= K < N. */
+static int parse_shard(const char *s, tune_args *a)
+{
+    uint64_t k, n;
+    char buf[64];
+    const char *slash = strchr(s, '/');
+    if (!slash || (size_t)(slash - s) >= sizeof buf)
+        return 0;
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = 0;
+    if (!parse_u64(buf, &k) || !parse_u64(slash + 1, &n) || n == 0 || n > 1000000 || k >= n)
+        return 0;
+    a->shard_index = (uint32_t)k;
+    a->shard_count = (uint32_t)n;
     return 1;
 }
 
@@ -146,6 +169,12 @@ static int parse_args(int argc, char **argv, tune_args *a)
             NEEDS_VALUE();
             if (!parse_u64(v, &a->seed)) {
                 fprintf(stderr, "vkautotune: --seed '%s': expected a non-negative integer\n", v);
+                return 0;
+            }
+        } else if (!strcmp(o, "--shard")) {
+            NEEDS_VALUE();
+            if (!parse_shard(v, a)) {
+                fprintf(stderr, "vkautotune: --shard '%s': expected K/N with 0 <= K < N, e.g. 0/4\n", v);
                 return 0;
             }
         } else if (!strcmp(o, "--top")) {
@@ -247,8 +276,9 @@ static void show_progress(void *user, const vkat_tune_progress *p)
  * was the first to reject; prints the first few valid ones when show is set. Returns an exit code (an evaluation
  * error, e.g. a division by zero, is reported with its line). */
 static int count_space(const vkat_space *s, const vkat_device_info *dev, int show, uint64_t *valid,
-                       uint64_t *removed)
+                       uint64_t *removed, const tune_args *a, uint64_t *valid_in_shard)
 {
+    *valid_in_shard = 0;
     uint64_t raw = vkat_space_raw_count(s);
     vkat_value *env = vkat_space_env_create(s, dev);
     uint32_t *choice = calloc(s->param_count ? s->param_count : 1, sizeof *choice);
@@ -274,6 +304,8 @@ static int count_space(const vkat_space *s, const vkat_device_info *dev, int sho
             continue;
         }
         ++*valid;
+        if (a->shard_count <= 1 || vkat_search_shard_of(raw, i, a->shard_count) == a->shard_index)
+            ++*valid_in_shard;
         if (show && shown < 5) {
             char cfg[512];
             vkat_space_format_config(s, choice, cfg, sizeof cfg);
@@ -302,9 +334,9 @@ static int report_empty(const vkat_space *s, const uint64_t *removed)
     return VKAT_EXIT_INPUT;
 }
 
-static int dry_run(const vkat_space *s, const vkat_device_info *dev)
+static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
 {
-    uint64_t raw = vkat_space_raw_count(s), valid = 0;
+    uint64_t raw = vkat_space_raw_count(s), valid = 0, valid_in_shard = 0;
     uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
     if (!removed) {
         fprintf(stderr, "vkautotune: out of memory\n");
@@ -316,10 +348,13 @@ static int dry_run(const vkat_space *s, const vkat_device_info *dev)
     vkat_space_format_problem(s, problem, sizeof problem);
     printf("problem: %s\n", problem);
     printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
-    int code = count_space(s, dev, 1, &valid, removed);
+    int code = count_space(s, dev, 1, &valid, removed, a, &valid_in_shard);
     if (code == VKAT_EXIT_OK) {
         printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)raw,
                (unsigned long long)valid);
+        if (a->shard_count > 1)
+            printf("valid in shard %u/%u: %llu\n", a->shard_index, a->shard_count,
+                   (unsigned long long)valid_in_shard);
         for (size_t c = 0; c < s->constraint_count; c++)
             printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[c].name, s->path,
                    s->constraints[c].line, (unsigned long long)removed[c]);
@@ -331,15 +366,20 @@ static int dry_run(const vkat_space *s, const vkat_device_info *dev)
 }
 
 /* A tuning run that walked the whole space without one valid configuration: the space is at fault (exit 3, like
- * a dry run), not the kernel; say which constraint removed the most. */
-static int explain_empty(const vkat_space *s, const vkat_device_info *dev)
+ * a dry run), not the kernel; say which constraint removed the most. A shard that holds none of the space's valid
+ * configurations is not an error (a job array's other shards have them). */
+static int explain_empty(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
 {
-    uint64_t valid = 0;
+    uint64_t valid = 0, valid_in_shard = 0;
     uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
     if (!removed)
         return VKAT_EXIT_FAILURE;
-    int code = count_space(s, dev, 0, &valid, removed);
-    if (code == VKAT_EXIT_OK)
+    int code = count_space(s, dev, 0, &valid, removed, a, &valid_in_shard);
+    if (code == VKAT_EXIT_OK && valid > 0 && valid_in_shard == 0) {
+        vkat_log(VKAT_LOG_WARN, "shard %u/%u holds none of the %llu valid configurations", a->shard_index,
+                 a->shard_count, (unsigned long long)valid);
+        code = VKAT_EXIT_OK;
+    } else if (code == VKAT_EXIT_OK)
         code = valid == 0 ? report_empty(s, removed) : VKAT_EXIT_FAILURE;
     free(removed);
     return code;
@@ -354,6 +394,7 @@ typedef struct table_extra {
     double transfer_s;       /* NaN: not asked or unknown */
     double bytes_in, bytes_out;
     int stats; /* --stats: the driver's pipeline statistics after each row */
+    uint32_t shard_index, shard_count; /* --shard */
 } table_extra;
 
 static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows,
@@ -361,6 +402,9 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
 {
     const vkat_tune_progress *t = &rep->totals;
     fprintf(o, "\n%s — kernel %s, problem %s\n", dev->name, rep->key.kernel, rep->key.problem);
+    if (x->shard_count > 1)
+        fprintf(o, "shard %u/%u: %llu configurations of other shards skipped\n", x->shard_index, x->shard_count,
+                (unsigned long long)t->other_shard);
     fprintf(o, "strategy %s: %llu evaluated (%llu from the database), %llu failed, %llu invalid skipped, %.1f s\n",
             rep->strategy, (unsigned long long)t->evaluated, (unsigned long long)t->resumed,
             (unsigned long long)t->failed, (unsigned long long)t->invalid, t->elapsed_s);
@@ -442,6 +486,8 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(o, "resumed", json_object_new_int64((int64_t)rep->totals.resumed));
     json_object_object_add(o, "failed", json_object_new_int64((int64_t)rep->totals.failed));
     json_object_object_add(o, "invalid", json_object_new_int64((int64_t)rep->totals.invalid));
+    if (rep->totals.other_shard)
+        json_object_object_add(o, "other_shard", json_object_new_int64((int64_t)rep->totals.other_shard));
     json_object_object_add(o, "seconds", json_object_new_double(rep->totals.elapsed_s));
     json_object *t = json_object_new_object();
     json_object_object_add(t, "jobs", json_object_new_int64(rep->times.jobs));
@@ -612,6 +658,8 @@ static void *tune_one(void *arg)
     opts.budget = a->budget;
     opts.budget_s = a->budget_s;
     opts.seed = a->seed;
+    opts.shard_index = a->shard_index;
+    opts.shard_count = a->shard_count;
     opts.timing = a->timing;
     opts.jobs = a->jobs;
     char cache_path[4096];
@@ -644,7 +692,7 @@ static void *tune_one(void *arg)
         goto done;
     }
     vkat_peaks peaks;
-    table_extra x = {NULL, NAN, 0, 0, a->stats};
+    table_extra x = {NULL, NAN, 0, 0, a->stats, a->shard_index, a->shard_count};
     /* Cached peaks are free to show; measuring costs seconds, so only --include-transfers (which needs the link
      * bandwidth) measures them when missing. The measurement runs after the tuning, on a quiet device. */
     int have = a->transfers ? vkat_cli_peaks_for(store, j->inst, j->index, 0, &peaks, &err)
@@ -671,7 +719,7 @@ static void *tune_one(void *arg)
     if (n > 0)
         j->tuned = 1;
     else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space))
-        j->code = explain_empty(space, dev);
+        j->code = explain_empty(space, dev, a);
     else {
         report_first_failure(store, &rep.key);
         j->code = VKAT_EXIT_FAILURE;
@@ -737,7 +785,7 @@ int vkat_cmd_tune(int argc, char **argv)
     if (r != VKAT_OK) {
         if (a.dry_run && (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE)) {
             vkat_log(VKAT_LOG_INFO, "%s; counting with Vulkan's minimum limits", err.message);
-            code = dry_run(space, NULL);
+            code = dry_run(space, NULL, &a);
             goto done;
         }
         code = vkat_cli_report(&err);
@@ -750,7 +798,7 @@ int vkat_cmd_tune(int argc, char **argv)
     }
     if (a.dry_run) {
         use_problem_for(space, vkat_instance_device(inst, devices[0]), a.problem);
-        code = dry_run(space, vkat_instance_device(inst, devices[0]));
+        code = dry_run(space, vkat_instance_device(inst, devices[0]), &a);
         goto done;
     }
     /* Opened here first so that a bad path fails once, before any thread starts (and for --export). */

@@ -1,5 +1,5 @@
 /* search.c — the strategy registry and the two basic strategies: exhaustive (every configuration in index
- * order) and random (sampling without replacement). The adaptive strategies live in strategy_*.c, plug into the
+ * order) and random (sampling without replacement), whose permutation also defines the shards. The adaptive strategies live in strategy_*.c, plug into the
  * same vkat_strategy_ops and register in vkat_strategies[] here. */
 #include "search.h"
 #include "util.h"
@@ -115,21 +115,27 @@ static uint64_t permute(const random_state *s, uint64_t x)
     return x;
 }
 
+static void random_init(random_state *s, uint64_t raw_count, uint64_t seed)
+{
+    s->space.raw_count = raw_count;
+    uint64_t rng = seed;
+    for (int i = 0; i < 4; i++)
+        s->keys[i] = vkat_rng_next(&rng);
+    unsigned bits = 1;
+    while (bits < 64 && (1ull << bits) < raw_count)
+        bits++;
+    s->half_bits = (bits + 1) / 2;
+    if (s->half_bits > 32)
+        s->half_bits = 32;
+}
+
 static void *random_create(const vkat_search_space *space, uint64_t seed)
 {
     random_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->space = *space;
-    uint64_t rng = seed;
-    for (int i = 0; i < 4; i++)
-        s->keys[i] = vkat_rng_next(&rng);
-    unsigned bits = 1;
-    while (bits < 64 && (1ull << bits) < space->raw_count)
-        bits++;
-    s->half_bits = (bits + 1) / 2;
-    if (s->half_bits > 32)
-        s->half_bits = 32;
+    random_init(s, space->raw_count, seed);
     return s;
 }
 
@@ -145,6 +151,23 @@ static bool random_propose(void *state, uint32_t *choice)
 static const vkat_strategy_ops random_ops = {
     "random", "uniform sampling without replacement", random_create, random_propose, ignore_observation, free,
 };
+
+/* ---- shards: the same fixed permutation on every host, position mod count ---------------------------------- */
+
+uint32_t vkat_search_shard_of(uint64_t raw_count, uint64_t index, uint32_t count)
+{
+    if (count <= 1 || index >= raw_count)
+        return 0;
+    random_state s = {0};
+    random_init(&s, raw_count, 0x5a4d5a4d5a4d5a4dull); /* fixed: part of the shard rule */
+    return (uint32_t)(permute(&s, index) % count);
+}
+
+int vkat_search_in_shard(const vkat_search_space *space, uint64_t index)
+{
+    return space->shard_count <= 1 ||
+           vkat_search_shard_of(space->raw_count, index, space->shard_count) == space->shard_index;
+}
 
 /* ---- registry ------------------------------------------------------------------------------------------------- */
 

@@ -22,6 +22,10 @@ typedef struct vkat_search_space {
     /* Optional [param_count]: non-zero marks a parameter whose values have no order (every other value is a
      * neighbour); NULL = all ordered, neighbours are the adjacent values. */
     const uint8_t *categorical;
+    /* Optional, shard_count 0 or 1 = unsharded. A sharded run covers only the configurations of shard shard_index
+     * (vkat_search_shard_of): the oracle (vkat_search_valid) rejects the others, and the driver skips them unmeasured
+     * and counts them apart from invalid ones. shard_index < shard_count. */
+    uint32_t shard_index, shard_count;
 } vkat_search_space;
 
 typedef struct vkat_strategy vkat_strategy;
@@ -84,7 +88,15 @@ size_t vkat_index_map_find(const vkat_index_map *m, uint64_t key);
 size_t vkat_index_map_put(vkat_index_map *m, uint64_t key, double value, uint32_t tag, int *added);
 void vkat_index_map_free(vkat_index_map *m);
 
-/* 1 when the space's oracle accepts choice (or there is no oracle). */
+/* The shard of configuration `index` (its encoded index, < raw_count) among `count` shards: its position in a
+ * fixed pseudo-random permutation of [0, raw_count) (the random strategy's Feistel network with a constant key),
+ * modulo count. So shards differ in size by at most one configuration, and the valid ones spread over them like
+ * a random draw, whatever the constraints' pattern over the parameters (index % count would follow the trailing
+ * parameters). Pure integer arithmetic: the same on every host. */
+uint32_t vkat_search_shard_of(uint64_t raw_count, uint64_t index, uint32_t count);
+/* 1 when the encoded index belongs to the space's shard (always, when unsharded). */
+int vkat_search_in_shard(const vkat_search_space *space, uint64_t index);
+/* 1 when the space's oracle accepts choice (or there is no oracle) and it lies in the space's shard. */
 int vkat_search_valid(const vkat_search_space *space, const uint32_t *choice);
 /* A uniformly random valid configuration, trying at most `tries` samples; false when none was found. */
 bool vkat_search_random_valid(const vkat_search_space *space, uint64_t *rng, uint32_t *choice, unsigned tries);
@@ -137,6 +149,7 @@ const char *vkat_search_stop_name(vkat_search_stop s);
 
 typedef struct vkat_search_stats {
     uint64_t proposed, invalid, evaluated, resumed, failed, duplicates, dropped;
+    uint64_t other_shard; /* proposals outside the space's shard: skipped unmeasured, not counted as invalid */
     double best_s;         /* INFINITY until something succeeded */
     uint32_t *best_choice; /* set by the caller: [param_count] or NULL; filled with the best configuration */
     double elapsed_s;

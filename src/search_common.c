@@ -1,7 +1,7 @@
 /* search_common.c — what every strategy shares, in one place: the index map (encoded configuration -> score),
- * the validity oracle wrapper and the neighbourhoods over each parameter's value list. Strategies call these
- * instead of writing their own moves, so "a neighbour" means the same thing in all of them. No search policy
- * lives here. */
+ * the validity oracle wrapper (which also keeps a sharded search in its shard) and the neighbourhoods over each
+ * parameter's value list. Strategies call these instead of writing their own moves, so "a neighbour" means the
+ * same thing in all of them. No search policy lives here. */
 #include "search.h"
 
 #include <math.h>
@@ -79,6 +79,8 @@ void vkat_index_map_free(vkat_index_map *m)
 
 int vkat_search_valid(const vkat_search_space *space, const uint32_t *choice)
 {
+    if (space->shard_count > 1 && !vkat_search_in_shard(space, vkat_search_encode(space, choice)))
+        return 0;
     return !space->valid || space->valid(space->valid_ctx, choice) > 0;
 }
 

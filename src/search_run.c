@@ -1,7 +1,7 @@
 /* search_run.c — the search driver: the one loop between a strategy and whatever measures (the live tuner's GPU,
  * or a recorded table in replay). It owns the rules every strategy shares: deduplication, free constraint checks,
- * the evaluation and time budgets, evaluations in flight, and when to stop. It never measures, prints or stores:
- * the hooks do that. */
+ * the evaluation and time budgets, evaluations in flight, shards (other shards' configurations are skipped), and
+ * when to stop. It never measures, prints or stores: the hooks do that. */
 #include "search.h"
 #include "util.h"
 
@@ -91,6 +91,17 @@ vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *ho
                     seen.tags[slot] += 4; /* answered when the evaluation completes */
                 else
                     vkat_strategy_observe(strategy, choice, state == SEEN_DONE ? seen.values[slot] : INFINITY);
+                continue;
+            }
+            if (!vkat_search_in_shard(sp, index)) {
+                /* Another shard's: costs nothing here, and is neither invalid nor evaluated. */
+                if (vkat_index_map_put(&seen, index, INFINITY, SEEN_INVALID, NULL) == SIZE_MAX) {
+                    r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+                    goto cleanup;
+                }
+                stats->other_shard++;
+                idle++;
+                vkat_strategy_observe(strategy, choice, INFINITY);
                 continue;
             }
             int valid = hooks->check(hooks->user, choice);

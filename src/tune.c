@@ -456,6 +456,8 @@ static const char *pick_strategy(const vkat_tune_opts *opts, uint64_t raw, uint6
 {
     if (opts->strategy && *opts->strategy)
         return opts->strategy;
+    if (opts->shard_count > 1) /* about raw / shard_count configurations are this shard's */
+        raw = raw / opts->shard_count + (raw % opts->shard_count != 0);
     /* "auto" (a bandit over model-based, local and annealing search) was chosen by replay on recorded spaces
      * (BENCHMARKS.md, strategies). */
     return raw <= budget ? "exhaustive" : "auto";
@@ -586,6 +588,7 @@ static void on_progress(void *user, const vkat_search_stats *st)
     vkat_tune_progress *p = &c->report->totals;
     p->proposed = st->proposed;
     p->invalid = st->invalid;
+    p->other_shard = st->other_shard;
     p->evaluated = st->evaluated;
     p->resumed = st->resumed;
     p->failed = st->failed;
@@ -668,11 +671,20 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     }
     for (size_t i = 0; i < np; i++)
         counts[i] = space->params[i].value_count;
-    vkat_search_space sp = {np, counts, vkat_space_raw_count(space), oracle_valid, &c, NULL};
+    if (opts->shard_count > 1 && opts->shard_index >= opts->shard_count) {
+        r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "shard %u of %u does not exist", opts->shard_index,
+                      opts->shard_count);
+        goto cleanup;
+    }
+    vkat_search_space sp = {np, counts, vkat_space_raw_count(space), oracle_valid, &c, NULL, 0, 0};
+    if (opts->shard_count > 1) {
+        sp.shard_index = opts->shard_index;
+        sp.shard_count = opts->shard_count;
+    }
     uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
     const char *sname = pick_strategy(opts, sp.raw_count, budget);
     snprintf(report->strategy, sizeof report->strategy, "%s", sname);
-    r = vkat_strategy_create(sname, &sp, opts->seed, &strategy, err);
+    r = vkat_strategy_create(sname, &sp, opts->seed + sp.shard_index, &strategy, err);
     if (r != VKAT_OK)
         goto cleanup;
     r = setup_device(&c, err);

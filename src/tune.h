@@ -13,6 +13,7 @@
 typedef struct vkat_tune_progress {
     uint64_t proposed;  /* proposals seen, invalid ones included */
     uint64_t invalid;   /* failed a constraint: cost no measurement */
+    uint64_t other_shard; /* belong to another shard (opts->shard_count > 1): skipped, cost nothing */
     uint64_t evaluated; /* valid proposals done: measured now or found in the database */
     uint64_t resumed;   /* of those, found in the database */
     uint64_t failed;    /* of those, not ok */
@@ -39,6 +40,10 @@ typedef struct vkat_tune_opts {
     uint64_t budget;        /* evaluations (resumed ones count); 0: 100 */
     double budget_s;        /* wall-clock limit for the search; 0: none */
     uint64_t seed;          /* search seed */
+    /* Sharding: this run covers only shard shard_index of shard_count (0 or 1: the whole space), a configuration's
+     * shard being vkat_search_shard_of(its index). The strategy runs over that subset with seed + shard_index; the
+     * budget is this shard's. Exhaustive and random shards together cover every configuration exactly once. */
+    uint32_t shard_index, shard_count;
     uint64_t data_seed;     /* seed of the buffers' initial contents; 0: 1 */
     vkat_timing_opts timing;
     uint64_t run_timeout_ns; /* the checked run; 0: 10 s */

@@ -17,11 +17,11 @@ _vkautotune()
         -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); [ "$cmd" = compile ] && COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
         --strategy) COMPREPLY=($(compgen -W "exhaustive random" -- "$cur")); return ;;
-        --problem|--config|--budget|--seed|--top|--warmup|--repetitions|--header) return ;;
+        --problem|--config|--budget|--seed|--shard|--top|--warmup|--repetitions|--header) return ;;
     esac
     local opts
     case $cmd in
-        tune) opts="--space --problem --device --strategy --budget --seed --db --export --top --json --csv
+        tune) opts="--space --problem --device --strategy --budget --seed --shard --db --export --top --json --csv
                     --warmup --repetitions --dry-run --quiet --verbose --help" ;;
         compile) opts="--space --config --problem --device -o --disassemble --verbose --help" ;;
         export) opts="--space --output -o --db --device --all-devices-in-db --problem --header --quiet --verbose
