@@ -12,12 +12,17 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #define DEFAULT_DB "vkautotune.db"
@@ -55,6 +60,9 @@ static void usage(FILE *f)
             "  --pipeline-cache DIR  where each device's pipeline cache is kept between runs\n"
             "                      (default $XDG_CACHE_HOME/vkautotune or ~/.cache/vkautotune; 'none' disables)\n"
             "  --stats             add the driver's pipeline statistics (registers, spills) to the table\n"
+            "  --watchdog SECONDS  measure in a child process; when it makes no progress for this long (a hung\n"
+            "                      shader, a wedged driver) or dies, kill it, mark the variant it was running as\n"
+            "                      timeout or device-lost, and restart it to carry on (default 120; 0: off)\n"
             "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
@@ -71,6 +79,7 @@ typedef struct tune_args {
     double budget_s;
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
+    double watchdog; /* seconds; 0: measure in this process */
     const char *pipeline_cache;
     vkat_timing_opts timing;
 } tune_args;
@@ -132,6 +141,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
     memset(a, 0, sizeof *a);
     a->db = DEFAULT_DB;
     a->top = 10;
+    a->watchdog = 120;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -150,6 +160,15 @@ static int parse_args(int argc, char **argv, tune_args *a)
         else if (!strcmp(o, "--db")) { NEEDS_VALUE(); a->db = v; }
         else if (!strcmp(o, "--export")) { NEEDS_VALUE(); a->export_dir = v; }
         else if (!strcmp(o, "--pipeline-cache")) { NEEDS_VALUE(); a->pipeline_cache = v; }
+        else if (!strcmp(o, "--watchdog")) {
+            NEEDS_VALUE();
+            char *end;
+            a->watchdog = strtod(v, &end);
+            if (*end || end == v || a->watchdog < 0) {
+                fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
+                return 0;
+            }
+        }
         else if (!strcmp(o, "--jobs")) {
             NEEDS_VALUE();
             uint64_t n;
@@ -244,9 +263,23 @@ typedef struct progress_ctx {
     const char *device;
 } progress_ctx;
 
+/* The measuring child's heartbeat to its watchdog (-1: not supervised). One byte per evaluated variant; write() of
+ * one byte to a pipe is atomic, so device threads need no lock. */
+static int heartbeat_fd = -1;
+
+static void heartbeat(void)
+{
+    if (heartbeat_fd >= 0) {
+        char b = 1;
+        if (write(heartbeat_fd, &b, 1) < 0)
+            heartbeat_fd = -1;
+    }
+}
+
 static void show_progress(void *user, const vkat_tune_progress *p)
 {
     progress_ctx *c = user;
+    heartbeat();
     if (!c->enabled)
         return;
     char best[64] = "none yet";
@@ -744,6 +777,93 @@ done:
     return NULL;
 }
 
+/* ---- The watchdog ------------------------------------------------------------------------------------------------
+ * A shader that never finishes cannot be stopped from inside the process that submitted it (a CPU driver such as
+ * lavapipe keeps running it; a wedged GPU driver may block every call), so the run itself happens in a child. The
+ * parent only watches the heartbeat; when it stops for --watchdog seconds, or the child dies of a signal, the parent
+ * kills it, turns the variant it was running (stored as "aborted" before it ran) into a timeout or device-lost
+ * result, and starts it again: the new child resumes from the database and goes on with the rest. */
+
+static int supervise(const tune_args *a)
+{
+    /* Ctrl-C reaches the child too (same process group); the parent waits for it to stop cleanly. */
+    signal(SIGINT, SIG_IGN);
+    for (unsigned restarts = 0;; restarts++) {
+        int fds[2];
+        if (pipe(fds) != 0) {
+            fprintf(stderr, "vkautotune: cannot create the watchdog's pipe: %s\n", strerror(errno));
+            return VKAT_EXIT_FAILURE;
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "vkautotune: cannot start the measuring process: %s\n", strerror(errno));
+            return VKAT_EXIT_FAILURE;
+        }
+        if (pid == 0) {
+            close(fds[0]);
+            heartbeat_fd = fds[1];
+            signal(SIGINT, SIG_DFL);
+#ifdef __linux__
+            prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed watchdog takes its child along */
+#endif
+            return -1; /* the caller goes on as the measuring process */
+        }
+        close(fds[1]);
+        int hung = 0;
+        for (;;) {
+            struct pollfd p = {fds[0], POLLIN, 0};
+            int n = poll(&p, 1, (int)(a->watchdog * 1000));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n == 0) {
+                hung = 1;
+                kill(pid, SIGKILL);
+                break;
+            }
+            char buf[256];
+            if (read(fds[0], buf, sizeof buf) <= 0)
+                break; /* the child closed its end: it exited */
+        }
+        close(fds[0]);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (!hung && WIFEXITED(status))
+            return WEXITSTATUS(status);
+        char reason[256];
+        if (hung)
+            snprintf(reason, sizeof reason,
+                     "no progress for %.0f s: the measuring process was killed and restarted (--watchdog)",
+                     a->watchdog);
+        else
+            snprintf(reason, sizeof reason, "the measuring process died of signal %d while this variant ran",
+                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        vkat_store *st = NULL;
+        vkat_error err = {0};
+        uint64_t blamed = 0;
+        if (vkat_store_open(a->db, &st, &err) != VKAT_OK ||
+            vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason, &blamed,
+                                       &err) != VKAT_OK) {
+            vkat_store_close(st);
+            return vkat_cli_report(&err);
+        }
+        vkat_store_close(st);
+        if (blamed == 0) {
+            fprintf(stderr, "vkautotune: %s, but not while a variant ran (setting up the device or the reference?); "
+                            "giving up\n", hung ? "the measuring process stopped making progress" :
+                                                  "the measuring process died");
+            return VKAT_EXIT_DEVICE;
+        }
+        if (restarts >= 100) {
+            fprintf(stderr, "vkautotune: the measuring process was restarted %u times; giving up\n", restarts);
+            return VKAT_EXIT_DEVICE;
+        }
+        vkat_log(VKAT_LOG_WARN, "%s; %llu variant(s) marked %s; restarting", reason, (unsigned long long)blamed,
+                 hung ? "timeout" : "device-lost");
+    }
+}
+
 /* ---- The command ------------------------------------------------------------------------------------------------- */
 
 int vkat_cmd_tune(int argc, char **argv)
@@ -757,6 +877,11 @@ int vkat_cmd_tune(int argc, char **argv)
     if (!parse_args(argc, argv, &a))
         return VKAT_EXIT_USAGE;
     vkat_cli_setup_log(a.verbose, a.quiet || a.json || a.csv);
+    if (!a.dry_run && a.watchdog > 0) {
+        int code = supervise(&a);
+        if (code >= 0)
+            return code; /* the watchdog's own exit: the child's code or why it gave up */
+    }
 
     vkat_error err = {0};
     vkat_space *space = NULL;
