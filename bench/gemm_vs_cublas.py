@@ -158,9 +158,9 @@ def main():
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = "%s\n\n%s, budget %s per run, %.0f s in all. Commands:\n\n%s\n" % (
         table, stamp, args.budget, time.monotonic() - start, "\n".join("    " + c for c in commands))
-    print(text)
-    with open(args.out, "w") as f:
+    with open(args.out, "w") as f:  # first: the table survives a closed stdout
         f.write(text)
+    print(text)
     # A run that produced nothing at all is a failure; skipped spaces (no such hardware) are not.
     if not any(r["vk"] != "-" for r in rows):
         sys.exit(1)
