@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""GEMM against cuBLAS: tunes each GEMM template on each problem with vkautotune and measures cuBLAS (through
+torch.matmul) on the same shapes and dtypes in the same run, then prints a markdown table and writes it to --out.
+
+  python3 bench/gemm_vs_cublas.py --bin ./build/vkautotune --budget 35s --out gemm.md
+
+Templates: shaders/sgemm.comp.in (fp32, spaces/sgemm.ini) and shaders/cmgemm.comp.in (fp16 and bf16 inputs, fp32
+accumulation, spaces/cmgemm_f16.ini and spaces/cmgemm_bf16.ini). Problems: 4096^3, 8192^3 and M=4096, N=512,
+K=14336 (a skinny, deep one: few output tiles, long K), B row-major K x N throughout (torch.matmul(a, b) with b
+contiguous K x N).
+
+The vkautotune figure is the tuner's own median time of its best variant (timestamp queries, warm-up by time);
+nothing is re-measured here. Correctness is the tuner's check: every variant is compared with the space's
+reference shader (fp32 accumulation in K order over the same inputs, generated inside vkautotune, so they cannot
+be recomputed here in fp64); the table reports the winner's relative L2 error against that reference.
+cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 50. fp16/bf16 in torch use
+fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
+
+Without torch or CUDA the cuBLAS columns say 'not available'. --cpu runs the spaces' [problem.cpu] sizes (and a
+tiny skinny one) with a budget of 5, for trying the script on lavapipe, where the cooperative-matrix spaces are
+skipped (the table says why).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+TEMPLATES = [  # name, dtype, template, space
+    ("sgemm", "fp32", "shaders/sgemm.comp.in", "spaces/sgemm.ini"),
+    ("cmgemm", "fp16", "shaders/cmgemm.comp.in", "spaces/cmgemm_f16.ini"),
+    ("cmgemm", "bf16", "shaders/cmgemm.comp.in", "spaces/cmgemm_bf16.ini"),
+]
+PROBLEMS = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 512, 14336)]
+CPU_PROBLEMS = [None, (128, 64, 512)]  # None: the space's [problem.cpu]
+
+
+def tune(args, template, space, problem):
+    """Runs vkautotune; returns (report of the first device, command line)."""
+    cmd = [args.bin, os.path.join(args.src, template), "--space", os.path.join(args.src, space),
+           "--budget", args.budget, "--db", args.db, "--json", "--top", "1", "--seed", str(args.seed)]
+    if problem:
+        cmd += ["--problem", "M=%d,N=%d,K=%d" % problem]
+    if args.device:
+        cmd += ["--device", args.device]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    line = " ".join(cmd)
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or [""])[-1]
+        return {"error": "exit %d: %s" % (out.returncode, last)}, line
+    try:
+        return json.loads(out.stdout)[0], line
+    except (ValueError, IndexError) as e:
+        return {"error": "unreadable --json output (%s)" % e}, line
+
+
+def cublas_timer():
+    """A function (dtype, M, N, K) -> median seconds through torch.matmul, or a string saying why there is none."""
+    try:
+        import torch
+    except ImportError:
+        return "not available (no torch)"
+    if not torch.cuda.is_available():
+        return "not available (no CUDA device)"
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    types = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+    def measure(dtype, m, n, k):
+        a = torch.rand(m, k, device="cuda", dtype=types[dtype]) * 2 - 1
+        b = torch.rand(k, n, device="cuda", dtype=types[dtype]) * 2 - 1
+        c = torch.matmul(a, b)
+        torch.cuda.synchronize()
+        end = time.monotonic() + 0.3  # warm up by time: the clocks ramp after a pause
+        while time.monotonic() < end:
+            torch.matmul(a, b, out=c)
+            torch.cuda.synchronize()
+        times = []
+        for _ in range(50):
+            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            e0.record()
+            torch.matmul(a, b, out=c)
+            e1.record()
+            e1.synchronize()
+            times.append(e0.elapsed_time(e1) / 1e3)
+        del a, b, c
+        torch.cuda.empty_cache()
+        return statistics.median(times)
+
+    return measure
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default="build/vkautotune")
+    ap.add_argument("--src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
+                    help="the source tree holding shaders/ and spaces/ (default: this script's)")
+    ap.add_argument("--budget", default="150", help="per tuning run: evaluations (150) or a time (35s, 1m)")
+    ap.add_argument("--db", help="results database (default: gemm.db beside --out)")
+    ap.add_argument("--device", help="vkautotune --device")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", help="comma list of dtypes to run (fp32,fp16,bf16)")
+    ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
+    ap.add_argument("--out", default="gemm_vs_cublas.md")
+    args = ap.parse_args()
+    if args.cpu:
+        args.budget = "5"
+    args.src = os.path.normpath(args.src)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    if not args.db:
+        args.db = os.path.join(os.path.dirname(os.path.abspath(args.out)), "gemm.db")
+    problems = CPU_PROBLEMS if args.cpu else PROBLEMS
+    dtypes = set(args.only.split(",")) if args.only else None
+
+    start = time.monotonic()
+    timer = cublas_timer()
+    rows, commands = [], []
+    for name, dtype, template, space in TEMPLATES:
+        if dtypes and dtype not in dtypes:
+            continue
+        for problem in problems:
+            t0 = time.monotonic()
+            rep, cmd = tune(args, template, space, problem)
+            commands.append(cmd)
+            shape = rep.get("problem") or ("M=%d,N=%d,K=%d" % problem if problem else "[problem.cpu]")
+            row = {"template": name, "dtype": dtype, "problem": shape, "vk": "-", "cublas": "-", "ratio": "-",
+                   "config": "-", "rel_l2": "-"}
+            best = (rep.get("best") or [None])[0]
+            if "error" in rep:
+                row["config"] = "failed: " + str(rep["error"])
+            elif "skipped" in rep:
+                row["config"] = "skipped: " + rep["skipped"]
+            elif not best:
+                row["config"] = "no correct variant (%s failed)" % rep.get("failed", "?")
+            else:
+                vk_tflops = best["tflops"]
+                row.update(vk="%.2f" % vk_tflops if vk_tflops >= 0.01 else "%.2g" % vk_tflops,
+                           config=best["config"], rel_l2="%.1e" % best["rel_l2"])
+                dims = dict(kv.split("=") for kv in rep["problem"].split(","))
+                m, n, k = int(dims["M"]), int(dims["N"]), int(dims["K"])
+                if callable(timer):
+                    cu = 2.0 * m * n * k / timer(dtype, m, n, k) / 1e12
+                    row.update(cublas="%.2f" % cu, ratio="%.0f%%" % (100.0 * vk_tflops / cu))
+                else:
+                    row["cublas"] = timer
+            rows.append(row)
+            sys.stderr.write("%s %s %s: %s TFLOP/s, cuBLAS %s (%.0f s)\n" % (
+                name, dtype, shape, row["vk"], row["cublas"], time.monotonic() - t0))
+
+    head = ["template", "dtype", "problem", "vkautotune TFLOP/s", "cuBLAS TFLOP/s", "ratio", "best config",
+            "rel_l2"]
+    keys = ["template", "dtype", "problem", "vk", "cublas", "ratio", "config", "rel_l2"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
+    table = "\n".join(lines)
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    text = "%s\n\n%s, budget %s per run, %.0f s in all. Commands:\n\n%s\n" % (
+        table, stamp, args.budget, time.monotonic() - start, "\n".join("    " + c for c in commands))
+    with open(args.out, "w") as f:  # first: the table survives a closed stdout
+        f.write(text)
+    print(text)
+    # A run that produced nothing at all is a failure; skipped spaces (no such hardware) are not.
+    if not any(r["vk"] != "-" for r in rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
