@@ -784,10 +784,25 @@ done:
  * kills it, turns the variant it was running (stored as "aborted" before it ran) into a timeout or device-lost
  * result, and starts it again: the new child resumes from the database and goes on with the rest. */
 
+static volatile pid_t supervised_child;
+
+/* Ctrl-C at a terminal reaches the whole process group, the child included, so the watchdog only passes on an
+ * interrupt sent to it alone (kill(1): SI_USER), and waits for the child to stop cleanly. */
+static void forward_sigint(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    if (supervised_child > 0 && (info->si_code == SI_USER || info->si_code == SI_QUEUE))
+        kill(supervised_child, sig);
+}
+
 static int supervise(const tune_args *a)
 {
-    /* Ctrl-C reaches the child too (same process group); the parent waits for it to stop cleanly. */
-    signal(SIGINT, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward_sigint;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     for (unsigned restarts = 0;; restarts++) {
         int fds[2];
         if (pipe(fds) != 0) {
@@ -803,13 +818,14 @@ static int supervise(const tune_args *a)
         if (pid == 0) {
             close(fds[0]);
             heartbeat_fd = fds[1];
-            signal(SIGINT, SIG_DFL);
+            signal(SIGINT, SIG_DFL); /* the run installs its own handler */
 #ifdef __linux__
             prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed watchdog takes its child along */
 #endif
             return -1; /* the caller goes on as the measuring process */
         }
         close(fds[1]);
+        supervised_child = pid;
         int hung = 0;
         for (;;) {
             struct pollfd p = {fds[0], POLLIN, 0};
@@ -829,6 +845,7 @@ static int supervise(const tune_args *a)
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
+        supervised_child = 0;
         if (!hung && WIFEXITED(status))
             return WEXITSTATUS(status);
         char reason[256];

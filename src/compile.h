@@ -43,6 +43,12 @@ typedef struct vkat_spirv_info {
                                 matrices, arrays incl. spec-constant lengths, structs, cooperative matrices are
                                 not in shared memory) */
     int uses_cooperative_matrix;
+    /* Descriptor bindings the module declares (storage buffers, uniforms, images), so a template can be checked
+     * against its space's buffers before a pipeline exists. */
+    uint32_t binding_count;
+    struct {
+        uint32_t set, binding;
+    } bindings[32];
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

@@ -24,6 +24,7 @@ typedef struct id_info {
     uint32_t align;      /* type: alignment */
     uint64_t value;      /* constant: value */
     int32_t spec_id;     /* SpecId decoration or -1 */
+    int32_t set, binding; /* DescriptorSet / Binding decorations or -1 */
     uint32_t first_word; /* offset of the defining instruction */
 } id_info;
 
@@ -125,7 +126,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     if (!rd.ids)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     for (uint32_t i = 0; i < rd.bound; i++)
-        rd.ids[i].spec_id = -1;
+        rd.ids[i].spec_id = rd.ids[i].set = rd.ids[i].binding = -1;
 
     vkat_result r = VKAT_OK;
     uint32_t entry_id = 0, workgroup_size_builtin = 0;
@@ -164,6 +165,10 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         case SpvOpDecorate:
             if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationSpecId)
                 rd.ids[ins[1]].spec_id = (int32_t)ins[3];
+            if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationDescriptorSet)
+                rd.ids[ins[1]].set = (int32_t)ins[3];
+            if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationBinding)
+                rd.ids[ins[1]].binding = (int32_t)ins[3];
             if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
                 workgroup_size_builtin = ins[1];
             break;
@@ -270,6 +275,12 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             }
             break;
         case SpvOpVariable:
+            if (len >= 4 && ins[2] < rd.bound && rd.ids[ins[2]].binding >= 0 &&
+                info->binding_count < VKAT_COUNTOF(info->bindings)) {
+                info->bindings[info->binding_count].set = (uint32_t)(rd.ids[ins[2]].set < 0 ? 0 : rd.ids[ins[2]].set);
+                info->bindings[info->binding_count].binding = (uint32_t)rd.ids[ins[2]].binding;
+                info->binding_count++;
+            }
             if (len >= 4 && ins[3] == SpvStorageClassWorkgroup && ins[1] < rd.bound) {
                 uint32_t pointee = (uint32_t)rd.ids[ins[1]].value;
                 if (pointee < rd.bound)

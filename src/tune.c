@@ -252,6 +252,18 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
     vkat_launch_free(&launch);
     r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
                               &c->ws, err);
+    if (r == VKAT_ERR_LIMITS && err && !err->file[0]) {
+        /* Point at the space line of the buffer that does not fit (the message names it). */
+        for (size_t i = 0; i < s->buffer_count; i++) {
+            char quoted[160];
+            snprintf(quoted, sizeof quoted, "'%s'", s->buffers[i].name);
+            if (strstr(err->message, quoted)) {
+                snprintf(err->file, sizeof err->file, "%s", s->path);
+                err->line = s->buffers[i].line;
+                break;
+            }
+        }
+    }
     if (r == VKAT_OK && c->has_reference)
         r = run_reference(c, err);
     return r;
@@ -340,6 +352,46 @@ static void release_job(job *j)
     vkat_launch_free(&j->launch);
 }
 
+/* The template line that declares `binding = N`, for messages; 0 when not found (e.g. set by a macro). */
+static int binding_line(const char *src, uint32_t binding)
+{
+    int line = 1;
+    for (const char *p = src; *p; p++) {
+        if (*p == '\n')
+            line++;
+        else if (!strncmp(p, "binding", 7)) {
+            const char *q = p + 7;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q != '=')
+                continue;
+            q++;
+            char *end;
+            unsigned long v = strtoul(q, &end, 10);
+            if (end != q && v == binding)
+                return line;
+        }
+    }
+    return 0;
+}
+
+/* Every descriptor the template declares must be one of the space's buffers (set 0, binding 0..count-1): otherwise
+ * the pipeline would read memory nobody bound. A template error, not a property of one variant. */
+static vkat_result check_bindings(const run_ctx *c, const vkat_spirv_info *si, vkat_error *e)
+{
+    const vkat_space *s = c->space;
+    for (uint32_t i = 0; i < si->binding_count; i++) {
+        uint32_t set = si->bindings[i].set, b = si->bindings[i].binding;
+        if (set == 0 && b < s->buffer_count)
+            continue;
+        return vkat_fail(e, VKAT_ERR_TEMPLATE, s->template_path, binding_line(c->template_src, b),
+                         "the template declares set %u, binding %u, but the space %s has %zu buffer(s): set 0, "
+                         "bindings 0..%zu in the order of its [buffers]",
+                         set, b, s->path, s->buffer_count, s->buffer_count ? s->buffer_count - 1 : 0);
+    }
+    return VKAT_OK;
+}
+
 static void prepare(void *ctx, void *p)
 {
     run_ctx *c = ctx;
@@ -364,6 +416,8 @@ static void prepare(void *ctx, void *p)
         vkat_spirv_info si;
         char why[256];
         r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);
+        if (r == VKAT_OK)
+            r = check_bindings(c, &si, e);
         if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }
@@ -548,6 +602,13 @@ static vkat_result hook_complete(void *user, uint32_t *choice_out, double *secon
         *seconds = INFINITY;
     } else {
         *resumed = j->resumed;
+        if (!j->resumed && j->result == VKAT_ERR_TEMPLATE) {
+            /* The template does not fit its space: every variant would fail the same way. */
+            c->hook_error = j->error;
+            release_job(j);
+            c->free_list[c->nfree++] = j;
+            return VKAT_ERR_TEMPLATE;
+        }
         if (!j->resumed) {
             /* Written before the GPU runs the variant and replaced by its result: if the variant hangs or kills the
              * process, the database says which one it was (the watchdog in cli_tune.c relies on this). */
