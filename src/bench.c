@@ -328,40 +328,6 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
     return VKAT_OK;
 }
 
-static vkat_result make_buffer(vkat_gpu *gpu, uint64_t size, VkBufferUsageFlags usage,
-                               const VkMemoryPropertyFlags *prefer, size_t prefer_count, VkBuffer *buf,
-                               VkDeviceMemory *mem, vkat_error *err)
-{
-    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bci.size = size;
-    bci.usage = usage;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VkResult vr = vkCreateBuffer(gpu->device, &bci, NULL, buf);
-    if (vr != VK_SUCCESS)
-        return vkat_fail_vk(err, vr, "vkCreateBuffer");
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(gpu->device, *buf, &req);
-    int type = -1;
-    for (size_t i = 0; i < prefer_count && type < 0; i++)
-        type = vkat_gpu_memory_type(gpu, req.memoryTypeBits, prefer[i]);
-    if (type < 0)
-        return vkat_fail(err, VKAT_ERR_VULKAN, NULL, 0, "no suitable memory type for a %llu-byte buffer",
-                         (unsigned long long)size);
-    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mai.allocationSize = req.size;
-    mai.memoryTypeIndex = (uint32_t)type;
-    vr = vkAllocateMemory(gpu->device, &mai, NULL, mem);
-    if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0, "out of device memory allocating %llu bytes",
-                         (unsigned long long)size);
-    if (vr != VK_SUCCESS)
-        return vkat_fail_vk(err, vr, "vkAllocateMemory");
-    vr = vkBindBufferMemory(gpu->device, *buf, *mem, 0);
-    if (vr != VK_SUCCESS)
-        return vkat_fail_vk(err, vr, "vkBindBufferMemory");
-    return VKAT_OK;
-}
-
 static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
 {
     VkDevice dev = ws->gpu->device;
@@ -497,7 +463,7 @@ static vkat_result make_pristine(vkat_workspace *ws, vkat_error *err)
     for (size_t i = 0; i < ws->count; i++) {
         ws_buffer *b = &ws->bufs[i];
         vkat_error ignored = {0};
-        if (make_buffer(ws->gpu, b->bytes + b->canary,
+        if (vkat_gpu_make_buffer(ws->gpu, b->bytes + b->canary,
                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, prefer,
                         VKAT_COUNTOF(prefer), &b->pristine, &b->pristine_memory, &ignored) != VKAT_OK) {
             vkat_log(VKAT_LOG_DEBUG, "no room for a device-side copy of buffer '%s'; resets go through the host",
@@ -542,7 +508,7 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
         /* Device-local when the device has it (every GPU); the upload goes through staging regardless, so the
          * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
         const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
-        r = make_buffer(gpu, b->bytes + b->canary,
+        r = vkat_gpu_make_buffer(gpu, b->bytes + b->canary,
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                         prefer, VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
@@ -555,7 +521,7 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
     const VkMemoryPropertyFlags host[] = {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
                                               VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
                                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
-    r = make_buffer(gpu, ws->staging_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, host,
+    r = vkat_gpu_make_buffer(gpu, ws->staging_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, host,
                     VKAT_COUNTOF(host), &ws->staging, &ws->staging_memory, err);
     if (r)
         goto cleanup;

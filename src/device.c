@@ -228,6 +228,56 @@ static void read_coopmat_shapes(VkPhysicalDevice pd, vkat_device_info *d)
     free(p);
 }
 
+/* Every feature structure the tuner reads or enables. query_features() links the ones the device knows (its core
+ * version or an extension it offers) behind f2, so the chain is valid both for vkGetPhysicalDeviceFeatures2 and,
+ * with the supported bits it returns, for vkCreateDevice. It points into itself: never copy a filled one. */
+typedef struct feature_set {
+    VkPhysicalDeviceFeatures2 f2;
+    VkPhysicalDeviceVulkan11Features f11;
+    VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceVulkan13Features f13;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR fcm;
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV fcm2;
+    VkPhysicalDeviceShaderBfloat16FeaturesKHR fbf;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fpe;
+} feature_set;
+
+/* `d` needs its api_version and extensions filled. */
+static void query_features(VkPhysicalDevice pd, const vkat_device_info *d, feature_set *fs)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    fs->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    fs->f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    fs->f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    fs->fcm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
+    fs->fcm2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV;
+    fs->fbf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR;
+    fs->fpe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    void **tail = &fs->f2.pNext;
+#define CHAIN(s)                                                                                                 \
+    do {                                                                                                         \
+        *tail = &(s);                                                                                            \
+        tail = &(s).pNext;                                                                                       \
+    } while (0)
+    if (d->api_version >= VK_API_VERSION_1_2) {
+        CHAIN(fs->f11);
+        CHAIN(fs->f12);
+    }
+    if (d->api_version >= VK_API_VERSION_1_3)
+        CHAIN(fs->f13);
+    if (vkat_device_has_extension(d, "VK_KHR_cooperative_matrix"))
+        CHAIN(fs->fcm);
+    if (vkat_device_has_extension(d, "VK_NV_cooperative_matrix2"))
+        CHAIN(fs->fcm2);
+    if (vkat_device_has_extension(d, "VK_KHR_shader_bfloat16"))
+        CHAIN(fs->fbf);
+    if (vkat_device_has_extension(d, "VK_KHR_pipeline_executable_properties"))
+        CHAIN(fs->fpe);
+#undef CHAIN
+    vkGetPhysicalDeviceFeatures2(pd, &fs->f2);
+}
+
 static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d)
 {
     memset(d, 0, sizeof *d);
@@ -270,30 +320,10 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         CHAIN(ppci);
     vkGetPhysicalDeviceProperties2(pd, &p2);
 
-    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    VkPhysicalDeviceVulkan11Features f11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR fcm = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV fcm2 = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
-    VkPhysicalDeviceShaderBfloat16FeaturesKHR fbf = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-    tail = &f2.pNext;
-    if (v12) {
-        CHAIN(f11);
-        CHAIN(f12);
-    }
-    if (v13)
-        CHAIN(f13);
-    if (ext_in(exts, next, "VK_KHR_cooperative_matrix"))
-        CHAIN(fcm);
-    if (ext_in(exts, next, "VK_NV_cooperative_matrix2"))
-        CHAIN(fcm2);
-    if (ext_in(exts, next, "VK_KHR_shader_bfloat16"))
-        CHAIN(fbf);
 #undef CHAIN
-    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    d->api_version = api;
+    feature_set fs;
+    query_features(pd, d, &fs);
 
     snprintf(d->name, sizeof d->name, "%s", base.deviceName);
     d->vendor_id = base.vendorID;
@@ -368,17 +398,17 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         d->heaps[i].budget = mb.heapBudget[i];
     }
 
-    d->shader_float16 = f12.shaderFloat16;
-    d->shader_int8 = f12.shaderInt8;
-    d->shader_int16 = f2.features.shaderInt16;
-    d->shader_int64 = f2.features.shaderInt64;
-    d->shader_float64 = f2.features.shaderFloat64;
-    d->storage_buffer_16bit = f11.storageBuffer16BitAccess;
-    d->storage_buffer_8bit = f12.storageBuffer8BitAccess;
-    d->subgroup_size_control = f13.subgroupSizeControl;
-    d->shader_bfloat16 = fbf.shaderBFloat16Type;
-    d->cooperative_matrix = fcm.cooperativeMatrix;
-    d->cooperative_matrix2 = fcm2.cooperativeMatrixWorkgroupScope;
+    d->shader_float16 = fs.f12.shaderFloat16;
+    d->shader_int8 = fs.f12.shaderInt8;
+    d->shader_int16 = fs.f2.features.shaderInt16;
+    d->shader_int64 = fs.f2.features.shaderInt64;
+    d->shader_float64 = fs.f2.features.shaderFloat64;
+    d->storage_buffer_16bit = fs.f11.storageBuffer16BitAccess;
+    d->storage_buffer_8bit = fs.f12.storageBuffer8BitAccess;
+    d->subgroup_size_control = fs.f13.subgroupSizeControl;
+    d->shader_bfloat16 = fs.fbf.shaderBFloat16Type;
+    d->cooperative_matrix = fs.fcm.cooperativeMatrix;
+    d->cooperative_matrix2 = fs.fcm2.cooperativeMatrixWorkgroupScope;
     read_coopmat_shapes(pd, d);
     free(exts);
 }
@@ -551,64 +581,33 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
         if (vkat_device_has_extension(d, enable_extensions[i]))
             exts[next++] = enable_extensions[i];
 
-    int v12 = d->api_version >= VK_API_VERSION_1_2, v13 = d->api_version >= VK_API_VERSION_1_3;
-    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    VkPhysicalDeviceVulkan11Features f11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR fcm = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV fcm2 = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
-    VkPhysicalDeviceShaderBfloat16FeaturesKHR fbf = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fpe = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     /* Read what is supported, then enable exactly that: every structure chained is one the device knows. */
-    void **tail = &f2.pNext;
-#define CHAIN(s)                                                                                                 \
-    do {                                                                                                         \
-        *tail = &(s);                                                                                            \
-        tail = &(s).pNext;                                                                                       \
-    } while (0)
-    if (v12) {
-        CHAIN(f11);
-        CHAIN(f12);
-    }
-    if (v13)
-        CHAIN(f13);
-    if (vkat_device_has_extension(d, "VK_KHR_cooperative_matrix"))
-        CHAIN(fcm);
-    if (vkat_device_has_extension(d, "VK_NV_cooperative_matrix2"))
-        CHAIN(fcm2);
-    if (vkat_device_has_extension(d, "VK_KHR_shader_bfloat16"))
-        CHAIN(fbf);
-    if (vkat_device_has_extension(d, "VK_KHR_pipeline_executable_properties"))
-        CHAIN(fpe);
-#undef CHAIN
-    vkGetPhysicalDeviceFeatures2(g->physical, &f2);
+    feature_set fs;
+    query_features(g->physical, d, &fs);
+    VkPhysicalDeviceFeatures2 *f2 = &fs.f2;
     /* Robustness and sparse features cost speed and tuning never needs them. */
-    f2.features.robustBufferAccess = VK_FALSE;
-    f2.features.sparseBinding = VK_FALSE;
-    f2.features.sparseResidencyBuffer = VK_FALSE;
-    f2.features.sparseResidencyImage2D = VK_FALSE;
-    f2.features.sparseResidencyImage3D = VK_FALSE;
-    f2.features.sparseResidency2Samples = VK_FALSE;
-    f2.features.sparseResidency4Samples = VK_FALSE;
-    f2.features.sparseResidency8Samples = VK_FALSE;
-    f2.features.sparseResidency16Samples = VK_FALSE;
-    f2.features.sparseResidencyAliased = VK_FALSE;
-    f13.robustImageAccess = VK_FALSE;
-    g->float16 = f12.shaderFloat16;
-    g->int8 = f12.shaderInt8;
-    g->int16 = f2.features.shaderInt16;
-    g->int64 = f2.features.shaderInt64;
-    g->storage16 = f11.storageBuffer16BitAccess;
-    g->storage8 = f12.storageBuffer8BitAccess;
-    g->subgroup_size_control = f13.subgroupSizeControl;
-    g->cooperative_matrix = fcm.cooperativeMatrix;
-    g->bfloat16 = fbf.shaderBFloat16Type;
-    g->cooperative_matrix2 = fcm2.cooperativeMatrixWorkgroupScope;
-    g->pipeline_statistics = fpe.pipelineExecutableInfo;
+    f2->features.robustBufferAccess = VK_FALSE;
+    f2->features.sparseBinding = VK_FALSE;
+    f2->features.sparseResidencyBuffer = VK_FALSE;
+    f2->features.sparseResidencyImage2D = VK_FALSE;
+    f2->features.sparseResidencyImage3D = VK_FALSE;
+    f2->features.sparseResidency2Samples = VK_FALSE;
+    f2->features.sparseResidency4Samples = VK_FALSE;
+    f2->features.sparseResidency8Samples = VK_FALSE;
+    f2->features.sparseResidency16Samples = VK_FALSE;
+    f2->features.sparseResidencyAliased = VK_FALSE;
+    fs.f13.robustImageAccess = VK_FALSE;
+    g->float16 = fs.f12.shaderFloat16;
+    g->int8 = fs.f12.shaderInt8;
+    g->int16 = f2->features.shaderInt16;
+    g->int64 = f2->features.shaderInt64;
+    g->storage16 = fs.f11.storageBuffer16BitAccess;
+    g->storage8 = fs.f12.storageBuffer8BitAccess;
+    g->subgroup_size_control = fs.f13.subgroupSizeControl;
+    g->cooperative_matrix = fs.fcm.cooperativeMatrix;
+    g->bfloat16 = fs.fbf.shaderBFloat16Type;
+    g->cooperative_matrix2 = fs.fcm2.cooperativeMatrixWorkgroupScope;
+    g->pipeline_statistics = fs.fpe.pipelineExecutableInfo;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -616,7 +615,7 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
     qci.queueCount = 1;
     qci.pQueuePriorities = &priority;
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = &f2;
+    dci.pNext = f2;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
     dci.enabledExtensionCount = next;
@@ -718,6 +717,40 @@ void vkat_gpu_destroy(vkat_gpu *gpu)
         vkDestroyDevice(gpu->device, NULL);
     }
     free(gpu);
+}
+
+vkat_result vkat_gpu_make_buffer(vkat_gpu *gpu, uint64_t size, VkBufferUsageFlags usage,
+                                 const VkMemoryPropertyFlags *prefer, size_t prefer_count, VkBuffer *buf,
+                                 VkDeviceMemory *mem, vkat_error *err)
+{
+    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkResult vr = vkCreateBuffer(gpu->device, &bci, NULL, buf);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkCreateBuffer");
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(gpu->device, *buf, &req);
+    int type = -1;
+    for (size_t i = 0; i < prefer_count && type < 0; i++)
+        type = vkat_gpu_memory_type(gpu, req.memoryTypeBits, prefer[i]);
+    if (type < 0)
+        return vkat_fail(err, VKAT_ERR_VULKAN, NULL, 0, "no suitable memory type for a %llu-byte buffer",
+                         (unsigned long long)size);
+    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = (uint32_t)type;
+    vr = vkAllocateMemory(gpu->device, &mai, NULL, mem);
+    if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0, "out of device memory allocating %llu bytes",
+                         (unsigned long long)size);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkAllocateMemory");
+    vr = vkBindBufferMemory(gpu->device, *buf, *mem, 0);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkBindBufferMemory");
+    return VKAT_OK;
 }
 
 int vkat_gpu_memory_type(const vkat_gpu *gpu, uint32_t type_bits, VkMemoryPropertyFlags required)

@@ -55,6 +55,12 @@ void vkat_gpu_destroy(vkat_gpu *gpu);
 vkat_result vkat_gpu_load_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_error *err);
 vkat_result vkat_gpu_save_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_error *err);
 
+/* A buffer bound to memory of the first `prefer` property set the device offers (tried in order). Out of device
+ * memory is VKAT_ERR_LIMITS. On failure *buf / *mem may hold what was created: the caller destroys them. */
+vkat_result vkat_gpu_make_buffer(vkat_gpu *gpu, uint64_t size, VkBufferUsageFlags usage,
+                                 const VkMemoryPropertyFlags *prefer, size_t prefer_count, VkBuffer *buf,
+                                 VkDeviceMemory *mem, vkat_error *err);
+
 /* Index of a memory type with `required` flags among `type_bits`, or -1. */
 int vkat_gpu_memory_type(const vkat_gpu *gpu, uint32_t type_bits, VkMemoryPropertyFlags required);
 

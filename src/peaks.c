@@ -161,34 +161,6 @@ typedef struct xfer {
     VkQueryPool queries;
 } xfer;
 
-static vkat_result make_buffer(vkat_gpu *gpu, uint64_t size, VkBufferUsageFlags usage,
-                               const VkMemoryPropertyFlags *prefer, size_t nprefer, VkBuffer *buf,
-                               VkDeviceMemory *mem, vkat_error *err)
-{
-    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bci.size = size;
-    bci.usage = usage;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VkResult vr = vkCreateBuffer(gpu->device, &bci, NULL, buf);
-    if (vr != VK_SUCCESS)
-        return vkat_fail_vk(err, vr, "vkCreateBuffer");
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(gpu->device, *buf, &req);
-    int type = -1;
-    for (size_t i = 0; i < nprefer && type < 0; i++)
-        type = vkat_gpu_memory_type(gpu, req.memoryTypeBits, prefer[i]);
-    if (type < 0)
-        return vkat_fail(err, VKAT_ERR_VULKAN, NULL, 0, "no suitable memory type for the transfer peak");
-    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mai.allocationSize = req.size;
-    mai.memoryTypeIndex = (uint32_t)type;
-    vr = vkAllocateMemory(gpu->device, &mai, NULL, mem);
-    if (vr != VK_SUCCESS)
-        return vkat_fail_vk(err, vr, "vkAllocateMemory");
-    vr = vkBindBufferMemory(gpu->device, *buf, *mem, 0);
-    return vr == VK_SUCCESS ? VKAT_OK : vkat_fail_vk(err, vr, "vkBindBufferMemory");
-}
-
 static void xfer_destroy(xfer *x)
 {
     VkDevice d = x->gpu->device;
@@ -217,9 +189,9 @@ static vkat_result xfer_create(xfer *x, uint64_t bytes, vkat_error *err)
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
     const VkMemoryPropertyFlags dev_pref[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
     VkBufferUsageFlags both = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    vkat_result r = make_buffer(gpu, bytes, both, host_pref, 2, &x->host, &x->host_mem, err);
+    vkat_result r = vkat_gpu_make_buffer(gpu, bytes, both, host_pref, 2, &x->host, &x->host_mem, err);
     if (!r)
-        r = make_buffer(gpu, bytes, both, dev_pref, 2, &x->dev, &x->dev_mem, err);
+        r = vkat_gpu_make_buffer(gpu, bytes, both, dev_pref, 2, &x->dev, &x->dev_mem, err);
     if (r)
         return r;
     /* Touch the host pages once so the first copy does not pay for faulting them in. */

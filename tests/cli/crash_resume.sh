@@ -3,19 +3,12 @@
 # nothing was measured twice, and the database is intact.
 # Usage (ctest): sh crash_resume.sh BINARY SOURCE_DIR
 set -u
-BIN=$1
-SRC=$2
-command -v python3 >/dev/null 2>&1 || { echo "SKIPPED: python3 is needed to read the database"; exit 77; }
-TMP=$(mktemp -d)
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$TMP"' EXIT
-DB=$TMP/results.db
-passed=0
-failed=0
-check() { # check DESCRIPTION COMMAND...
-    what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read the database"
+pid=
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$T"' EXIT
+DB=$T/results.db
 run() {
     "$BIN" "$SRC/tests/data/tune/scale.comp.in" --space "$SRC/tests/data/tune/scale.ini" --db "$DB" \
         --strategy exhaustive --budget 36 --warmup 0.05 --repetitions 20 --jobs 1 --pipeline-cache none \
@@ -30,7 +23,6 @@ for r in sorted(db.execute("SELECT config, created, median_s, status FROM result
 PY
 }
 
-"$BIN" devices >/dev/null 2>&1 || { echo "SKIPPED: no Vulkan device (install mesa-vulkan-drivers for lavapipe)"; exit 77; }
 # exec, so that $! is the tuner itself and not a subshell that would survive as its parent's orphan.
 (exec "$BIN" "$SRC/tests/data/tune/scale.comp.in" --space "$SRC/tests/data/tune/scale.ini" --db "$DB" \
     --strategy exhaustive --budget 36 --warmup 0.05 --repetitions 20 --jobs 1 --pipeline-cache none \
@@ -48,24 +40,23 @@ while [ $i -lt 600 ]; do
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-rows > "$TMP/all-before"
+rows > "$T/all-before"
 # The variant running at the kill is stored as "aborted" (written before it runs): it is measured again.
-grep -v '|aborted$' "$TMP/all-before" > "$TMP/before"
-before=$(wc -l < "$TMP/before")
+grep -v '|aborted$' "$T/all-before" > "$T/before"
+before=$(wc -l < "$T/before")
 check "the run was killed part-way ($before of 36 rows finished)" test "$before" -ge 5 -a "$before" -lt 36
 
-run > "$TMP/out" 2> "$TMP/err"
+run > "$T/out" 2> "$T/err"
 rc=$?
 check "the rerun exits 0 (got $rc)" test $rc -eq 0
-rows > "$TMP/after"
-check "the rerun completes the space (36 rows, got $(wc -l < "$TMP/after"))" test "$(wc -l < "$TMP/after")" -eq 36
+rows > "$T/after"
+check "the rerun completes the space (36 rows, got $(wc -l < "$T/after"))" test "$(wc -l < "$T/after")" -eq 36
 # Every row finished before the kill is still there, unchanged: same timestamp, same timing (not re-measured).
-missing=$(grep -vxFf "$TMP/after" "$TMP/before" | wc -l)
+missing=$(grep -vxFf "$T/after" "$T/before" | wc -l)
 check "rows finished before the kill are kept unchanged ($missing changed or lost)" test "$missing" -eq 0
-check "the rerun says it took $before results from the database ($(grep -o '[0-9]* from the database' "$TMP/out"))" \
-    grep -q "($before from the database)" "$TMP/out"
-check "no variant is left aborted after the rerun" test "$(grep -c '|aborted$' "$TMP/after")" -eq 0
+check "the rerun says it took $before results from the database ($(grep -o '[0-9]* from the database' "$T/out"))" \
+    grep -q "($before from the database)" "$T/out"
+check "no variant is left aborted after the rerun" test "$(grep -c '|aborted$' "$T/after")" -eq 0
 integrity=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])" "$DB")
 check "the database passes integrity_check ($integrity)" test "$integrity" = ok
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

@@ -3,36 +3,25 @@
 # stored as a timeout, and the restarted process finishes the others.
 # Usage (ctest): sh hang_watchdog.sh BINARY SOURCE_DIR
 set -u
-BIN=$1
-SRC=$2
-"$BIN" devices >/dev/null 2>&1 || { echo "SKIPPED: no Vulkan device (install mesa-vulkan-drivers for lavapipe)"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIPPED: python3 is needed to read the database"; exit 77; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-check() {
-    what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read the database"
 start=$(date +%s)
 # A kernel run waits 10 s before it reports a timeout; the watchdog takes over when the process is stuck anyway.
 timeout 300 "$BIN" "$SRC/tests/data/robust/hang.comp.in" --space "$SRC/tests/data/robust/hang.ini" \
-    --db "$TMP/r.db" --strategy exhaustive --warmup 0.01 --repetitions 3 --pipeline-cache none --watchdog 5 \
-    > "$TMP/out" 2> "$TMP/err"
+    --db "$T/r.db" --strategy exhaustive --warmup 0.01 --repetitions 3 --pipeline-cache none --watchdog 5 \
+    > "$T/out" 2> "$T/err"
 rc=$?
 elapsed=$(( $(date +%s) - start ))
-cat "$TMP/err"
+cat "$T/err"
 check "the run finishes with exit 0 (got $rc after $elapsed s)" test $rc -eq 0
 status() {
-    python3 -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(\"SELECT status FROM results WHERE config=?\", (sys.argv[2],)).fetchone(); print(r[0] if r else 'missing')" "$TMP/r.db" "$1"
+    python3 -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(\"SELECT status FROM results WHERE config=?\", (sys.argv[2],)).fetchone(); print(r[0] if r else 'missing')" "$T/r.db" "$1"
 }
 for wg in 64 128; do
     check "WG=$wg,HANG=0 is measured ok ($(status "WG=$wg,HANG=0"))" test "$(status "WG=$wg,HANG=0")" = ok
     s=$(status "WG=$wg,HANG=1")
     check "WG=$wg,HANG=1 is a timeout ($s)" test "$s" = timeout
 done
-check "the winner is an honest variant" grep -q "HANG=0" "$TMP/out"
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+check "the winner is an honest variant" grep -q "HANG=0" "$T/out"
+finish

@@ -3,27 +3,19 @@
 # leaves every finished result in the database with nothing half-written.
 # Usage (ctest): sh interrupt.sh BINARY SOURCE_DIR
 set -u
-BIN=$1
-SRC=$2
-"$BIN" devices >/dev/null 2>&1 || { echo "SKIPPED: no Vulkan device (install mesa-vulkan-drivers for lavapipe)"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIPPED: python3 is needed to read the database"; exit 77; }
-TMP=$(mktemp -d)
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$TMP"' EXIT
-DB=$TMP/r.db
-passed=0
-failed=0
-check() {
-    what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read the database"
+pid=
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$T"' EXIT
+DB=$T/r.db
 count() {
     [ -f "$DB" ] || { echo 0; return; }
     python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT COUNT(*) FROM results WHERE status != 'aborted'\").fetchone()[0])" "$DB" 2>/dev/null || echo 0
 }
 (exec "$BIN" "$SRC/tests/data/tune/scale.comp.in" --space "$SRC/tests/data/tune/scale.ini" --db "$DB" \
     --strategy exhaustive --budget 36 --warmup 0.05 --repetitions 20 --pipeline-cache none \
-    --problem N=1048576 > "$TMP/out" 2> "$TMP/err") &
+    --problem N=1048576 > "$T/out" 2> "$T/err") &
 pid=$!
 i=0
 while [ "$(count)" -lt 3 ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
@@ -36,9 +28,8 @@ rc=$?
 n=$(count)
 check "exit code 130 after Ctrl-C (got $rc)" test $rc -eq 130
 check "stopped early ($n of 36 measured)" test "$n" -ge 3 -a "$n" -lt 36
-check "the best so far is printed" grep -q "^rank" "$TMP/out"
-check "it says it was interrupted" grep -q "interrupted" "$TMP/err"
+check "the best so far is printed" grep -q "^rank" "$T/out"
+check "it says it was interrupted" grep -q "interrupted" "$T/err"
 aborted=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT COUNT(*) FROM results WHERE status = 'aborted'\").fetchone()[0])" "$DB")
 check "no variant left half-measured ($aborted aborted)" test "$aborted" -eq 0
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish
