@@ -11,7 +11,8 @@ sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
 
 pkgs="cmake make gcc g++ clang pkg-config ca-certificates mesa-vulkan-drivers libvulkan1 libinih-dev
-      libsqlite3-dev libjson-c-dev libxxhash-dev python3 chromium slurmctld slurmd munge slurm-client"
+      libsqlite3-dev libjson-c-dev libxxhash-dev python3 chromium slurmctld slurmd munge slurm-client
+      valgrind"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
