@@ -38,8 +38,9 @@ static void usage(FILE *f)
             "options:\n"
             "  --space PATH        the search-space file (docs/space-format.md)\n"
             "  --problem K=V,...   override problem sizes, e.g. --problem M=512,N=512,K=512\n"
-            "  --device SPEC       index, name substring or 'all' (default: first discrete GPU, else integrated,\n"
-            "                      else the CPU device)\n"
+            "  --device SPEC       index, name substring, 'all', or a comma list of those (default: first\n"
+            "                      discrete GPU, else integrated, else the CPU device). Identical GPUs share one\n"
+            "                      search, each measuring the next variant when it is free; others run side by side\n"
             "  --strategy NAME     exhaustive, random, annealing, genetic, local, de, model or auto (default:\n"
             "                      exhaustive when the space fits the budget, else auto)\n"            "  --budget N[s|m]     evaluations (default 100), or a time limit with s/m suffix (e.g. 90s, 10m)\n"
             "  --seed N            search seed (default 0)\n"
@@ -647,7 +648,9 @@ static void on_sigint(int sig)
 typedef struct device_job {
     const tune_args *a;
     const vkat_instance *inst;
-    uint32_t index;
+    uint32_t index;       /* the first of the group */
+    uint32_t indices[64]; /* identical GPUs sharing one search */
+    size_t nindices;
     int show_progress;
     int several;       /* other devices run at the same time: say when this one is done */
     /* results */
@@ -701,7 +704,9 @@ static void *tune_one(void *arg)
     opts.progress = show_progress;
     opts.progress_user = &pc;
     vkat_tune_report rep;
-    if (vkat_tune_device(space, j->inst, j->index, store, &opts, &rep, &err) != VKAT_OK) {
+    if (j->nindices > 1)
+        vkat_log(VKAT_LOG_INFO, "%zu identical devices share one search", j->nindices);
+    if (vkat_tune_devices(space, j->inst, j->indices, j->nindices, store, &opts, &rep, &err) != VKAT_OK) {
         j->code = vkat_cli_report(&err);
         goto done;
     }
@@ -954,14 +959,32 @@ int vkat_cmd_tune(int argc, char **argv)
         code = VKAT_EXIT_FAILURE;
         goto done;
     }
+    /* Identical GPUs (same name, driver and driver version) share one search, each taking the next proposal when
+     * it is free; different devices each run their own, side by side. */
+    uint32_t ngroups = 0;
     for (uint32_t d = 0; d < ndev; d++) {
-        jobs[d].a = &a;
-        jobs[d].inst = inst;
-        jobs[d].index = devices[d];
-        /* One live progress line per terminal: with several devices at once, a line per finished device. */
-        jobs[d].show_progress = ndev == 1 && !a.quiet && isatty(2);
-        jobs[d].several = ndev > 1;
+        const vkat_device_info *di = vkat_instance_device(inst, devices[d]);
+        device_job *g = NULL;
+        for (uint32_t k = 0; k < ngroups && !g; k++) {
+            const vkat_device_info *gk = vkat_instance_device(inst, jobs[k].index);
+            if (!strcmp(gk->name, di->name) && !memcmp(gk->driver_uuid, di->driver_uuid, 16) &&
+                gk->driver_version == di->driver_version && jobs[k].nindices < 64)
+                g = &jobs[k];
+        }
+        if (!g) {
+            g = &jobs[ngroups++];
+            g->a = &a;
+            g->inst = inst;
+            g->index = devices[d];
+        }
+        g->indices[g->nindices++] = devices[d];
     }
+    for (uint32_t k = 0; k < ngroups; k++) {
+        /* One live progress line per terminal: with several searches at once, a line per finished one. */
+        jobs[k].show_progress = ngroups == 1 && !a.quiet && isatty(2);
+        jobs[k].several = ngroups > 1;
+    }
+    ndev = ngroups;
     signal(SIGINT, on_sigint);
     /* Threads even for one device: one code path, exercised by every test run on lavapipe. */
     uint32_t started = 0;
@@ -971,7 +994,7 @@ int vkat_cmd_tune(int argc, char **argv)
     for (uint32_t d = 0; d < started; d++)
         pthread_join(threads[d], NULL);
     for (uint32_t d = started; d < ndev; d++) {
-        fprintf(stderr, "vkautotune: cannot start a thread for device %u\n", devices[d]);
+        fprintf(stderr, "vkautotune: cannot start a thread for device %u\n", jobs[d].index);
         jobs[d].code = VKAT_EXIT_FAILURE;
     }
     /* Output in device order, whatever order the threads finished in. */
@@ -982,7 +1005,7 @@ int vkat_cmd_tune(int argc, char **argv)
         if (out && jobs[d].json)
             json_object_array_add(out, jobs[d].json), jobs[d].json = NULL;
         if (jobs[d].tuned)
-            tuned[ntuned++] = devices[d];
+            tuned[ntuned++] = jobs[d].index;
         if (code == VKAT_EXIT_OK || jobs[d].code == VKAT_EXIT_INTERRUPTED)
             code = jobs[d].code;
     }

@@ -534,6 +534,22 @@ vkat_result vkat_select_devices(const vkat_instance *inst, const char *spec, uin
         out[(*count)++] = best;
         return VKAT_OK;
     }
+    if (strchr(spec, ',')) {
+        /* A list: each element an index or a name, in order; an index may repeat (two lanes on one GPU, which
+         * tests of the shared search use). */
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", spec);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            uint32_t got = 0;
+            vkat_result r = vkat_select_devices(inst, tok, out + *count, cap - *count, &got, err);
+            if (r != VKAT_OK)
+                return r;
+            *count += got;
+            if (*count >= cap)
+                break;
+        }
+        return VKAT_OK;
+    }
     if (!strcmp(spec, "all")) {
         for (uint32_t i = 0; i < inst->count && *count < cap; i++)
             out[(*count)++] = i;

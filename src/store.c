@@ -333,6 +333,11 @@ fail:
     return r;
 }
 
+const char *vkat_store_path(const vkat_store *st)
+{
+    return st->path;
+}
+
 void vkat_store_close(vkat_store *st)
 {
     if (!st)

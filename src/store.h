@@ -71,6 +71,8 @@ typedef struct vkat_row {
 
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err);
 void vkat_store_close(vkat_store *st);
+/* The path the store was opened with. */
+const char *vkat_store_path(const vkat_store *st);
 
 /* Inserts (or replaces the row with the same key) and commits. */
 vkat_result vkat_store_put(vkat_store *st, vkat_row *row, vkat_error *err);

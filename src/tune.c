@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -147,34 +148,69 @@ typedef struct job {
     int pipeline_failed;
     double t_instantiate, t_compile, t_validate, t_pipeline;
     int cache_hit;
+    /* the outcome, as the measuring lane hands it back */
+    struct run_ctx *lane;
+    int outcome;      /* 0 measured, 1 resumed from the database, 2 dropped unmeasured */
+    int finished;     /* guarded by the search's lock */
+    vkat_result fatal; /* non-OK: the run must stop (template error, database error) */
+    vkat_error fatal_error;
 } job;
 
+typedef struct search_ctx search_ctx;
+
+/* One device's lane of a run: its logical device, buffers, reference outputs, the pool that prepares pipelines for
+ * it, and the thread that measures on it. Several identical GPUs of one host share one search, a lane each. */
 typedef struct run_ctx {
+    search_ctx *search;
     const vkat_space *space;
     const vkat_instance *inst;
     uint32_t device_index;
     const vkat_device_info *device;
     const vkat_tune_opts *opts;
-    vkat_store *store;
+    vkat_store *store; /* this lane's own connection: one per thread */
     vkat_gpu *gpu;
     vkat_workspace *ws; /* changes only while the pool is paused */
     vkat_buffer_spec *buffers;
     void **reference; /* [buffer_count], outputs only; NULL when no reference */
     int has_reference;
-    vkat_value *env;  /* the measuring thread's scratch environment */
+    vkat_value *env;  /* scratch environment for setting the device up */
     char *template_src;
     vkat_compile_cache *compile_cache;
     vkat_tune_times *times;
     double gpu_busy_until; /* when the last measurement ended (0: none yet) */
-    /* the search's hooks (search_run.c) work on these */
     vkat_pool *pool;
-    job *free_list[WINDOW];
-    unsigned nfree;
+    /* the measuring thread; `queued` and `stopping` are guarded by the search's lock */
+    pthread_t thread;
+    int started, stopping;
+    unsigned queued, in_flight;
+    pthread_cond_t cv;
+} run_ctx;
+
+/* The search over all lanes: the driver's hooks (search_run.c) run on the caller's thread, measurements on the
+ * lanes' threads, and finished jobs come back through a queue. */
+struct search_ctx {
+    const vkat_space *space;
+    const vkat_tune_opts *opts;
     vkat_tune_report *report;
-    vkat_value *oracle_env; /* the strategies' validity oracle's scratch environment */
+    vkat_store *store; /* the caller's connection: resume lookups */
+    run_ctx *lanes;
+    size_t nlanes;
+    job **free_list;
+    unsigned nfree;
+    vkat_value *env;        /* the constraint check's scratch environment */
+    vkat_value *oracle_env; /* the strategies' validity oracle's */
     double start;
     vkat_error hook_error; /* why a hook failed */
-} run_ctx;
+    int abort;  /* the search failed: lanes drop what they still hold */
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv;
+    /* With one lane, results come back in submission order, so that the order in which the strategy hears of
+     * them, and hence the measured set and the winner, does not depend on --jobs or on timing. With several,
+     * whichever finishes first. Either way a ring of window slots. */
+    int ordered;
+    job **done;
+    size_t done_head, done_count, done_cap;
+};
 
 static void free_reference(run_ctx *c)
 {
@@ -536,41 +572,134 @@ static unsigned default_jobs(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-/* ---- The search's hooks: constraints, submission to the pool, completion by measurement ------------------- */
+/* ---- Lanes: measuring threads ------------------------------------------------------------------------------- */
+
+/* Ordered mode: jobs enter the ring when submitted; unordered: when finished. */
+static void enqueue(search_ctx *sc, job *j)
+{
+    sc->done[(sc->done_head + sc->done_count++) % sc->done_cap] = j;
+}
+
+static void finish_job(search_ctx *sc, job *j)
+{
+    pthread_mutex_lock(&sc->lock);
+    j->finished = 1;
+    if (!sc->ordered)
+        enqueue(sc, j);
+    pthread_cond_signal(&sc->done_cv);
+    pthread_mutex_unlock(&sc->lock);
+}
+
+/* Should the lane drop its job unmeasured? Out of time, interrupted, or the search failed. */
+static int lane_should_drop(search_ctx *sc)
+{
+    const vkat_tune_opts *opts = sc->opts;
+    pthread_mutex_lock(&sc->lock);
+    if (opts->stop && *opts->stop)
+        sc->report->interrupted = 1;
+    int drop = sc->abort || sc->report->interrupted || (opts->budget_s > 0 && vkat_now() - sc->start >= opts->budget_s);
+    pthread_mutex_unlock(&sc->lock);
+    return drop;
+}
+
+/* Measures one prepared job on its lane; fills j->outcome, or j->fatal when the run must stop. */
+static void lane_measure(run_ctx *c, job *j)
+{
+    if (lane_should_drop(c->search)) {
+        /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
+        release_job(j);
+        j->outcome = 2;
+        return;
+    }
+    if (j->result == VKAT_ERR_TEMPLATE) {
+        /* The template does not fit its space: every variant would fail the same way. */
+        j->fatal = VKAT_ERR_TEMPLATE;
+        j->fatal_error = j->error;
+        release_job(j);
+        return;
+    }
+    /* Written before the GPU runs the variant and replaced by its result: if the variant hangs or kills the
+     * process, the database says which one it was (the watchdog in cli_tune.c relies on this). */
+    vkat_row pending = j->row;
+    pending.status = VKAT_STATUS_ABORTED;
+    snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running");
+    if ((j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error)) != VKAT_OK) {
+        release_job(j);
+        return;
+    }
+    vkat_error lost = {0};
+    vkat_result mr = measure(c, j, &lost);
+    if ((j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error)) != VKAT_OK)
+        return;
+    if (mr != VKAT_OK) {
+        vkat_log(VKAT_LOG_WARN, "%s: %s: %s; recreating the device", c->device->name, j->row.config, j->row.reason);
+        j->fatal = rebuild_device(c, c->pool, &j->fatal_error);
+    }
+}
+
+static void *lane_main(void *arg)
+{
+    run_ctx *c = arg;
+    search_ctx *sc = c->search;
+    for (;;) {
+        pthread_mutex_lock(&sc->lock);
+        while (!c->stopping && c->queued == 0)
+            pthread_cond_wait(&c->cv, &sc->lock);
+        if (c->queued == 0) {
+            pthread_mutex_unlock(&sc->lock);
+            break;
+        }
+        c->queued--;
+        pthread_mutex_unlock(&sc->lock);
+        job *j = vkat_pool_pop(c->pool); /* this lane's oldest, once prepared */
+        lane_measure(c, j);
+        finish_job(sc, j);
+    }
+    return NULL;
+}
+
+/* ---- The search's hooks: constraints, submission to a lane, completion ------------------------------------------ */
 
 static int hook_check(void *user, const uint32_t *choice)
 {
-    run_ctx *c = user;
-    vkat_space_env_apply(c->space, choice, c->env);
-    int valid = vkat_space_check(c->space, c->env, NULL, &c->hook_error);
-    return valid;
+    search_ctx *sc = user;
+    vkat_space_env_apply(sc->space, choice, sc->env);
+    return vkat_space_check(sc->space, sc->env, NULL, &sc->hook_error);
 }
 
 /* The free validity oracle strategies use to walk around invalid points without spending evaluations. */
 static int oracle_valid(void *user, const uint32_t *choice)
 {
-    run_ctx *c = user;
-    vkat_space_env_apply(c->space, choice, c->oracle_env);
-    return vkat_space_check(c->space, c->oracle_env, NULL, NULL) == 1;
+    search_ctx *sc = user;
+    vkat_space_env_apply(sc->space, choice, sc->oracle_env);
+    return vkat_space_check(sc->space, sc->oracle_env, NULL, NULL) == 1;
 }
 
 static vkat_result hook_submit(void *user, const uint32_t *choice)
 {
-    run_ctx *c = user;
-    const vkat_space *s = c->space;
-    if (c->nfree == 0)
-        return vkat_fail(&c->hook_error, VKAT_ERR_INTERNAL, NULL, 0, "more evaluations in flight than the window");
-    job *j = c->free_list[--c->nfree];
+    search_ctx *sc = user;
+    const vkat_space *s = sc->space;
+    if (sc->nfree == 0)
+        return vkat_fail(&sc->hook_error, VKAT_ERR_INTERNAL, NULL, 0, "more evaluations in flight than the window");
+    job *j = sc->free_list[--sc->nfree];
     memcpy(j->choice, choice, s->param_count * sizeof *choice);
     /* Problem and device names from the run's environment, then this configuration. */
-    memcpy(j->env, c->env, vkat_symtab_count(s->symbols) * sizeof *j->env);
+    memcpy(j->env, sc->env, vkat_symtab_count(s->symbols) * sizeof *j->env);
     vkat_space_env_apply(s, choice, j->env);
-    j->row = c->report->key;
+    j->row = sc->report->key;
     vkat_space_format_config(s, choice, j->row.config, sizeof j->row.config);
+    j->fatal = VKAT_OK;
+    j->outcome = 0;
+    j->finished = 0;
+    if (sc->ordered) {
+        pthread_mutex_lock(&sc->lock);
+        enqueue(sc, j);
+        pthread_mutex_unlock(&sc->lock);
+    }
     vkat_row found;
-    int have = vkat_store_get(c->store, &j->row, &found, &c->hook_error);
+    int have = vkat_store_get(sc->store, &j->row, &found, &sc->hook_error);
     if (have < 0) {
-        c->free_list[c->nfree++] = j;
+        sc->free_list[sc->nfree++] = j;
         return VKAT_ERR_DB;
     }
     /* "aborted": the process ended while it ran (killed, power loss), so nothing is known of it: measure again.
@@ -578,75 +707,62 @@ static vkat_result hook_submit(void *user, const uint32_t *choice)
     if (have && found.status == VKAT_STATUS_ABORTED)
         have = 0;
     j->resumed = have;
-    if (have)
+    j->lane = NULL;
+    if (have) {
         j->row = found;
-    vkat_pool_push(c->pool, j, !have);
+        j->outcome = 1;
+        finish_job(sc, j);
+        return VKAT_OK;
+    }
+    /* The least busy lane takes it: identical GPUs share the work as each becomes free. */
+    run_ctx *lane = &sc->lanes[0];
+    for (size_t i = 1; i < sc->nlanes; i++)
+        if (sc->lanes[i].in_flight < lane->in_flight)
+            lane = &sc->lanes[i];
+    j->lane = lane;
+    lane->in_flight++;
+    vkat_pool_push(lane->pool, j, 1);
+    pthread_mutex_lock(&sc->lock);
+    lane->queued++;
+    pthread_cond_signal(&lane->cv);
+    pthread_mutex_unlock(&sc->lock);
     return VKAT_OK;
 }
 
 static vkat_result hook_complete(void *user, uint32_t *choice_out, double *seconds, int *resumed)
 {
-    run_ctx *c = user;
-    const vkat_tune_opts *opts = c->opts;
-    job *j = vkat_pool_pop(c->pool);
-    if (!j)
-        return vkat_fail(&c->hook_error, VKAT_ERR_INTERNAL, NULL, 0, "no evaluation in flight");
-    memcpy(choice_out, j->choice, c->space->param_count * sizeof *choice_out);
-    vkat_result r = VKAT_OK;
-    if (opts->stop && *opts->stop)
-        c->report->interrupted = 1;
-    if ((c->report->interrupted || (opts->budget_s > 0 && vkat_now() - c->start >= opts->budget_s)) && !j->resumed) {
-        /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
-        release_job(j);
-        *resumed = 2;
-        *seconds = INFINITY;
-    } else {
-        *resumed = j->resumed;
-        if (!j->resumed && j->result == VKAT_ERR_TEMPLATE) {
-            /* The template does not fit its space: every variant would fail the same way. */
-            c->hook_error = j->error;
-            release_job(j);
-            c->free_list[c->nfree++] = j;
-            return VKAT_ERR_TEMPLATE;
-        }
-        if (!j->resumed) {
-            /* Written before the GPU runs the variant and replaced by its result: if the variant hangs or kills the
-             * process, the database says which one it was (the watchdog in cli_tune.c relies on this). */
-            vkat_row pending = j->row;
-            pending.status = VKAT_STATUS_ABORTED;
-            snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running");
-            r = vkat_store_put(c->store, &pending, &c->hook_error);
-            if (r != VKAT_OK) {
-                release_job(j);
-                c->free_list[c->nfree++] = j;
-                return r;
-            }
-            vkat_error lost = {0};
-            vkat_result mr = measure(c, j, &lost);
-            r = vkat_store_put(c->store, &j->row, &c->hook_error);
-            if (r == VKAT_OK && mr != VKAT_OK) {
-                vkat_log(VKAT_LOG_WARN, "%s: %s; recreating the device", j->row.config, j->row.reason);
-                r = rebuild_device(c, c->pool, &c->hook_error);
-            }
-        }
-        *seconds = j->row.status == VKAT_STATUS_OK ? j->row.median_s : INFINITY;
-        vkat_tune_progress *p = &c->report->totals;
-        if (j->row.status == VKAT_STATUS_OK && j->row.median_s < p->best_s)
-            snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
-    }
-    c->free_list[c->nfree++] = j;
+    search_ctx *sc = user;
+    pthread_mutex_lock(&sc->lock);
+    while (sc->done_count == 0 || !sc->done[sc->done_head]->finished)
+        pthread_cond_wait(&sc->done_cv, &sc->lock);
+    job *j = sc->done[sc->done_head];
+    sc->done_head = (sc->done_head + 1) % sc->done_cap;
+    sc->done_count--;
+    pthread_mutex_unlock(&sc->lock);
+    if (j->lane)
+        j->lane->in_flight--;
+    memcpy(choice_out, j->choice, sc->space->param_count * sizeof *choice_out);
+    vkat_result r = j->fatal;
+    if (r != VKAT_OK)
+        sc->hook_error = j->fatal_error;
+    *resumed = j->outcome;
+    *seconds = j->outcome != 2 && j->row.status == VKAT_STATUS_OK ? j->row.median_s : INFINITY;
+    vkat_tune_progress *p = &sc->report->totals;
+    if (j->outcome != 2 && j->row.status == VKAT_STATUS_OK && j->row.median_s < p->best_s)
+        snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
+    sc->free_list[sc->nfree++] = j;
     return r;
 }
 
 static void hook_error(void *user, vkat_error *err)
 {
-    *err = ((run_ctx *)user)->hook_error;
+    *err = ((search_ctx *)user)->hook_error;
 }
 
 static void on_progress(void *user, const vkat_search_stats *st)
 {
-    run_ctx *c = user;
-    vkat_tune_progress *p = &c->report->totals;
+    search_ctx *sc = user;
+    vkat_tune_progress *p = &sc->report->totals;
     p->proposed = st->proposed;
     p->invalid = st->invalid;
     p->other_shard = st->other_shard;
@@ -656,18 +772,46 @@ static void on_progress(void *user, const vkat_search_stats *st)
     p->best_s = st->best_s;
     p->elapsed_s = st->elapsed_s;
     p->done = st->stop != VKAT_STOP_NONE;
-    if (c->opts->progress)
-        c->opts->progress(c->opts->progress_user, p);
+    if (sc->opts->progress)
+        sc->opts->progress(sc->opts->progress_user, p);
 }
 
-vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst, uint32_t device_index,
-                             vkat_store *store, const vkat_tune_opts *opts, vkat_tune_report *report,
-                             vkat_error *err)
+/* ---- The run ------------------------------------------------------------------------------------------------ */
+
+/* Stops a lane's thread after the jobs it was given, then its workers, its jobs' resources and its device. */
+static void lane_stop(run_ctx *c)
+{
+    search_ctx *sc = c->search;
+    if (c->started) {
+        pthread_mutex_lock(&sc->lock);
+        c->stopping = 1;
+        pthread_cond_signal(&c->cv);
+        pthread_mutex_unlock(&sc->lock);
+        pthread_join(c->thread, NULL);
+        c->started = 0;
+    }
+    vkat_pool_destroy(c->pool);
+    c->pool = NULL;
+}
+
+vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                              size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
+                              vkat_tune_report *report, vkat_error *err)
 {
     memset(report, 0, sizeof *report);
-    const vkat_device_info *dev = vkat_instance_device(inst, device_index);
+    if (device_count == 0)
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device to tune");
+    const vkat_device_info *dev = vkat_instance_device(inst, device_indices[0]);
     if (!dev)
-        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device %u", device_index);
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device %u", device_indices[0]);
+    for (size_t i = 1; i < device_count; i++) {
+        const vkat_device_info *d = vkat_instance_device(inst, device_indices[i]);
+        if (!d || strcmp(d->name, dev->name) != 0 || memcmp(d->driver_uuid, dev->driver_uuid, 16) != 0 ||
+            d->driver_version != dev->driver_version)
+            return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0,
+                             "devices %u and %u are not identical: one search can only be shared by identical GPUs",
+                             device_indices[0], device_indices[i]);
+    }
     char missing[128];
     if (!vkat_device_meets(dev, (const char *const *)space->extensions, space->extension_count,
                            (const char *const *)space->features, space->feature_count, missing, sizeof missing)) {
@@ -679,19 +823,11 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     vkat_result r = check_buffer_sizes(space, err);
     if (r != VKAT_OK)
         return r;
+    /* Identical GPUs have one identity: their results form one series in the database. */
     r = vkat_tune_key(space, dev, &report->key, err);
     if (r != VKAT_OK)
         return r;
 
-    run_ctx c = {0};
-    c.space = space;
-    c.inst = inst;
-    c.device_index = device_index;
-    c.device = dev;
-    c.opts = opts;
-    c.store = store;
-    c.has_reference = space->reference_path != NULL;
-    c.times = &report->times;
     /* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
      * default there, and a warning when asked otherwise. */
     int cpu_device = !strcmp(dev->device_type, "cpu");
@@ -699,36 +835,51 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     if (cpu_device && jobs > 1)
         vkat_log(VKAT_LOG_WARN, "%s runs on the CPU: %u preparing threads will disturb its timings (--jobs 1 avoids "
                  "that)", dev->name, jobs);
+    /* The preparing threads are shared out among the lanes. */
+    unsigned lane_jobs = device_count > 1 ? (jobs + (unsigned)device_count - 1) / (unsigned)device_count : jobs;
     report->times.jobs = jobs;
+
+    size_t window = WINDOW * device_count;
+    size_t np = space->param_count, nsym = vkat_symtab_count(space->symbols);
+    search_ctx sc = {0};
+    sc.space = space;
+    sc.opts = opts;
+    sc.report = report;
+    sc.store = store;
+    sc.nlanes = device_count;
+    sc.ordered = device_count == 1;
+    pthread_mutex_init(&sc.lock, NULL);
+    pthread_cond_init(&sc.done_cv, NULL);
     vkat_strategy *strategy = NULL;
-    vkat_pool *pool = NULL;
-    job *slots = calloc(WINDOW, sizeof *slots);
-    size_t np = space->param_count;
+    job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
-    size_t nsym = vkat_symtab_count(space->symbols);
-    c.buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c.buffers);
-    c.env = vkat_space_env_create(space, dev);
-    c.oracle_env = vkat_space_env_create(space, dev);
-    c.report = report;
-    c.template_src = vkat_read_file(space->template_path, NULL);
-    c.compile_cache = vkat_compile_cache_create(256);
-    if (!slots || !choice || !counts || !c.buffers || !c.env || !c.oracle_env || !c.compile_cache) {
+    char *template_src = vkat_read_file(space->template_path, NULL);
+    vkat_compile_cache *cache = vkat_compile_cache_create(256);
+    vkat_tune_times *lane_times = calloc(device_count, sizeof *lane_times);
+    sc.lanes = calloc(device_count, sizeof *sc.lanes);
+    sc.free_list = calloc(window, sizeof *sc.free_list);
+    sc.done_cap = window;
+    sc.done = calloc(window, sizeof *sc.done);
+    sc.env = vkat_space_env_create(space, dev);
+    sc.oracle_env = vkat_space_env_create(space, dev);
+    if (!slots || !choice || !counts || !cache || !lane_times || !sc.lanes || !sc.free_list || !sc.done || !sc.env ||
+        !sc.oracle_env) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
-    if (!c.template_src) {
+    if (!template_src) {
         r = vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
         goto cleanup;
     }
-    for (unsigned i = 0; i < WINDOW; i++) {
+    for (size_t i = 0; i < window; i++) {
         slots[i].choice = calloc(np ? np : 1, sizeof *slots[i].choice);
         slots[i].env = calloc(nsym ? nsym : 1, sizeof *slots[i].env);
         if (!slots[i].choice || !slots[i].env) {
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
             goto cleanup;
         }
-        c.free_list[c.nfree++] = &slots[i];
+        sc.free_list[sc.nfree++] = &slots[i];
     }
     for (size_t i = 0; i < np; i++)
         counts[i] = space->params[i].value_count;
@@ -737,7 +888,7 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
                       opts->shard_count);
         goto cleanup;
     }
-    vkat_search_space sp = {np, counts, vkat_space_raw_count(space), oracle_valid, &c, NULL, 0, 0};
+    vkat_search_space sp = {np, counts, vkat_space_raw_count(space), oracle_valid, &sc, NULL, 0, 0};
     if (opts->shard_count > 1) {
         sp.shard_index = opts->shard_index;
         sp.shard_count = opts->shard_count;
@@ -748,51 +899,110 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
     r = vkat_strategy_create(sname, &sp, opts->seed + sp.shard_index, &strategy, err);
     if (r != VKAT_OK)
         goto cleanup;
-    r = setup_device(&c, err);
-    if (r != VKAT_OK)
-        goto cleanup;
-    /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
-    pool = c.pool = vkat_pool_create(jobs > 1 ? jobs : 0, WINDOW, prepare, &c);
-    if (!pool) {
-        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", jobs);
-        goto cleanup;
+
+    for (size_t i = 0; i < device_count; i++) {
+        run_ctx *c = &sc.lanes[i];
+        c->search = &sc;
+        c->space = space;
+        c->inst = inst;
+        c->device_index = device_indices[i];
+        c->device = vkat_instance_device(inst, device_indices[i]);
+        c->opts = opts;
+        c->has_reference = space->reference_path != NULL;
+        c->times = &lane_times[i];
+        c->template_src = template_src;
+        c->compile_cache = cache;
+        pthread_cond_init(&c->cv, NULL);
+        c->buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c->buffers);
+        c->env = vkat_space_env_create(space, c->device);
+        if (!c->buffers || !c->env) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+            goto cleanup;
+        }
+        if ((r = vkat_store_open(vkat_store_path(store), &c->store, err)) != VKAT_OK)
+            goto cleanup;
+        if ((r = setup_device(c, err)) != VKAT_OK)
+            goto cleanup;
+        /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
+        c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, WINDOW, prepare, c);
+        if (!c->pool) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", lane_jobs);
+            goto cleanup;
+        }
+        if (pthread_create(&c->thread, NULL, lane_main, c) != 0) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start a measuring thread");
+            goto cleanup;
+        }
+        c->started = 1;
     }
 
     vkat_tune_progress *p = &report->totals;
     p->budget = budget;
     p->budget_s = opts->budget_s;
     p->best_s = INFINITY;
-    c.start = vkat_now();
-    vkat_search_hooks hooks = {&c, hook_check, hook_submit, hook_complete, hook_error};
-    vkat_search_limits limits = {budget, opts->budget_s, WINDOW, 0, opts->stop};
+    sc.start = vkat_now();
+    vkat_search_hooks hooks = {&sc, hook_check, hook_submit, hook_complete, hook_error};
+    vkat_search_limits limits = {budget, opts->budget_s, (uint32_t)window, 0, opts->stop};
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
-    r = vkat_search_run(strategy, &hooks, &limits, on_progress, &c, &stats, err);
-    if (r != VKAT_OK)
-        goto cleanup;
-    snprintf(report->stop, sizeof report->stop, "%s", vkat_search_stop_name(stats.stop));
-    p->done = 1;
-    r = VKAT_OK;
+    r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);
+    if (r == VKAT_OK) {
+        snprintf(report->stop, sizeof report->stop, "%s", vkat_search_stop_name(stats.stop));
+        p->done = 1;
+    }
 
 cleanup:
-    /* Stop the workers before the jobs they may hold are released; kernels go before the device. */
-    vkat_pool_destroy(pool);
-    for (unsigned i = 0; slots && i < WINDOW; i++) {
+    /* Lanes drop what a failed search left them, then stop; kernels go before the devices. */
+    if (r != VKAT_OK) {
+        pthread_mutex_lock(&sc.lock);
+        sc.abort = 1;
+        pthread_mutex_unlock(&sc.lock);
+    }
+    for (size_t i = 0; sc.lanes && i < device_count; i++)
+        lane_stop(&sc.lanes[i]);
+    for (size_t i = 0; slots && i < window; i++) {
         release_job(&slots[i]);
         free(slots[i].choice);
         free(slots[i].env);
     }
+    for (size_t i = 0; sc.lanes && i < device_count; i++) {
+        run_ctx *c = &sc.lanes[i];
+        teardown_device(c);
+        vkat_store_close(c->store);
+        free(c->buffers);
+        free(c->env);
+        if (c->search)
+            pthread_cond_destroy(&c->cv);
+        report->times.instantiate += lane_times[i].instantiate;
+        report->times.compile += lane_times[i].compile;
+        report->times.validate += lane_times[i].validate;
+        report->times.pipeline += lane_times[i].pipeline;
+        report->times.check += lane_times[i].check;
+        report->times.measure += lane_times[i].measure;
+        report->times.compile_hits += lane_times[i].compile_hits;
+    }
     free(slots);
     vkat_strategy_destroy(strategy);
-    teardown_device(&c);
-    vkat_compile_cache_destroy(c.compile_cache);
-    free(c.template_src);
-    free(c.buffers);
-    free(c.env);
-    free(c.oracle_env);
+    vkat_compile_cache_destroy(cache);
+    free(template_src);
+    free(lane_times);
+    free(sc.lanes);
+    free(sc.free_list);
+    free(sc.done);
+    free(sc.env);
+    free(sc.oracle_env);
+    pthread_cond_destroy(&sc.done_cv);
+    pthread_mutex_destroy(&sc.lock);
     free(counts);
     free(choice);
     return r;
+}
+
+vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst, uint32_t device_index,
+                             vkat_store *store, const vkat_tune_opts *opts, vkat_tune_report *report,
+                             vkat_error *err)
+{
+    return vkat_tune_devices(space, inst, &device_index, 1, store, opts, report, err);
 }
 
 /* ---- Export ------------------------------------------------------------------------------------------------ */

@@ -73,6 +73,14 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
                              vkat_store *store, const vkat_tune_opts *opts, vkat_tune_report *report,
                              vkat_error *err);
 
+/* One search shared by several identical GPUs of one host (same name, driver and driver version: VKAT_ERR_USAGE
+ * otherwise): each gets its own measuring thread and takes the next proposal when it is free; the results form the
+ * one series of that device identity. vkat_tune_device is this with one device. The store must be a file (each
+ * measuring thread opens its own connection to it). */
+vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                              size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
+                              vkat_tune_report *report, vkat_error *err);
+
 /* The database key (device, kernel, template hash, space hash, problem) for a space on a device. Reads the
  * template file to hash it. */
 vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err);

@@ -176,7 +176,7 @@ const vkat_device_info *vkat_instance_device(const vkat_instance *inst, uint32_t
 int vkat_device_has_extension(const vkat_device_info *info, const char *extension);
 
 /* Picks devices for a --device argument: NULL or "" = default (first discrete GPU, else integrated, else any
- * other, else CPU), a decimal index, "all", or a case-insensitive name substring. Writes up to `cap` indices into
+ * other, else CPU), a decimal index, "all", a case-insensitive name substring, or a comma list of those. Writes up to `cap` indices into
  * `out`, sets *count. VKAT_ERR_USAGE with a message when nothing matches. */
 vkat_result vkat_select_devices(const vkat_instance *inst, const char *spec, uint32_t *out, uint32_t cap,
                                 uint32_t *count, vkat_error *err);

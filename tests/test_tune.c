@@ -176,6 +176,25 @@ int main(void)
         same &= strcmp(sets[0][i], sets[1][i]) == 0;
     CHECK_MSG(same, "--jobs 1 and --jobs 3 measured different configurations");
 
+    /* One search shared by two lanes (two logical devices on the one GPU here, as identical GPUs would be): the
+     * same 36 configurations with the same verdicts, each measured once, in one series. */
+    {
+        char db3[300];
+        snprintf(db3, sizeof db3, "%s/lanes.db", tmp);
+        vkat_store *st3;
+        CHECK(vkat_store_open(db3, &st3, &err) == VKAT_OK);
+        uint32_t two[2] = {dev, dev};
+        vkat_tune_report r3;
+        r = vkat_tune_devices(space, inst, two, 2, st3, &opts, &r3, &err);
+        CHECK_MSG(r == VKAT_OK, "%s", err.message);
+        CHECK(r3.totals.evaluated == 36 && r3.totals.resumed == 0);
+        CHECK(count_status(st3, &r3.key, VKAT_STATUS_OK) == 9);
+        CHECK(count_status(st3, &r3.key, VKAT_STATUS_WRONG) == 9);
+        CHECK(count_status(st3, &r3.key, VKAT_STATUS_CANARY) == 18);
+        CHECK(vkat_tune_devices(space, inst, two, 2, st3, &opts, &r3, &err) == VKAT_OK && r3.totals.resumed == 36);
+        vkat_store_close(st3);
+    }
+
     vkat_space_destroy(space);
     vkat_instance_destroy(inst);
     char cmd[300];
