@@ -2,15 +2,17 @@
  * float32 and the 16-bit float formats.
  *
  * Pure host code: it must not touch Vulkan, print or allocate. Sums are accumulated in double so that large
- * buffers of float32 do not lose the error in rounding. */
+ * buffers of float32 do not lose the error in rounding; large buffers are compared on several threads. */
 #include "check.h"
 
 #include "util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- float16 / bfloat16 conversions ---------------------------------------------------------------------- */
 
@@ -193,41 +195,133 @@ static void compare_ints(vkat_elem_type type, const unsigned char *got, const un
                    (unsigned long long)first_wrong, (long long)first_got, (long long)first_ref);
 }
 
-static void compare_floats(vkat_elem_type type, const unsigned char *got, const unsigned char *ref, uint64_t count,
-                           const unsigned char *poison, size_t size, const vkat_check_opts *o, vkat_check_report *r)
+/* What one slice of a float comparison found. Slices are merged in order, so the totals do not depend on how
+ * many threads did the work. */
+typedef struct float_partial {
+    double diff2, ref2, max_abs;
+    uint64_t unwritten, nonfinite, ref_mismatch;
+    uint64_t first_unwritten, first_nonfinite, first_ref_mismatch, first_over_abs, worst;
+} float_partial;
+
+typedef struct float_job {
+    vkat_elem_type type;
+    const unsigned char *got, *ref;
+    uint64_t count;
+    uint32_t poison; /* the poison pattern's bits, as raw_bits reads an element */
+    size_t size;
+    double max_abs_tolerance;
+    float_partial *slices;
+    unsigned stride, first; /* this job takes slices first, first + stride, ... */
+} float_job;
+
+/* Large outputs (hundreds of millions of elements at LLM sizes) are compared on several threads: always the same
+ * number of slices, so the sums are added in the same order whatever the number of cores. */
+#define CHECK_SLICES 64
+#define CHECK_MAX_THREADS 16
+
+/* An element's bits, for comparing with the poison pattern without a memcmp call per element. */
+static inline uint32_t raw_bits(const unsigned char *p, size_t size)
 {
-    double diff2 = 0, ref2 = 0;
-    uint64_t first_unwritten = UINT64_MAX, first_nonfinite = UINT64_MAX, ref_mismatch = 0;
-    uint64_t first_ref_mismatch = UINT64_MAX, first_over_abs = UINT64_MAX, worst = UINT64_MAX;
-    for (uint64_t i = 0; i < count; i++) {
-        const unsigned char *g = got + i * size, *f = ref + i * size;
-        if (memcmp(g, poison, size) == 0 && memcmp(f, poison, size) != 0) {
+    uint32_t v32;
+    uint16_t v16;
+    switch (size) {
+    case 4: memcpy(&v32, p, 4); return v32;
+    case 2: memcpy(&v16, p, 2); return v16;
+    default: return p[0];
+    }
+}
+
+static void compare_float_slice(const float_job *fj, uint64_t begin, uint64_t end, float_partial *r)
+{
+    memset(r, 0, sizeof *r);
+    r->first_unwritten = r->first_nonfinite = r->first_ref_mismatch = r->first_over_abs = r->worst = UINT64_MAX;
+    for (uint64_t i = begin; i < end; i++) {
+        const unsigned char *g = fj->got + i * fj->size, *f = fj->ref + i * fj->size;
+        if (raw_bits(g, fj->size) == fj->poison && raw_bits(f, fj->size) != fj->poison) {
             if (r->unwritten++ == 0)
-                first_unwritten = i;
+                r->first_unwritten = i;
             continue;
         }
-        double gv = load_float(type, g), fv = load_float(type, f);
+        double gv = load_float(fj->type, g), fv = load_float(fj->type, f);
         if (!isfinite(fv)) {
             /* A reference NaN/Inf is matched by the same kind of value, not by a number. */
             int same = isnan(fv) ? isnan(gv) : gv == fv;
-            if (!same && ref_mismatch++ == 0)
-                first_ref_mismatch = i;
+            if (!same && r->ref_mismatch++ == 0)
+                r->first_ref_mismatch = i;
             continue;
         }
         if (!isfinite(gv)) {
             if (r->nonfinite++ == 0)
-                first_nonfinite = i;
+                r->first_nonfinite = i;
             continue;
         }
         double d = fabs(gv - fv);
-        diff2 += d * d;
-        ref2 += fv * fv;
-        if (worst == UINT64_MAX || d > r->max_abs) {
+        r->diff2 += d * d;
+        r->ref2 += fv * fv;
+        if (r->worst == UINT64_MAX || d > r->max_abs) {
             r->max_abs = d;
-            worst = i;
+            r->worst = i;
         }
-        if (d > o->max_abs_tolerance && first_over_abs == UINT64_MAX)
-            first_over_abs = i;
+        if (d > fj->max_abs_tolerance && r->first_over_abs == UINT64_MAX)
+            r->first_over_abs = i;
+    }
+}
+
+static void *compare_float_worker(void *arg)
+{
+    const float_job *fj = arg;
+    for (unsigned k = fj->first; k < CHECK_SLICES; k += fj->stride)
+        compare_float_slice(fj, fj->count * k / CHECK_SLICES, fj->count * (k + 1) / CHECK_SLICES, &fj->slices[k]);
+    return NULL;
+}
+
+static void compare_floats(vkat_elem_type type, const unsigned char *got, const unsigned char *ref, uint64_t count,
+                           const unsigned char *poison, size_t size, const vkat_check_opts *o, vkat_check_report *r)
+{
+    float_partial slices[CHECK_SLICES];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = count < (1u << 20) || cores < 2 ? 1
+                       : cores < CHECK_MAX_THREADS ? (unsigned)cores
+                                                   : CHECK_MAX_THREADS;
+    float_job jobs[CHECK_MAX_THREADS];
+    pthread_t tid[CHECK_MAX_THREADS];
+    int started[CHECK_MAX_THREADS] = {0};
+    for (unsigned t = 0; t < threads; t++)
+        jobs[t] = (float_job){type, got, ref, count, raw_bits(poison, size), size, o->max_abs_tolerance, slices,
+                              threads, t};
+    for (unsigned t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, compare_float_worker, &jobs[t]) == 0;
+    compare_float_worker(&jobs[0]);
+    for (unsigned t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            compare_float_worker(&jobs[t]); /* no thread to be had: this one does that share too */
+    }
+
+    double diff2 = 0, ref2 = 0;
+    uint64_t first_unwritten = UINT64_MAX, first_nonfinite = UINT64_MAX, ref_mismatch = 0;
+    uint64_t first_ref_mismatch = UINT64_MAX, first_over_abs = UINT64_MAX, worst = UINT64_MAX;
+    for (unsigned k = 0; k < CHECK_SLICES; k++) {
+        const float_partial *p = &slices[k];
+        diff2 += p->diff2;
+        ref2 += p->ref2;
+        if (first_unwritten == UINT64_MAX)
+            first_unwritten = p->first_unwritten;
+        if (first_nonfinite == UINT64_MAX)
+            first_nonfinite = p->first_nonfinite;
+        if (first_ref_mismatch == UINT64_MAX)
+            first_ref_mismatch = p->first_ref_mismatch;
+        if (first_over_abs == UINT64_MAX)
+            first_over_abs = p->first_over_abs;
+        r->unwritten += p->unwritten;
+        r->nonfinite += p->nonfinite;
+        ref_mismatch += p->ref_mismatch;
+        /* The earliest of the largest errors, as a single pass finds it. */
+        if (p->worst != UINT64_MAX && (worst == UINT64_MAX || p->max_abs > r->max_abs)) {
+            r->max_abs = p->max_abs;
+            worst = p->worst;
+        }
     }
     r->rel_l2 = ref2 > 0 ? sqrt(diff2) / sqrt(ref2) : sqrt(diff2);
     int l2_bad = !(r->rel_l2 <= o->rel_l2_tolerance);

@@ -295,12 +295,68 @@ static void test_compare_ints(void)
     CHECK_CONTAINS(r.reason, "got -57, want -56");
 }
 
+/* A buffer large enough to be compared in slices on several threads: the counts, the first bad element, the worst
+ * element and the norm must be what one straightforward pass finds. */
+static void test_compare_large(void)
+{
+    const uint64_t n = 3000001;
+    float *ref = malloc(n * sizeof *ref), *got = malloc(n * sizeof *got);
+    if (!ref || !got) {
+        CHECK_MSG(0, "out of memory");
+        free(ref);
+        free(got);
+        return;
+    }
+    uint32_t x = 12345;
+    for (uint64_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        ref[i] = (float)((double)(x >> 8) / (1 << 24) - 0.5);
+        got[i] = ref[i];
+    }
+    got[100] += 1e-3f;
+    got[900000] += 0.5f;
+    got[1700000] = NAN;
+    uint32_t poison_bits = 0x7fc0dead; /* a quiet NaN, as bench.c poisons float32 */
+    uint8_t poison[4];
+    memcpy(poison, &poison_bits, 4);
+    memcpy(&got[2500000], poison, 4);
+    double diff2 = 0, ref2 = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i == 1700000 || i == 2500000)
+            continue;
+        double d = (double)got[i] - (double)ref[i];
+        diff2 += d * d;
+        ref2 += (double)ref[i] * (double)ref[i];
+    }
+    vkat_check_opts o = {1e-5, INFINITY};
+    vkat_check_report r;
+    vkat_check_compare(VKAT_FLOAT32, got, ref, n, poison, &o, &r);
+    CHECK(!r.ok);
+    CHECK(r.unwritten == 1 && r.nonfinite == 1);
+    CHECK_MSG(r.first_bad == 1700000, "first bad %llu", (unsigned long long)r.first_bad);
+    CHECK(fabs(r.max_abs - fabs((double)got[900000] - (double)ref[900000])) < 1e-12);
+    CHECK_MSG(fabs(r.rel_l2 - sqrt(diff2) / sqrt(ref2)) <= 1e-12 * r.rel_l2, "rel L2 %.17g vs %.17g", r.rel_l2,
+              sqrt(diff2) / sqrt(ref2));
+    CHECK_CONTAINS(r.reason, "1 unwritten elements (first at 2500000)");
+    CHECK_CONTAINS(r.reason, "(first at 1700000)");
+    /* The same buffer without the planted faults passes. */
+    got[100] = ref[100];
+    got[900000] = ref[900000];
+    got[1700000] = ref[1700000];
+    got[2500000] = ref[2500000];
+    vkat_check_compare(VKAT_FLOAT32, got, ref, n, poison, &o, &r);
+    CHECK(r.ok && r.rel_l2 == 0 && r.first_bad == UINT64_MAX);
+    free(ref);
+    free(got);
+}
+
 int main(void)
 {
     test_half();
     test_bf16();
     test_compare_float32();
     test_compare_half();
+    test_compare_large();
     test_compare_ints();
     TEST_END();
 }
