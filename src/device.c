@@ -4,8 +4,10 @@
 #include "device.h"
 #include "util.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Extensions worth reporting and enabling when present. */
 static const char *const tuning_extensions[] = {
@@ -705,8 +707,11 @@ vkat_result vkat_gpu_save_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_e
     if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) {
         r = vkat_fail_vk(err, vr, "vkGetPipelineCacheData");
     } else {
+        /* A name of its own per writer (process and call), so that processes sharing a cache directory, or two
+         * lanes of one process, never write into each other's temporary file; rename() then replaces atomically. */
+        static atomic_uint saves;
         char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&saves, 1));
         FILE *f = fopen(tmp, "wb");
         if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
             if (f)
