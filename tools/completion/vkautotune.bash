@@ -8,21 +8,27 @@ _vkautotune()
     cmd=tune
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            tune|compile|export|devices|help|version) cmd=${COMP_WORDS[i]}; break ;;
+            tune|compile|export|devices|replay|peaks|compare|merge|report|help|version) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
         --space) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")); return ;;
-        --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --db|--pipeline-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); [ "$cmd" = compile ] && COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
-        --strategy) COMPREPLY=($(compgen -W "exhaustive random" -- "$cur")); return ;;
-        --problem|--config|--budget|--seed|--shard|--top|--warmup|--repetitions|--header) return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model" -- "$cur")); return ;;
+        --problem|--config|--budget|--seed|--seeds|--shard|--top|--warmup|--repetitions|--header|--jobs|--watchdog|--param|--param2|--title|--kernel|--window) return ;;
     esac
     local opts
     case $cmd in
         tune) opts="--space --problem --device --strategy --budget --seed --shard --db --export --top --json --csv
-                    --warmup --repetitions --dry-run --quiet --verbose --help" ;;
+                    --include-transfers --jobs --pipeline-cache --stats --watchdog --warmup --repetitions --dry-run
+                    --quiet --verbose --help" ;;
+        replay) opts="--strategy --budget --seed --seeds --window --kernel --json --help" ;;
+        peaks) opts="--device --db --refresh --json --help" ;;
+        compare) opts="--db --kernel --problem --space --include-transfers --help" ;;
+        report) opts="--db -o --param --param2 --title --help" ;;
+        merge) opts="--help" ;;
         compile) opts="--space --config --problem --device -o --disassemble --verbose --help" ;;
         export) opts="--space --output -o --db --device --all-devices-in-db --problem --header --quiet --verbose
                       --help" ;;
@@ -30,7 +36,7 @@ _vkautotune()
         *) opts="" ;;
     esac
     if [ "$COMP_CWORD" = 1 ] && [[ $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "tune compile export devices help version" -- "$cur") $(compgen -f -X '!*.comp*' -- "$cur"))
+        COMPREPLY=($(compgen -W "tune compile export devices replay peaks compare merge report help version" -- "$cur") $(compgen -f -X '!*.comp*' -- "$cur"))
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     else
