@@ -100,6 +100,14 @@ int vkat_search_in_shard(const vkat_search_space *space, uint64_t index);
 int vkat_search_valid(const vkat_search_space *space, const uint32_t *choice);
 /* A uniformly random valid configuration, trying at most `tries` samples; false when none was found. */
 bool vkat_search_random_valid(const vkat_search_space *space, uint64_t *rng, uint32_t *choice, unsigned tries);
+/* Is choice absent from `seen` (neither proposed nor observed yet)? */
+bool vkat_search_unseen(const vkat_search_space *space, const vkat_index_map *seen, const uint32_t *choice);
+/* A random valid configuration absent from `seen` (64 draws of up to 256 samples); false when none was found. */
+bool vkat_search_random_unseen(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen,
+                               uint32_t *choice);
+/* The strategies' last resort when their own move found nothing new: a random unseen valid configuration, else
+ * any valid one (4096 samples); false when the space seems to hold none. */
+bool vkat_search_fallback(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen, uint32_t *choice);
 /* Moves parameter p of choice to a neighbouring value: an adjacent value for an ordered parameter (or, with
  * probability `jump`, any other value), any other value for a categorical one. False when p has one value. */
 bool vkat_search_step(const vkat_search_space *space, uint64_t *rng, uint32_t *choice, size_t p, double jump);

@@ -100,6 +100,25 @@ double vkat_rng_uniform(uint64_t *rng)
     return (double)(vkat_rng_next(rng) >> 11) * 0x1.0p-53;
 }
 
+bool vkat_search_unseen(const vkat_search_space *space, const vkat_index_map *seen, const uint32_t *choice)
+{
+    return vkat_index_map_find(seen, vkat_search_encode(space, choice)) == SIZE_MAX;
+}
+
+bool vkat_search_random_unseen(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen,
+                               uint32_t *choice)
+{
+    for (int t = 0; t < 64; t++)
+        if (vkat_search_random_valid(space, rng, choice, 256) && vkat_search_unseen(space, seen, choice))
+            return true;
+    return false;
+}
+
+bool vkat_search_fallback(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen, uint32_t *choice)
+{
+    return vkat_search_random_unseen(space, rng, seen, choice) || vkat_search_random_valid(space, rng, choice, 4096);
+}
+
 bool vkat_search_step(const vkat_search_space *space, uint64_t *rng, uint32_t *choice, size_t p, double jump)
 {
     uint32_t n = (uint32_t)space->value_counts[p], v = choice[p];

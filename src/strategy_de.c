@@ -46,11 +46,6 @@ static void *de_create(const vkat_search_space *space, uint64_t seed)
     return s;
 }
 
-static bool unseen(de_state *s, const uint32_t *choice)
-{
-    return vkat_index_map_find(&s->seen, vkat_search_encode(&s->sp, choice)) == SIZE_MAX;
-}
-
 static size_t other(de_state *s, size_t not1, size_t not2)
 {
     size_t k;
@@ -87,22 +82,20 @@ static bool de_propose(void *state, uint32_t *choice)
             v = floor(v + 0.5);
             choice[i] = (uint32_t)(v < 0 ? 0 : v > hi ? hi : v);
         }
-        ok = vkat_search_valid(&s->sp, choice) && unseen(s, choice);
+        ok = vkat_search_valid(&s->sp, choice) && vkat_search_unseen(&s->sp, &s->seen, choice);
         if (!ok) {
             uint32_t *trial = malloc((n ? n : 1) * sizeof *trial);
             if (trial) {
                 memcpy(trial, choice, n * sizeof *trial);
                 ok = vkat_search_neighbour(&s->sp, &s->rng, trial, choice, 2, 0.1, &s->seen, 48) &&
-                     unseen(s, choice);
+                     vkat_search_unseen(&s->sp, &s->seen, choice);
                 free(trial);
             }
         }
     }
     if (!ok) {
         target = SIZE_MAX;
-        for (int t = 0; t < 64 && !ok; t++)
-            ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
-        if (!ok && !vkat_search_random_valid(&s->sp, &s->rng, choice, 4096))
+        if (!vkat_search_fallback(&s->sp, &s->rng, &s->seen, choice))
             return false;
     }
     uint64_t idx = vkat_search_encode(&s->sp, choice);

@@ -48,11 +48,6 @@ static const uint32_t *tournament(ga_state *s)
     return s->pop + (s->pop_s[a] <= s->pop_s[b] ? a : b) * s->sp.param_count;
 }
 
-static bool unseen(ga_state *s, const uint32_t *choice)
-{
-    return vkat_index_map_find(&s->seen, vkat_search_encode(&s->sp, choice)) == SIZE_MAX;
-}
-
 static bool ga_propose(void *state, uint32_t *choice)
 {
     ga_state *s = state;
@@ -68,16 +63,14 @@ static bool ga_propose(void *state, uint32_t *choice)
         for (size_t i = 0; i < n; i++)
             if (vkat_rng_uniform(&s->rng) * (double)n < 1.0)
                 mutated |= vkat_search_step(&s->sp, &s->rng, choice, i, 0.2);
-        if (!mutated || !unseen(s, choice)) {
+        if (!mutated || !vkat_search_unseen(&s->sp, &s->seen, choice)) {
             for (size_t i = 0; i < n; i++)
                 if (vkat_search_step(&s->sp, &s->rng, choice, (size_t)vkat_rng_below(&s->rng, n), 0.2))
                     break;
         }
-        ok = vkat_search_valid(&s->sp, choice) && unseen(s, choice);
+        ok = vkat_search_valid(&s->sp, choice) && vkat_search_unseen(&s->sp, &s->seen, choice);
     }
-    for (int t = 0; t < 64 && !ok; t++)
-        ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
-    if (!ok && !vkat_search_random_valid(&s->sp, &s->rng, choice, 4096))
+    if (!ok && !vkat_search_fallback(&s->sp, &s->rng, &s->seen, choice))
         return false;
     vkat_index_map_put(&s->seen, vkat_search_encode(&s->sp, choice), INFINITY, 0, NULL);
     return true;

@@ -69,11 +69,6 @@ static void move_to(ls_state *s, const uint32_t *choice, double seconds)
     }
 }
 
-static bool unseen(ls_state *s, const uint32_t *choice)
-{
-    return vkat_index_map_find(&s->seen, vkat_search_encode(&s->sp, choice)) == SIZE_MAX;
-}
-
 static bool ls_propose(void *state, uint32_t *choice)
 {
     ls_state *s = state;
@@ -91,18 +86,15 @@ static bool ls_propose(void *state, uint32_t *choice)
         /* A local optimum (every neighbour tried): kick from the best point, or now and then restart anywhere,
          * so that a basin far from the first one is found at all. */
         if (vkat_rng_uniform(&s->rng) < RESTART)
-            for (int t = 0; t < 64 && !ok; t++)
-                ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
+            ok = vkat_search_random_unseen(&s->sp, &s->rng, &s->seen, choice);
         else
             ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, KICK_STEPS, 0.3, &s->seen, 64) &&
-                 unseen(s, choice);
+                 vkat_search_unseen(&s->sp, &s->seen, choice);
         if (ok)
             s->kick = vkat_search_encode(&s->sp, choice);
     }
     if (!ok) {
-        for (int t = 0; t < 64 && !ok; t++)
-            ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
-        if (!ok && !vkat_search_random_valid(&s->sp, &s->rng, choice, 4096))
+        if (!vkat_search_fallback(&s->sp, &s->rng, &s->seen, choice))
             return false;
     }
     vkat_index_map_put(&s->seen, vkat_search_encode(&s->sp, choice), INFINITY, 0, NULL);

@@ -57,11 +57,6 @@ static void *model_create(const vkat_search_space *space, uint64_t seed)
     return s;
 }
 
-static bool unseen(model_state *s, const uint32_t *choice)
-{
-    return vkat_index_map_find(&s->seen, vkat_search_encode(&s->sp, choice)) == SIZE_MAX;
-}
-
 /* Lower confidence bound of log time at c. */
 static double lcb(const model_state *s, const uint32_t *c)
 {
@@ -119,7 +114,7 @@ static bool model_propose(void *state, uint32_t *choice)
                 const uint32_t *from = s->x + s->elite[(size_t)vkat_rng_below(&s->rng, s->elite_count)] * n;
                 got = vkat_search_neighbour(&s->sp, &s->rng, from, s->cand, 3, 0.1, &s->seen, 16);
             }
-            if (!got || !unseen(s, s->cand))
+            if (!got || !vkat_search_unseen(&s->sp, &s->seen, s->cand))
                 continue;
             double v = lcb(s, s->cand);
             if (v < best) {
@@ -129,9 +124,7 @@ static bool model_propose(void *state, uint32_t *choice)
             }
         }
     }
-    for (int t = 0; t < 64 && !ok; t++)
-        ok = vkat_search_random_valid(&s->sp, &s->rng, choice, 256) && unseen(s, choice);
-    if (!ok && !vkat_search_random_valid(&s->sp, &s->rng, choice, 4096))
+    if (!ok && !vkat_search_fallback(&s->sp, &s->rng, &s->seen, choice))
         return false;
     vkat_index_map_put(&s->seen, vkat_search_encode(&s->sp, choice), INFINITY, 0, NULL);
     return true;
