@@ -492,22 +492,26 @@ vkat_result vkat_store_put(vkat_store *st, vkat_row *row, vkat_error *err)
     return VKAT_OK;
 }
 
+/* Steps a bound query that returns at most one row; `rc` is the result of binding it. 1: the row is ready to read,
+ * 0: there is none, -1: err is filled. The caller reads the row, then resets the statement with done(). */
+static int step_one(vkat_store *st, sqlite3_stmt *s, int rc, vkat_error *err)
+{
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    db_fail(err, st->db, st->path);
+    return -1;
+}
+
 int vkat_store_get(vkat_store *st, const vkat_row *key, vkat_row *found, vkat_error *err)
 {
     sqlite3_stmt *s = st->stmt[STMT_GET];
-    int rc = bind_key(s, key, 1);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(s);
-    int ret;
-    if (rc == SQLITE_ROW) {
+    int ret = step_one(st, s, bind_key(s, key, 1), err);
+    if (ret == 1)
         read_row(s, found);
-        ret = 1;
-    } else if (rc == SQLITE_DONE) {
-        ret = 0;
-    } else {
-        db_fail(err, st->db, st->path);
-        ret = -1;
-    }
     done(s);
     return ret;
 }
@@ -734,18 +738,9 @@ int vkat_store_get_peaks(vkat_store *st, const vkat_device_key *device, vkat_pea
         rc = sqlite3_bind_int64(s, 4, device->driver_version);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_text(s, 5, device->driver_uuid, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(s);
-    int ret;
-    if (rc == SQLITE_ROW) {
+    int ret = step_one(st, s, rc, err);
+    if (ret == 1)
         read_peaks(s, out);
-        ret = 1;
-    } else if (rc == SQLITE_DONE) {
-        ret = 0;
-    } else {
-        db_fail(err, st->db, st->path);
-        ret = -1;
-    }
     done(s);
     return ret;
 }
