@@ -13,24 +13,9 @@
 #
 #   sh tests/cli/gemm_spaces.sh BINARY SOURCE_DIR
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-BIN=$1
-SRC=$2
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is needed to read --json"; exit 77; }
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_python "to read --json"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-gemm.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-
-passed=0
-failed=0
-ok() { echo "$1: ok"; passed=$((passed + 1)); }
-fail() {
-    echo "$1: FAIL ($2)"
-    failed=$((failed + 1))
-}
 HAVE_DEVICE=0
 "$BIN" devices >"$T/devices" 2>&1 && HAVE_DEVICE=1
 TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --seed 1 --json"

@@ -7,22 +7,10 @@
 #
 #   sh tests/cli/kernels.sh BINARY SOURCE_DIR
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-BIN=$1
-SRC=$2
-if ! "$BIN" devices >/dev/null 2>&1; then
-    echo "skip: no Vulkan device (vkautotune devices fails)"
-    exit 77
-fi
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is needed to read --json"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-kernels.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read --json"
 
-passed=0
-failed=0
 n=0
 for space in "$SRC"/spaces/*.ini; do
     name=$(basename "$space" .ini)
@@ -73,5 +61,4 @@ if [ $n -eq 0 ]; then
 fi
 # The cooperative-matrix attention must be among them (and, on a device without VK_KHR_cooperative_matrix, skipped).
 [ -f "$SRC/spaces/attention_cm_f16.ini" ] || { echo "FAIL: spaces/attention_cm_f16.ini is missing"; failed=$((failed + 1)); }
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

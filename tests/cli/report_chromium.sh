@@ -7,12 +7,7 @@
 #   sh tests/cli/report_chromium.sh BINARY SOURCE_DIR
 #   VKAT_SCREENSHOT=docs/report.png sh tests/cli/report_chromium.sh ...   # also keep the screenshot there
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-BIN=$1
-SRC=$2
+. "$(dirname "$0")/lib/common.sh" "$@"
 CHROMIUM=
 for c in chromium chromium-browser google-chrome; do
     if command -v "$c" >/dev/null 2>&1; then
@@ -25,15 +20,6 @@ if [ -z "$CHROMIUM" ]; then
     exit 77
 fi
 DB=$SRC/bench/results/compare/merged.db
-T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-report.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-passed=0
-failed=0
-ok() { echo "$1: ok"; passed=$((passed + 1)); }
-fail() {
-    echo "$1: FAIL ($2)"
-    failed=$((failed + 1))
-}
 
 # The database is read, not changed: work on a copy (opening switches journaling files next to it).
 cp "$DB" "$T/merged.db"
@@ -69,5 +55,4 @@ if [ -s "$shot" ] && [ "$(head -c 8 "$shot" | od -An -tx1 | tr -d ' \n')" = "895
 else
     fail "screenshot" "no PNG at $shot: $(tail -2 "$T/shot.err")"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

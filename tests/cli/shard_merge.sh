@@ -6,30 +6,12 @@
 #
 #   sh tests/cli/shard_merge.sh BINARY SOURCE_DIR
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-BIN=$1
-SRC=$2
-if ! "$BIN" devices >/dev/null 2>&1; then
-    echo "skip: no Vulkan device (vkautotune devices fails)"
-    exit 77
-fi
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is needed to read the databases"; exit 77; }
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-shard.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read the databases"
 SPACE=$SRC/tests/data/tune/scale.ini
 ARGS="--space $SPACE --strategy exhaustive --warmup 0 --repetitions 2 --pipeline-cache none"
 
-passed=0
-failed=0
-ok() { echo "$1: ok"; passed=$((passed + 1)); }
-fail() {
-    echo "$1: FAIL ($2)"
-    failed=$((failed + 1))
-}
 
 # ---- three shards and one whole run ---------------------------------------------------------------------------------
 total=0
@@ -83,5 +65,4 @@ else
     fail "databases" "$(cat "$T/check.out")"
 fi
 
-echo "shard_merge: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

@@ -5,29 +5,11 @@
 #
 #   sh tests/cli/tune_e2e.sh BINARY SOURCE_DIR
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BINARY SOURCE_DIR" >&2
-    exit 2
-fi
-BIN=$1
-SRC=$2
-if ! "$BIN" devices >/dev/null 2>&1; then
-    echo "skip: no Vulkan device (vkautotune devices fails)"
-    exit 77
-fi
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is needed to read --json and --csv"; exit 77; }
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-e2e.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read --json and --csv"
 ARGS="--space $SRC/tests/data/tune/scale.ini --db $T/results.db --budget 12 --seed 3 --warmup 0.01 --repetitions 3"
 
-passed=0
-failed=0
-ok() { echo "$1: ok"; passed=$((passed + 1)); }
-fail() {
-    echo "$1: FAIL ($2)"
-    failed=$((failed + 1))
-}
 # run NAME ARGS...: runs vkautotune with stdout/stderr in $T/NAME.out/.err; sets rc.
 run() {
     name=$1
@@ -168,5 +150,4 @@ else
     ok "--export"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

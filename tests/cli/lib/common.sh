@@ -1,6 +1,7 @@
 # common.sh — sourced by the CLI test scripts (tests/cli/*.sh): the two arguments ctest passes, skips that say why,
 # a scratch directory removed on exit, and the counter behind the closing "N passed, N failed" line.
-#   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...; finish
+#   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...
+#                                               # (or ok NAME / fail NAME WHY); finish
 if [ $# -ne 2 ]; then
     echo "usage: $0 BINARY SOURCE_DIR" >&2
     exit 2
@@ -25,6 +26,16 @@ check() {
     what=$1
     shift
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
+}
+
+ok() {
+    echo "$1: ok"
+    passed=$((passed + 1))
+}
+
+fail() {
+    echo "$1: FAIL ($2)"
+    failed=$((failed + 1))
 }
 
 finish() {
