@@ -306,51 +306,48 @@ static void show_progress(void *user, const vkat_tune_progress *p)
 
 /* ---- Dry run --------------------------------------------------------------------------------------------------- */
 
-/* Walks the whole space with the device's limits: counts the valid configurations and, per constraint, those it
- * was the first to reject; prints the first few valid ones when show is set. Returns an exit code (an evaluation
- * error, e.g. a division by zero, is reported with its line). */
+/* What a dry run shows of the valid configurations: the first few, and how many fall in --shard's shard. */
+typedef struct count_visit {
+    const vkat_space *space;
+    const tune_args *a;
+    uint64_t raw, in_shard;
+    int show, shown;
+} count_visit;
+
+static void visit_valid(void *user, uint64_t index, const uint32_t *choice)
+{
+    count_visit *v = user;
+    if (v->a->shard_count <= 1 || vkat_search_shard_of(v->raw, index, v->a->shard_count) == v->a->shard_index)
+        v->in_shard++;
+    if (v->show && v->shown < 5) {
+        char cfg[512];
+        vkat_space_format_config(v->space, choice, cfg, sizeof cfg);
+        printf("  valid: %s\n", cfg);
+        v->shown++;
+    }
+}
+
+/* Walks the whole space with the device's limits (lazily, vkat_space_walk_valid): counts the valid configurations,
+ * per constraint those it was the first to reject, and the shard's share; prints the first few valid ones when show
+ * is set. Returns an exit code (an evaluation error, e.g. a division by zero, is reported with its line). */
 static int count_space(const vkat_space *s, const vkat_device_info *dev, int show, uint64_t *valid,
                        uint64_t *removed, const tune_args *a, uint64_t *valid_in_shard)
 {
-    *valid_in_shard = 0;
-    uint64_t raw = vkat_space_raw_count(s);
+    *valid = *valid_in_shard = 0;
     vkat_value *env = vkat_space_env_create(s, dev);
-    uint32_t *choice = calloc(s->param_count ? s->param_count : 1, sizeof *choice);
-    int shown = 0, code = VKAT_EXIT_OK;
-    *valid = 0;
-    if (!env || !choice) {
+    if (!env) {
         fprintf(stderr, "vkautotune: out of memory\n");
-        code = VKAT_EXIT_FAILURE;
-        goto done;
+        return VKAT_EXIT_FAILURE;
     }
-    for (uint64_t i = 0; i < raw; i++) {
-        vkat_space_decode(s, i, choice);
-        vkat_space_env_apply(s, choice, env);
-        size_t failed = 0;
-        vkat_error err = {0};
-        int ok = vkat_space_check(s, env, &failed, &err);
-        if (ok < 0) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        if (!ok) {
-            removed[failed]++;
-            continue;
-        }
-        ++*valid;
-        if (a->shard_count <= 1 || vkat_search_shard_of(raw, i, a->shard_count) == a->shard_index)
-            ++*valid_in_shard;
-        if (show && shown < 5) {
-            char cfg[512];
-            vkat_space_format_config(s, choice, cfg, sizeof cfg);
-            printf("  valid: %s\n", cfg);
-            shown++;
-        }
-    }
-done:
+    count_visit v = {s, a, vkat_space_raw_count(s), 0, show, 0};
+    vkat_error err = {0};
+    vkat_result r = vkat_space_walk_valid(s, env, 0, visit_valid, &v, NULL, valid, removed, &err);
     free(env);
-    free(choice);
-    return code;
+    *valid_in_shard = v.in_shard;
+    /* An empty space is the caller's to explain (report_empty); the counts are written all the same. */
+    if (r != VKAT_OK && r != VKAT_ERR_EMPTY_SPACE)
+        return vkat_cli_report(&err);
+    return VKAT_EXIT_OK;
 }
 
 /* Nothing valid: names the constraint that removed the most, at its line. Returns the exit code. */

@@ -1321,6 +1321,13 @@ int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed,
 vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
                                    uint64_t *raw, uint64_t *valid, uint64_t *removed_by, vkat_error *err)
 {
+    return vkat_space_walk_valid(s, env_template, limit, NULL, NULL, raw, valid, removed_by, err);
+}
+
+vkat_result vkat_space_walk_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
+                                  vkat_space_visit_fn visit, void *user, uint64_t *raw, uint64_t *valid,
+                                  uint64_t *removed_by, vkat_error *err)
+{
     size_t nsym = vkat_symtab_count(s->symbols);
     uint64_t total = vkat_space_raw_count(s), walk = limit && limit < total ? limit : total;
     vkat_value *env = malloc((nsym ? nsym : 1) * sizeof *env);
@@ -1341,10 +1348,13 @@ vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_te
             r = VKAT_ERR_EXPR;
             goto done;
         }
-        if (c)
+        if (c) {
             ok++;
-        else
+            if (visit)
+                visit(user, n, choice);
+        } else {
             removed[failed]++;
+        }
         /* Odometer step: only the parameters that change are rewritten. */
         for (size_t i = s->param_count; i-- > 0;) {
             const vkat_param *p = &s->params[i];

@@ -143,6 +143,12 @@ int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed,
 vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
                                    uint64_t *raw, uint64_t *valid, uint64_t *removed_by, vkat_error *err);
 
+/* The same walk, calling visit(user, index, choice) for every valid configuration (visit may be NULL). */
+typedef void (*vkat_space_visit_fn)(void *user, uint64_t index, const uint32_t *choice);
+vkat_result vkat_space_walk_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
+                                  vkat_space_visit_fn visit, void *user, uint64_t *raw, uint64_t *valid,
+                                  uint64_t *removed_by, vkat_error *err);
+
 /* "TM=4,TN=4,..." for a choice (every parameter, file order), and back. Parsing needs every parameter unless
  * `partial` is set, in which case missing ones take their first value; an unknown name or a value not in the
  * parameter's list is VKAT_ERR_USAGE. */
