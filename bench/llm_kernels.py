@@ -222,10 +222,13 @@ def main():
             "frac": gbs / copy_gbs if gbs and copy_gbs else None, "tflops": tflops, "eager": eager, "compile": comp,
             "vs_eager": eager / ms if eager and ms else None, "vs_compile": comp / ms if comp and ms else None,
             "config": run["best"][0]["config"] if run else "",
+            "variants": run["evaluated"] + run["resumed"] if run else None,
+            "check_s": run["time_split_s"]["check"] if run else None,
+            "seconds": run["seconds"] if run else None,
         })
 
     head = ["kernel", "dtype", "shape", "vkautotune ms", "GB/s", "of copy BW", "TFLOP/s", "eager ms", "compile ms",
-            "x eager", "x compile", "best configuration"]
+            "x eager", "x compile", "variants", "tuning s", "check s", "best configuration"]
     lines = ["# LLM kernels: vkautotune against PyTorch", "",
              "%s; device: %s; copy bandwidth (1 GiB, read + write): %s GB/s; shapes: %s; budget %s per space." % (
                  datetime.date.today().isoformat(), device or "n/a", fmt(copy_gbs, ".0f") or "n/a",
@@ -236,7 +239,8 @@ def main():
         lines.append("| " + " | ".join([
             r["kernel"], r["dtype"], r["shape"], fmt(r["ms"], ".4f"), fmt(r["gbs"], ".4g"), fmt(r["frac"], ".0%"),
             fmt(r["tflops"], ".1f"), fmt(r["eager"], ".4f"), fmt(r["compile"], ".4f"), fmt(r["vs_eager"], ".2f"),
-            fmt(r["vs_compile"], ".2f"), "`%s`" % r["config"] if r["config"] else ""]) + " |")
+            fmt(r["vs_compile"], ".2f"), fmt(r["variants"], "d"), fmt(r["seconds"], ".0f"), fmt(r["check_s"], ".1f"),
+            "`%s`" % r["config"] if r["config"] else ""]) + " |")
     if notes:
         lines += [""] + ["- " + n for n in notes]
     text = "\n".join(lines) + "\n"
