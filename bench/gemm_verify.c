@@ -2,10 +2,10 @@
  * export directory exactly as its manifest entry says (kernel_runner.c), checks sampled elements of C against an
  * fp64 dot product of the same rounded inputs (gemm_check.c), and measures it again with timestamp queries.
  *
- *   gemm_verify DIR KERNEL [--device INDEX] [--samples S] [--tolerance T] [--warmup SECONDS] [--repetitions N]
- *               [--batch N] [--seed N] [--json FILE]
+ *   gemm_verify DIR KERNEL [--device INDEX] [--problem K=V,...] [--samples S] [--tolerance T] [--warmup SECONDS]
+ *               [--repetitions N] [--batch N] [--seed N] [--json FILE]
  *
- * The entry is the one of KERNEL measured on this device (same vendor, device and driver; else same vendor and
+ * The entry is, among those of KERNEL (with the --problem sizes), the one measured on this device (same vendor, device and driver; else same vendor and
  * device; else same name), or the first. Its problem names M, N, K and optionally BT (1: B stored N x K); the
  * bindings named A, B, C (else the first two `in` and the first `out` bindings) are the GEMM's operands.
  * Exit: 0 ok, 1 wrong result, 2 usage / bad manifest / no such kernel / not a GEMM, 3 skipped (the device lacks what
@@ -25,6 +25,7 @@ enum { EXIT_WRONG = 1, EXIT_USAGE = 2, EXIT_SKIPPED = 3, EXIT_VULKAN = 4 };
 
 typedef struct options {
     const char *dir, *kernel, *json;
+    const char *problem; /* "M=256,BT=1": only entries with these problem sizes */
     int device; /* -1: the library's default device */
     uint64_t samples, seed;
     double tolerance; /* < 0: gemm_default_tolerance */
@@ -38,6 +39,7 @@ static void usage(FILE *f)
                "Runs KERNEL from the export directory DIR (manifest.json) as its manifest says, checks sampled\n"
                "elements of C against an fp64 GEMM of the same inputs, and times it with timestamp queries.\n\n"
                "  --device INDEX     Vulkan device index (default: the tuner's default device)\n"
+               "  --problem K=V,...  only entries tuned for these problem sizes (default: any)\n"
                "  --samples S        elements of C to check besides the four corners (4096)\n"
                "  --tolerance T      max |got - ref| / sum_k |a b| (1e-5 for fp32 inputs, 1e-3 for 16-bit\n"
                "                     inputs; plus 2^-11 / 2^-8 for an fp16 / bf16 C)\n"
@@ -80,6 +82,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->seed = strtoull(v, &end, 10);
         } else if (!strcmp(a, "--json")) {
             o->json = v;
+            end = "";
+        } else if (!strcmp(a, "--problem")) {
+            o->problem = v;
             end = "";
         } else if (a[0] == '-') {
             fprintf(stderr, "gemm_verify: unknown option %s\n", a);
@@ -130,6 +135,31 @@ static const manifest_entry *pick_entry(const manifest_entry *e, size_t n, const
                 return &e[i];
         }
     return &e[0];
+}
+
+/* Keeps the entries whose problem has every K=V of `spec`; returns how many are left, -1 for a malformed spec. */
+static long filter_problem(manifest_entry *e, size_t n, const char *spec)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int match = 1;
+        for (const char *p = spec; *p && match;) {
+            char name[32];
+            long long value;
+            int used = 0;
+            if (sscanf(p, "%31[^=,]=%lld%n", name, &value, &used) != 2)
+                return -1;
+            match = manifest_problem(&e[i], name, value + 1) == value;
+            p += used;
+            if (*p == ',')
+                p++;
+            else if (*p)
+                return -1;
+        }
+        if (match)
+            memmove(&e[kept++], &e[i], sizeof *e);
+    }
+    return (long)kept;
 }
 
 /* The binding named `name`, else the `nth` (0-based) one whose direction starts with `dir`; -1 if none. */
@@ -259,6 +289,17 @@ int main(int argc, char **argv)
     if (manifest_read_kernel(o.dir, o.kernel, &entries, &count, err, sizeof err)) {
         fprintf(stderr, "gemm_verify: %s\n", err);
         return EXIT_USAGE;
+    }
+
+    if (o.problem) {
+        long kept = filter_problem(entries, count, o.problem);
+        if (kept <= 0) {
+            fprintf(stderr, "gemm_verify: %s\n", kept < 0 ? "--problem expects NAME=INTEGER,..."
+                                                          : "no entry of this kernel has the --problem sizes");
+            free(entries);
+            return EXIT_USAGE;
+        }
+        count = (size_t)kept;
     }
 
     int rc = EXIT_VULKAN;
