@@ -9,10 +9,12 @@ accumulation, spaces/cmgemm_f16.ini and spaces/cmgemm_bf16.ini). Problems: 4096^
 K=14336 (a skinny, deep one: few output tiles, long K), B row-major K x N throughout (torch.matmul(a, b) with b
 contiguous K x N).
 
-The vkautotune figure is the tuner's own median time of its best variant (timestamp queries, warm-up by time);
-nothing is re-measured here. Correctness is the tuner's check: every variant is compared with the space's
-reference shader (fp32 accumulation in K order over the same inputs, generated inside vkautotune, so they cannot
-be recomputed here in fp64); the table reports the winner's relative L2 error against that reference.
+The tuner's figure is its own median time of its best variant (timestamp queries, warm-up by time), and rel_l2
+its check against the space's reference shader (fp32 accumulation in K order). Then the best variant is exported
+(vkautotune export) and run again from its manifest by bench/gemm_verify (build/bench/gemm_verify, --verify-bin):
+its own seeded inputs, 4096 sampled elements of C plus the corners checked against an fp64 dot product of the
+same rounded inputs (max |got - ref| / sum |a b|), and a new median over 51 timestamped dispatches after 0.3 s of
+warm-up. The ratio to cuBLAS uses that re-measured figure.
 cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 50. fp16/bf16 in torch use
 fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
 
@@ -56,6 +58,50 @@ def tune(args, template, space, problem):
         return {"error": "unreadable --json output (%s)" % e}, line
 
 
+def kernel_name(space):
+    """The space's [kernel] name: what `vkautotune export` calls the kernel in manifest.json."""
+    section = None
+    with open(space) as f:
+        for line in f:
+            line = line.split(";")[0].strip()
+            if line.startswith("["):
+                section = line.strip("[]").strip()
+            elif section == "kernel" and line.split("=")[0].strip() == "name":
+                return line.split("=", 1)[1].strip()
+    return None
+
+
+def verify(args, space, problem):
+    """Exports the best variant for `problem` ("M=..,N=..,K=..") and runs gemm_verify on it; returns its JSON line
+    (a dict) or {"error": why}, and the command lines."""
+    kernel = kernel_name(os.path.join(args.src, space))
+    out_dir = os.path.join(args.export_dir, "%s-%s" % (kernel, problem.replace(",", "-").replace("=", "")))
+    export = [args.bin, "export", "--db", args.db, "--space", os.path.join(args.src, space), "--problem", problem,
+              "-o", out_dir, "-q"]
+    if args.device:
+        export += ["--device", args.device]
+    result_file = os.path.join(out_dir, "gemm_verify.json")
+    run = [args.verify_bin, out_dir, kernel, "--problem", problem, "--json", result_file]
+    if args.device and args.device.isdigit():
+        run += ["--device", args.device]
+    lines = [" ".join(export), " ".join(run)]
+    out = subprocess.run(export, capture_output=True, text=True)
+    if out.returncode != 0:
+        return {"error": "export: exit %d: %s" % (out.returncode, (out.stderr.strip().splitlines() or [""])[-1])}, lines
+    if os.path.exists(result_file):
+        os.remove(result_file)
+    out = subprocess.run(run, capture_output=True, text=True)
+    if out.returncode not in (0, 1) or not os.path.exists(result_file):
+        last = ((out.stderr + out.stdout).strip().splitlines() or [""])[-1]
+        return {"error": "gemm_verify: exit %d: %s" % (out.returncode, last)}, lines
+    with open(result_file) as f:
+        return json.loads(f.read().splitlines()[-1]), lines
+
+
+def tflops_text(t):
+    return "%.2f" % t if t >= 0.01 else "%.2g" % t
+
+
 def cublas_timer():
     """A function (dtype, M, N, K) -> median seconds through torch.matmul, or a string saying why there is none."""
     try:
@@ -95,6 +141,7 @@ def cublas_timer():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default="build/vkautotune")
+    ap.add_argument("--verify-bin", help="bench/gemm_verify (default: bench/gemm_verify beside --bin)")
     ap.add_argument("--src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
                     help="the source tree holding shaders/ and spaces/ (default: this script's)")
     ap.add_argument("--budget", default="150", help="per tuning run: evaluations (150) or a time (35s, 1m)")
@@ -111,6 +158,9 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     if not args.db:
         args.db = os.path.join(os.path.dirname(os.path.abspath(args.out)), "gemm.db")
+    if not args.verify_bin:
+        args.verify_bin = os.path.join(os.path.dirname(os.path.abspath(args.bin)), "bench", "gemm_verify")
+    args.export_dir = os.path.join(os.path.dirname(os.path.abspath(args.out)), "gemm_export")
     problems = CPU_PROBLEMS if args.cpu else PROBLEMS
     dtypes = set(args.only.split(",")) if args.only else None
 
@@ -126,7 +176,7 @@ def main():
             commands.append(cmd)
             shape = rep.get("problem") or ("M=%d,N=%d,K=%d" % problem if problem else "[problem.cpu]")
             row = {"template": name, "dtype": dtype, "problem": shape, "vk": "-", "cublas": "-", "ratio": "-",
-                   "config": "-", "rel_l2": "-"}
+                   "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-"}
             best = (rep.get("best") or [None])[0]
             if "error" in rep:
                 row["config"] = "failed: " + str(rep["error"])
@@ -136,8 +186,18 @@ def main():
                 row["config"] = "no correct variant (%s failed)" % rep.get("failed", "?")
             else:
                 vk_tflops = best["tflops"]
-                row.update(vk="%.2f" % vk_tflops if vk_tflops >= 0.01 else "%.2g" % vk_tflops,
-                           config=best["config"], rel_l2="%.1e" % best["rel_l2"])
+                row.update(vk=tflops_text(vk_tflops), config=best["config"], rel_l2="%.1e" % best["rel_l2"])
+                check, lines = verify(args, space, rep["problem"])
+                commands += lines
+                if "error" in check:
+                    row["remeasured"] = check["error"]
+                else:
+                    if check.get("tflops"):
+                        vk_tflops = check["tflops"]  # the ratio uses the re-measured figure
+                        row["remeasured"] = tflops_text(vk_tflops)
+                    err = check.get("max_rel_err")
+                    row["fp64_err"] = ("%.1e" % err if err is not None else "not finite") + (
+                        "" if check.get("ok") else " WRONG")
                 dims = dict(kv.split("=") for kv in rep["problem"].split(","))
                 m, n, k = int(dims["M"]), int(dims["N"]), int(dims["K"])
                 if callable(timer):
@@ -146,12 +206,13 @@ def main():
                 else:
                     row["cublas"] = timer
             rows.append(row)
-            sys.stderr.write("%s %s %s: %s TFLOP/s, cuBLAS %s (%.0f s)\n" % (
-                name, dtype, shape, row["vk"], row["cublas"], time.monotonic() - t0))
+            sys.stderr.write("%s %s %s: %s TFLOP/s (re-measured %s, fp64 err %s), cuBLAS %s (%.0f s)\n" % (
+                name, dtype, shape, row["vk"], row["remeasured"], row["fp64_err"], row["cublas"],
+                time.monotonic() - t0))
 
-    head = ["template", "dtype", "problem", "vkautotune TFLOP/s", "cuBLAS TFLOP/s", "ratio", "best config",
-            "rel_l2"]
-    keys = ["template", "dtype", "problem", "vk", "cublas", "ratio", "config", "rel_l2"]
+    head = ["template", "dtype", "problem", "tuner TFLOP/s", "re-measured TFLOP/s", "cuBLAS TFLOP/s", "ratio",
+            "best config", "rel_l2", "fp64 sampled max rel err"]
+    keys = ["template", "dtype", "problem", "vk", "remeasured", "cublas", "ratio", "config", "rel_l2", "fp64_err"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
     table = "\n".join(lines)
@@ -163,6 +224,9 @@ def main():
     print(text)
     # A run that produced nothing at all is a failure; skipped spaces (no such hardware) are not.
     if not any(r["vk"] != "-" for r in rows):
+        sys.exit(1)
+    # So is a winner that the fp64 check finds wrong.
+    if any(r["fp64_err"].endswith("WRONG") for r in rows):
         sys.exit(1)
 
 

@@ -1,0 +1,101 @@
+#!/bin/sh
+# gemm_verify.sh — bench/gemm_verify end to end on whatever device the loader offers (lavapipe in CI):
+#   - spaces/gemm.ini tuned at its [problem.cpu] size, exported, run again from the manifest: the fp64 check passes
+#     and the JSON line says so;
+#   - the check bites: the same export with a wrong problem claim (BT=1), or a push constant that skips one of K
+#     products, exits 1;
+#   - an fp16-input GEMM (tests/data/verify/hgemm.ini: shaderFloat16 and 16-bit storage, both B layouts, a
+#     specialization constant) passes, each layout picked with --problem;
+#   - a manifest that is not one, a kernel it lacks, exit 2; a requirement the device lacks, exit 3 "skipped: ...".
+#   sh gemm_verify.sh VKAUTOTUNE SOURCE_DIR GEMM_VERIFY
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 VKAUTOTUNE SOURCE_DIR GEMM_VERIFY" >&2; exit 2; }
+VERIFY=$3
+set -- "$1" "$2"
+. "$(dirname "$0")/../cli/lib/common.sh" "$@"
+need_device
+need_python "to edit manifests"
+TUNE="--warmup 0.01 --repetitions 3 --seed 1 -q"
+RUN="--warmup 0.01 --repetitions 5"
+
+# run NAME EXPECTED_EXIT ARGS...: runs gemm_verify into $T/NAME.out and checks its exit status.
+run() {
+    name=$1 want=$2
+    shift 2
+    "$VERIFY" "$@" >"$T/$name.out" 2>&1
+    rc=$?
+    if [ $rc -eq "$want" ]; then ok "$name (exit $rc)"; else fail "$name" "exit $rc, expected $want"; sed 's/^/  | /' "$T/$name.out"; fi
+}
+
+# edit SRC DST PYTHON: copies export SRC to DST and applies PYTHON to the manifest's first entry `e`.
+edit() {
+    rm -rf "$2" && cp -r "$1" "$2" && python3 - "$2/manifest.json" "$3" <<'PY'
+import json, sys
+path, code = sys.argv[1], sys.argv[2]
+m = json.load(open(path))
+e = m["kernels"][0]
+exec(code)
+json.dump(m, open(path, "w"))
+PY
+}
+
+# ---- fp32: tune, export, verify --------------------------------------------------------------------------------
+"$BIN" "$SRC/shaders/gemm.comp.in" --space "$SRC/spaces/gemm.ini" --budget 3 --db "$T/g.db" $TUNE >"$T/tune.out" 2>&1 \
+    || { sed 's/^/  | /' "$T/tune.out"; fail "tune spaces/gemm.ini" "exit $?"; finish; exit 1; }
+"$BIN" export --db "$T/g.db" --space "$SRC/spaces/gemm.ini" -o "$T/g" -q 2>"$T/export.err" \
+    || { cat "$T/export.err"; fail "export" "exit $?"; finish; exit 1; }
+run sgemm_ok 0 "$T/g" sgemm $RUN --json "$T/g.json"
+check "the [problem.cpu] size" grep -q '^problem: M=256,N=256,K=256 BT=0; A float32, B float32, C float32' "$T/sgemm_ok.out"
+check "check line" grep -q '^check: ok: max rel err .* (tolerance 1e-05) over 4100 sampled elements' "$T/sgemm_ok.out"
+check "time line" grep -q '^time: median [0-9.]* ms, min [0-9.]* ms over 5 samples' "$T/sgemm_ok.out"
+check "JSON line" python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert r["ok"] is True and r["kernel"] == "sgemm" and r["problem"] == {"M": 256, "N": 256, "K": 256}, r
+assert r["median_ms"] > 0 and r["min_ms"] <= r["median_ms"] and r["tflops"] > 0 and r["samples"] == 5, r
+assert 0 <= r["max_rel_err"] <= 1e-5 and r["checked"] == 4100, r' "$T/g.json"
+
+# ---- the check bites -------------------------------------------------------------------------------------------
+edit "$T/g" "$T/bt" 'e["problem"]["BT"] = 1'
+run wrong_layout_claim 1 "$T/bt" sgemm --repetitions 0
+check "a wrong result says WRONG" grep -q '^check: WRONG' "$T/wrong_layout_claim.out"
+edit "$T/g" "$T/k" '[p.update(value=p["value"] - 1) for p in e["push_constants"] if p["name"] == "k"]'
+run one_product_short 1 "$T/k" sgemm --repetitions 0 --json "$T/k.json"
+check "JSON line of a wrong result" grep -q '"ok":false' "$T/k.json"
+
+# ---- errors ----------------------------------------------------------------------------------------------------
+run missing_kernel 2 "$T/g" no_such_kernel
+check "missing kernel message" grep -q "no kernel 'no_such_kernel' (it has: sgemm)" "$T/missing_kernel.out"
+edit "$T/g" "$T/fmt" 'm["format"] = "something-else"'
+run bad_manifest 2 "$T/fmt" sgemm
+check "bad manifest message" grep -q 'manifest.json: not a vkautotune manifest' "$T/bad_manifest.out"
+edit "$T/g" "$T/nob" 'del e["bindings"]'
+run manifest_without_bindings 2 "$T/nob" sgemm
+run no_manifest 2 "$T/nowhere" sgemm
+edit "$T/g" "$T/cm" 'e["requires"] = {"extensions": ["VK_KHR_cooperative_matrix"], "features": ["cooperativeMatrix"]}'
+if "$BIN" devices 2>/dev/null | grep -q VK_KHR_cooperative_matrix; then
+    echo "skip: missing-feature exit (this device has cooperative matrices)"
+else
+    run missing_feature 3 "$T/cm" sgemm
+    check "skipped line" grep -q '^skipped: .*VK_KHR_cooperative_matrix' "$T/missing_feature.out"
+fi
+
+# ---- fp16 inputs, both layouts ---------------------------------------------------------------------------------
+for bt in 0 1; do
+    "$BIN" "$SRC/tests/data/verify/hgemm.comp.in" --space "$SRC/tests/data/verify/hgemm.ini" --problem BT=$bt \
+        --budget 3 --db "$T/h.db" $TUNE >"$T/htune.out" 2>&1 || { sed 's/^/  | /' "$T/htune.out"; fail "tune hgemm BT=$bt" "exit $?"; }
+done
+"$BIN" export --db "$T/h.db" --space "$SRC/tests/data/verify/hgemm.ini" -o "$T/h" -q 2>"$T/hexport.err" \
+    || { cat "$T/hexport.err"; fail "export hgemm" "exit $?"; }
+check "hgemm requires fp16 features" python3 -c '
+import json, sys
+for e in json.load(open(sys.argv[1]))["kernels"]:
+    assert set(e["requires"]["features"]) == {"shaderFloat16", "storageBuffer16BitAccess"}, e["requires"]
+    assert e["specialization_constants"] and e["push_constants"], e' "$T/h/manifest.json"
+for bt in 0 1; do
+    run hgemm_bt$bt 0 "$T/h" hgemm --problem BT=$bt $RUN
+    check "hgemm BT=$bt: fp16 inputs, 16-bit tolerance" grep -q "^problem: M=64,N=48,K=96 BT=$bt; A float16, B float16" "$T/hgemm_bt$bt.out"
+done
+edit "$T/h" "$T/hbt" 'e["problem"]["BT"] = 1 - e["problem"]["BT"]'
+run hgemm_wrong_layout_claim 1 "$T/hbt" hgemm --problem M=64 --repetitions 0
+finish
