@@ -37,7 +37,8 @@ typedef struct vkat_tune_times {
 
 /* Where a variant's outputs are compared with the reference's. */
 typedef enum vkat_check_on {
-    VKAT_CHECK_AUTO = 0, /* on the device for float outputs of at least VKAT_GPU_CHECK_AUTO_MIN elements */
+    VKAT_CHECK_AUTO = 0, /* on the device for float outputs of at least VKAT_GPU_CHECK_AUTO_MIN elements, unless
+                            the device is a CPU (lavapipe), where reading back costs less than the device check */
     VKAT_CHECK_GPU,      /* on the device for every float output */
     VKAT_CHECK_HOST,     /* read every output back and compare on the host */
 } vkat_check_on;
