@@ -247,30 +247,48 @@ static void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, 
     vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-/* Copies one chunk between the staging buffer and `buffer` at `offset` (to_device: upload). The barriers
- * order it after earlier dispatches and transfers and make its result visible to later dispatches and the host;
- * waiting on a fence alone gives no memory dependency. */
-static vkat_result copy_chunk(vkat_workspace *ws, VkBuffer buffer, uint64_t offset, uint64_t size, int to_device,
-                              vkat_error *err)
+/* Submits what `record` records, working in `stage` with `access` (of which `writes` write), between barriers
+ * that order it after earlier dispatches and transfers and make its writes visible to later dispatches, transfers
+ * and the host; waiting on a fence alone gives no memory dependency. */
+static vkat_result submit_between_barriers(vkat_workspace *ws, vkat_record_fn record, void *user,
+                                           VkPipelineStageFlags stage, VkAccessFlags access, VkAccessFlags writes,
+                                           uint64_t timeout_ns, const char *what, vkat_error *err)
 {
-    vkat_result r = begin(ws, TRANSFER_TIMEOUT_NS, err);
+    vkat_result r = begin(ws, timeout_ns, err);
     if (r)
         return r;
     memory_barrier(ws->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = {0, 0, size};
-    if (to_device) {
-        region.dstOffset = offset;
-        vkCmdCopyBuffer(ws->cmd, ws->staging, buffer, 1, &region);
-    } else {
-        region.srcOffset = offset;
-        vkCmdCopyBuffer(ws->cmd, buffer, ws->staging, 1, &region);
-    }
-    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
-    return submit_wait(ws, TRANSFER_TIMEOUT_NS, to_device ? "an upload" : "a read-back", err);
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, stage, access);
+    record(ws->cmd, user);
+    memory_barrier(ws->cmd, stage, writes,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
+    return submit_wait(ws, timeout_ns, what, err);
+}
+
+typedef struct chunk_copy {
+    VkBuffer src, dst;
+    VkBufferCopy region;
+} chunk_copy;
+
+static void record_copy(VkCommandBuffer cmd, void *user)
+{
+    const chunk_copy *c = user;
+    vkCmdCopyBuffer(cmd, c->src, c->dst, 1, &c->region);
+}
+
+/* Copies one chunk between the staging buffer and `buffer` at `offset` (to_device: upload). */
+static vkat_result copy_chunk(vkat_workspace *ws, VkBuffer buffer, uint64_t offset, uint64_t size, int to_device,
+                              vkat_error *err)
+{
+    chunk_copy c = {ws->staging, buffer, {0, offset, size}};
+    if (!to_device)
+        c = (chunk_copy){buffer, ws->staging, {offset, 0, size}};
+    return submit_between_barriers(ws, record_copy, &c, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                                   VK_ACCESS_TRANSFER_WRITE_BIT, TRANSFER_TIMEOUT_NS,
+                                   to_device ? "an upload" : "a read-back", err);
 }
 
 /* ---- Workspaces ------------------------------------------------------------------------------------------------ */
@@ -714,18 +732,9 @@ vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *
 vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,
                                   const char *what, vkat_error *err)
 {
-    vkat_result r = begin(ws, timeout_ns, err);
-    if (r)
-        return r;
-    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    record(ws->cmd, user);
-    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                       VK_ACCESS_HOST_READ_BIT);
-    return submit_wait(ws, timeout_ns, what, err);
+    return submit_between_barriers(ws, record, user, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                   timeout_ns, what, err);
 }
 
 /* ---- Kernels ---------------------------------------------------------------------------------------------------- */
