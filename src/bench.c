@@ -247,30 +247,48 @@ static void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, 
     vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-/* Copies one chunk between the staging buffer and buffer `index` at `offset` (to_device: upload). The barriers
- * order it after earlier dispatches and transfers and make its result visible to later dispatches and the host;
- * waiting on a fence alone gives no memory dependency. */
-static vkat_result copy_chunk(vkat_workspace *ws, size_t index, uint64_t offset, uint64_t size, int to_device,
-                              vkat_error *err)
+/* Submits what `record` records, working in `stage` with `access` (of which `writes` write), between barriers
+ * that order it after earlier dispatches and transfers and make its writes visible to later dispatches, transfers
+ * and the host; waiting on a fence alone gives no memory dependency. */
+static vkat_result submit_between_barriers(vkat_workspace *ws, vkat_record_fn record, void *user,
+                                           VkPipelineStageFlags stage, VkAccessFlags access, VkAccessFlags writes,
+                                           uint64_t timeout_ns, const char *what, vkat_error *err)
 {
-    vkat_result r = begin(ws, TRANSFER_TIMEOUT_NS, err);
+    vkat_result r = begin(ws, timeout_ns, err);
     if (r)
         return r;
     memory_barrier(ws->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = {0, 0, size};
-    if (to_device) {
-        region.dstOffset = offset;
-        vkCmdCopyBuffer(ws->cmd, ws->staging, ws->bufs[index].buffer, 1, &region);
-    } else {
-        region.srcOffset = offset;
-        vkCmdCopyBuffer(ws->cmd, ws->bufs[index].buffer, ws->staging, 1, &region);
-    }
-    memory_barrier(ws->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
-    return submit_wait(ws, TRANSFER_TIMEOUT_NS, to_device ? "an upload" : "a read-back", err);
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, stage, access);
+    record(ws->cmd, user);
+    memory_barrier(ws->cmd, stage, writes,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
+    return submit_wait(ws, timeout_ns, what, err);
+}
+
+typedef struct chunk_copy {
+    VkBuffer src, dst;
+    VkBufferCopy region;
+} chunk_copy;
+
+static void record_copy(VkCommandBuffer cmd, void *user)
+{
+    const chunk_copy *c = user;
+    vkCmdCopyBuffer(cmd, c->src, c->dst, 1, &c->region);
+}
+
+/* Copies one chunk between the staging buffer and `buffer` at `offset` (to_device: upload). */
+static vkat_result copy_chunk(vkat_workspace *ws, VkBuffer buffer, uint64_t offset, uint64_t size, int to_device,
+                              vkat_error *err)
+{
+    chunk_copy c = {ws->staging, buffer, {0, offset, size}};
+    if (!to_device)
+        c = (chunk_copy){buffer, ws->staging, {offset, 0, size}};
+    return submit_between_barriers(ws, record_copy, &c, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                                   VK_ACCESS_TRANSFER_WRITE_BIT, TRANSFER_TIMEOUT_NS,
+                                   to_device ? "an upload" : "a read-back", err);
 }
 
 /* ---- Workspaces ------------------------------------------------------------------------------------------------ */
@@ -613,12 +631,21 @@ vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
             if (r)
                 return r;
             fill_region(ws, i, off, off + n, ws->staging_map);
-            r = copy_chunk(ws, i, off, n, 1, err);
+            r = copy_chunk(ws, ws->bufs[i].buffer, off, n, 1, err);
             if (r)
                 return r;
         }
     }
     return VKAT_OK;
+}
+
+/* Are the canary bytes among [off, off + n) of buffer b's region, as the staging buffer holds them, intact? */
+static int canary_intact(const vkat_workspace *ws, const ws_buffer *b, uint64_t off, uint64_t n)
+{
+    for (uint64_t o = off > b->bytes ? off : b->bytes; o < off + n; o++)
+        if (ws->staging_map[o - off] != canary_byte(o - b->bytes))
+            return 0;
+    return 1;
 }
 
 vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, int *canary_ok, vkat_error *err)
@@ -636,7 +663,7 @@ vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, i
     uint64_t total = b->bytes + b->canary;
     for (uint64_t off = 0; off < total; off += ws->staging_size) {
         uint64_t n = total - off < ws->staging_size ? total - off : ws->staging_size;
-        vkat_result r = copy_chunk(ws, index, off, n, 0, err);
+        vkat_result r = copy_chunk(ws, b->buffer, off, n, 0, err);
         if (r) {
             free(host);
             return r;
@@ -644,13 +671,70 @@ vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, i
         uint64_t data_end = off + n < b->bytes ? off + n : b->bytes;
         if (off < data_end)
             memcpy(host + off, ws->staging_map, data_end - off);
-        for (uint64_t o = off > b->bytes ? off : b->bytes; o < off + n; o++)
-            if (ws->staging_map[o - off] != canary_byte(o - b->bytes))
-                ok = 0;
+        if (!canary_intact(ws, b, off, n))
+            ok = 0;
     }
     *data = host;
     *canary_ok = ok;
     return VKAT_OK;
+}
+
+vkat_result vkat_workspace_read_canary(vkat_workspace *ws, size_t index, int *canary_ok, vkat_error *err)
+{
+    *canary_ok = 0;
+    if (index >= ws->count)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
+                         ws->count);
+    const ws_buffer *b = &ws->bufs[index];
+    if (b->canary) {
+        /* The staging buffer holds at least the largest region, so one chunk takes the whole canary. */
+        vkat_result r = copy_chunk(ws, b->buffer, b->bytes, b->canary, 0, err);
+        if (r)
+            return r;
+    }
+    *canary_ok = canary_intact(ws, b, b->bytes, b->canary);
+    return VKAT_OK;
+}
+
+/* ---- Access for device-side work of other modules (the GPU check) -------------------------------------------- */
+
+vkat_gpu *vkat_workspace_gpu(const vkat_workspace *ws)
+{
+    return ws->gpu;
+}
+
+VkBuffer vkat_workspace_buffer(const vkat_workspace *ws, size_t index, uint64_t *data_bytes, uint64_t *range)
+{
+    const ws_buffer *b = &ws->bufs[index];
+    if (data_bytes)
+        *data_bytes = b->bytes;
+    if (range)
+        *range = b->bytes + b->canary;
+    return b->buffer;
+}
+
+vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
+                                  vkat_error *err)
+{
+    for (uint64_t off = 0; off < bytes; off += ws->staging_size) {
+        uint64_t n = bytes - off < ws->staging_size ? bytes - off : ws->staging_size;
+        vkat_result r = settle(ws, TRANSFER_TIMEOUT_NS, err); /* a timed-out copy may still read the staging */
+        if (r)
+            return r;
+        memcpy(ws->staging_map, (const unsigned char *)data + off, n);
+        r = copy_chunk(ws, dst, off, n, 1, err);
+        if (r)
+            return r;
+    }
+    return VKAT_OK;
+}
+
+vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,
+                                  const char *what, vkat_error *err)
+{
+    return submit_between_barriers(ws, record, user, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                   timeout_ns, what, err);
 }
 
 /* ---- Kernels ---------------------------------------------------------------------------------------------------- */

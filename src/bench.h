@@ -45,6 +45,25 @@ vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err);
  * *canary_ok is 0 when the kernel wrote past the end. */
 vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, int *canary_ok, vkat_error *err);
 
+/* Checks only buffer `index`'s canary, reading back its few bytes and not the data: *canary_ok is 0 when the
+ * kernel wrote past the end (1 for a buffer without a canary). */
+vkat_result vkat_workspace_read_canary(vkat_workspace *ws, size_t index, int *canary_ok, vkat_error *err);
+
+/* For modules that run their own device work on a workspace's buffers (check_gpu.c). The same one-thread rule
+ * applies: call them on the thread that runs the workspace's kernels. */
+vkat_gpu *vkat_workspace_gpu(const vkat_workspace *ws);
+/* Buffer `index`'s VkBuffer; *data_bytes (may be NULL) its data, *range (may be NULL) data and canary. */
+VkBuffer vkat_workspace_buffer(const vkat_workspace *ws, size_t index, uint64_t *data_bytes, uint64_t *range);
+/* Copies `bytes` from the host into `dst` (a TRANSFER_DST buffer of the workspace's device) through the staging
+ * buffer. */
+vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
+                                  vkat_error *err);
+/* Records `record`'s commands into the workspace's command buffer between barriers (after every earlier dispatch
+ * and transfer; before later ones and host reads), submits and waits up to timeout_ns. */
+typedef void (*vkat_record_fn)(VkCommandBuffer cmd, void *user);
+vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,
+                                  const char *what, vkat_error *err);
+
 /* The poison pattern's bytes for an element type (what an unwritten element reads as). */
 void vkat_poison_element(vkat_elem_type type, void *out);
 

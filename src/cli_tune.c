@@ -60,7 +60,13 @@ static void usage(FILE *f)
             "                      machine's cores; 1 on a CPU device such as lavapipe; 1 = serial)\n"
             "  --pipeline-cache DIR  where each device's pipeline cache is kept between runs\n"
             "                      (default $XDG_CACHE_HOME/vkautotune or ~/.cache/vkautotune; 'none' disables)\n"
-            "  --stats             add the driver's pipeline statistics (registers, spills) to the table\n"
+            "  --stats             add the driver's pipeline statistics (registers, spills) to the table, and\n"
+            "                      the check's seconds per variant\n"
+            "  --check-on WHERE    where outputs are compared with the reference: gpu (float outputs, summed in\n"
+            "                      float64 on the device; only the partial sums are read back, and a variant it\n"
+            "                      does not clearly pass is read back and judged on the host), host (read every\n"
+            "                      output back), or auto (default: gpu for float outputs of 2^20 elements or more,\n"
+            "                      except on a CPU device such as lavapipe)\n"
             "  --watchdog SECONDS  measure in a child process; when it makes no progress for this long (a hung\n"
             "                      shader, a wedged driver) or dies, kill it, mark the variant it was running as\n"
             "                      timeout or device-lost, and restart it to carry on (default 120; 0: off)\n"
@@ -83,6 +89,7 @@ typedef struct tune_args {
     double watchdog; /* seconds; 0: measure in this process */
     const char *pipeline_cache;
     vkat_timing_opts timing;
+    vkat_check_on check_on;
 } tune_args;
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -167,6 +174,16 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->watchdog = strtod(v, &end);
             if (*end || end == v || a->watchdog < 0) {
                 fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
+                return 0;
+            }
+        }
+        else if (!strcmp(o, "--check-on")) {
+            NEEDS_VALUE();
+            if (!strcmp(v, "auto")) a->check_on = VKAT_CHECK_AUTO;
+            else if (!strcmp(v, "gpu")) a->check_on = VKAT_CHECK_GPU;
+            else if (!strcmp(v, "host")) a->check_on = VKAT_CHECK_HOST;
+            else {
+                fprintf(stderr, "vkautotune: --check-on '%s': expected auto, gpu or host\n", v);
                 return 0;
             }
         }
@@ -446,6 +463,9 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
                 "thread(s); check %.2f s, measure %.2f s\n",
                 tm->instantiate, tm->compile, (unsigned long long)tm->compile_hits, tm->validate, tm->pipeline,
                 tm->jobs, tm->check, tm->measure);
+    if (x->stats && tm->checked)
+        fprintf(o, "check: %.4f s per variant over %llu checked run(s), %llu passed on the device\n",
+                tm->check / (double)tm->checked, (unsigned long long)tm->checked, (unsigned long long)tm->checked_gpu);
     if (n == 0) {
         fprintf(o, "no correct variant found\n");
         return;
@@ -529,6 +549,8 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(t, "pipeline", json_object_new_double(rep->times.pipeline));
     json_object_object_add(t, "check", json_object_new_double(rep->times.check));
     json_object_object_add(t, "measure", json_object_new_double(rep->times.measure));
+    json_object_object_add(t, "checked", json_object_new_int64((int64_t)rep->times.checked));
+    json_object_object_add(t, "checked_on_gpu", json_object_new_int64((int64_t)rep->times.checked_gpu));
     json_object_object_add(o, "time_split_s", t);
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < n; i++)
@@ -695,6 +717,7 @@ static void *tune_one(void *arg)
     opts.shard_count = a->shard_count;
     opts.timing = a->timing;
     opts.jobs = a->jobs;
+    opts.check_on = a->check_on;
     char cache_path[4096];
     opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
     opts.stop = &interrupted;

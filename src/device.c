@@ -619,6 +619,7 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
     g->int8 = fs.f12.shaderInt8;
     g->int16 = f2->features.shaderInt16;
     g->int64 = f2->features.shaderInt64;
+    g->float64 = f2->features.shaderFloat64;
     g->storage16 = fs.f11.storageBuffer16BitAccess;
     g->storage8 = fs.f12.storageBuffer8BitAccess;
     g->subgroup_size_control = fs.f13.subgroupSizeControl;

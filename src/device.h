@@ -28,7 +28,7 @@ typedef struct vkat_gpu {
     VkPhysicalDeviceMemoryProperties memory;
     /* What was enabled at creation (1 = on), so shaders that need them can be skipped with a message. */
     int float16, int8, int16, int64, storage16, storage8, subgroup_size_control, cooperative_matrix, bfloat16,
-        cooperative_matrix2;
+        cooperative_matrix2, float64;
     int pipeline_statistics; /* VK_KHR_pipeline_executable_properties enabled: kernels capture driver statistics */
     /* Shared by every pipeline created on this device (internally synchronised, so worker threads may use it);
      * VK_NULL_HANDLE when it could not be created. */

@@ -4,6 +4,7 @@
  * callback, diagnostics to the log. */
 #include "tune.h"
 #include "check.h"
+#include "check_gpu.h"
 #include "pool.h"
 #include "export.h"
 #include "search.h"
@@ -173,6 +174,7 @@ typedef struct run_ctx {
     vkat_buffer_spec *buffers;
     void **reference; /* [buffer_count], outputs only; NULL when no reference */
     int has_reference;
+    vkat_gpu_check *gpu_check; /* the outputs compared on the device; NULL: all on the host */
     vkat_value *env;  /* scratch environment for setting the device up */
     char *template_src;
     vkat_compile_cache *compile_cache;
@@ -259,6 +261,50 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     return r;
 }
 
+/* Which outputs are compared on the device (opts->check_on), with their references uploaded there. The device
+ * check only saves time, so a failure to set it up leaves the outputs to the host, with a warning. */
+static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    vkat_check_on where = c->opts->check_on;
+    /* On a CPU device a read-back is a memcpy and the device's float64 sums are emulated: lavapipe checks a 16M
+     * output 3-5x slower than the host does (bench/results/check_speed.txt), so auto leaves it to the host. */
+    if (where == VKAT_CHECK_HOST || (where == VKAT_CHECK_AUTO && !strcmp(c->device->device_type, "cpu")))
+        return VKAT_OK;
+    int *use = calloc(s->buffer_count ? s->buffer_count : 1, sizeof *use);
+    if (!use)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    size_t wanted = 0;
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        if (!(s->buffers[i].dir & VKAT_DIR_OUT) || !c->reference[i])
+            continue;
+        if (where == VKAT_CHECK_AUTO && c->buffers[i].count < VKAT_GPU_CHECK_AUTO_MIN)
+            continue;
+        if (vkat_gpu_check_supported(c->gpu, s->buffers[i].type)) {
+            use[i] = 1;
+            wanted++;
+        } else if (where == VKAT_CHECK_GPU) {
+            vkat_log(VKAT_LOG_WARN, "buffer '%s' is checked on the host: %s", s->buffers[i].name,
+                     c->gpu->float64 ? "the device check compares float outputs only"
+                                     : "the device has no shaderFloat64 for the device check's sums");
+        }
+    }
+    vkat_result r = VKAT_OK;
+    if (wanted) {
+        vkat_error gerr = {0};
+        r = vkat_gpu_check_create(c->ws, c->buffers, s->buffer_count, c->reference, use, &c->gpu_check, &gerr);
+        if (r == VKAT_ERR_DEVICE_LOST || r == VKAT_ERR_TIMEOUT) {
+            *err = gerr;
+        } else if (r) {
+            vkat_log(VKAT_LOG_WARN, "outputs are checked on the host: the device check could not be set up (%s)",
+                     gerr.message);
+            r = VKAT_OK;
+        }
+    }
+    free(use);
+    return r;
+}
+
 /* Device, buffers, reference: everything shared by the variants of one run. */
 static vkat_result setup_device(run_ctx *c, vkat_error *err)
 {
@@ -302,11 +348,15 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
     }
     if (r == VKAT_OK && c->has_reference)
         r = run_reference(c, err);
+    if (r == VKAT_OK && c->has_reference)
+        r = setup_gpu_check(c, err);
     return r;
 }
 
 static void teardown_device(run_ctx *c)
 {
+    vkat_gpu_check_destroy(c->gpu_check);
+    c->gpu_check = NULL;
     free_reference(c);
     vkat_workspace_destroy(c->ws);
     c->ws = NULL;
@@ -332,9 +382,31 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
     if (r != VKAT_OK)
         return r;
     vkat_check_opts copts = {s->rel_l2_tolerance, s->max_abs_tolerance};
+    int all_on_gpu = c->gpu_check != NULL;
     for (size_t i = 0; i < s->buffer_count; i++) {
         if (!(s->buffers[i].dir & VKAT_DIR_OUT))
             continue;
+        if (vkat_gpu_check_covers(c->gpu_check, i)) {
+            /* Canary and partial sums only; a variant the device does not clearly pass is read back below, so
+             * that the host's check gives the status and reason. */
+            int canary_ok = 1;
+            vkat_gpu_check_report g;
+            if ((r = vkat_workspace_read_canary(c->ws, i, &canary_ok, err)) != VKAT_OK)
+                return r;
+            if (!canary_ok) {
+                row->status = VKAT_STATUS_CANARY;
+                snprintf(row->reason, sizeof row->reason, "wrote past the end of buffer '%s'", s->buffers[i].name);
+                return VKAT_OK;
+            }
+            if ((r = vkat_gpu_check_compare(c->gpu_check, i, &copts, &g, err)) != VKAT_OK)
+                return r;
+            if (g.ok) {
+                row->rel_l2 = g.rel_l2;
+                row->max_abs = g.max_abs;
+                continue;
+            }
+        }
+        all_on_gpu = 0;
         void *got = NULL;
         int canary_ok = 1;
         r = vkat_workspace_read(c->ws, i, &got, &canary_ok, err);
@@ -363,6 +435,7 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
         free(got);
     }
     row->status = VKAT_STATUS_OK;
+    c->times->checked_gpu += all_on_gpu;
     return VKAT_OK;
 }
 
@@ -487,6 +560,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
         r = checked_run(c, j->kernel, &j->launch, row, &verr);
         double t1 = vkat_now();
         t->check += t1 - t0;
+        t->checked++;
         if (r == VKAT_OK && row->status == VKAT_STATUS_OK) {
             /* Clocks drop when the GPU idles (../shared/H200.md: 4.5x slower after a pause), so the full warm-up
              * runs after any gap; back-to-back variants keep the clocks up and need only a short one. */
@@ -980,6 +1054,8 @@ cleanup:
         report->times.check += lane_times[i].check;
         report->times.measure += lane_times[i].measure;
         report->times.compile_hits += lane_times[i].compile_hits;
+        report->times.checked += lane_times[i].checked;
+        report->times.checked_gpu += lane_times[i].checked_gpu;
     }
     free(slots);
     vkat_strategy_destroy(strategy);

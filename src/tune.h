@@ -31,7 +31,20 @@ typedef struct vkat_tune_times {
     unsigned jobs;          /* worker threads (1: serial) */
     double instantiate, compile, validate, pipeline, check, measure;
     uint64_t compile_hits;  /* variants whose SPIR-V came from the compile cache (specialization constants) */
+    uint64_t checked;       /* variants given a checked run (check / checked: seconds per variant) */
+    uint64_t checked_gpu;   /* of those, judged correct on the device without reading an output back */
 } vkat_tune_times;
+
+/* Where a variant's outputs are compared with the reference's. */
+typedef enum vkat_check_on {
+    VKAT_CHECK_AUTO = 0, /* on the device for float outputs of at least VKAT_GPU_CHECK_AUTO_MIN elements, unless
+                            the device is a CPU (lavapipe), where reading back costs less than the device check */
+    VKAT_CHECK_GPU,      /* on the device for every float output */
+    VKAT_CHECK_HOST,     /* read every output back and compare on the host */
+} vkat_check_on;
+
+/* Below this many elements a read-back takes well under a millisecond, so auto keeps such outputs on the host. */
+#define VKAT_GPU_CHECK_AUTO_MIN (1u << 20)
 
 typedef void (*vkat_tune_progress_fn)(void *user, const vkat_tune_progress *p);
 
@@ -47,6 +60,11 @@ typedef struct vkat_tune_opts {
     uint64_t data_seed;     /* seed of the buffers' initial contents; 0: 1 */
     vkat_timing_opts timing;
     uint64_t run_timeout_ns; /* the checked run; 0: 10 s */
+    /* Where outputs are checked. The device (sums in float64: it needs shaderFloat64; float outputs only) only
+     * passes a variant; one it does not clearly pass is read back and judged by the host, so statuses and
+     * reasons are the same either way. Integer outputs, and every output on a device without shaderFloat64, are
+     * always checked on the host. */
+    vkat_check_on check_on;
     unsigned jobs;           /* threads preparing variants ahead of the GPU; 0: the machine's cores; 1: serial */
     const char *pipeline_cache_path; /* file of the device's VkPipelineCache, loaded and saved; NULL: none */
     /* When not NULL and set non-zero (e.g. by a SIGINT handler), the run stops after the variant being measured;

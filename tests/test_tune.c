@@ -195,6 +195,53 @@ int main(void)
         vkat_store_close(st3);
     }
 
+    /* The device check (forced: the output is small) gives every variant the status, reason and rel L2 that the
+     * host check gave in the first run: it passes the 9 correct ones itself; the planted bug falls back to the
+     * host, which explains it; the overrun is caught by the canary alone. Auto keeps this small output on the
+     * host. */
+    {
+        char db4[300];
+        snprintf(db4, sizeof db4, "%s/gpu-check.db", tmp);
+        vkat_store *st4, *st1;
+        CHECK(vkat_store_open(db4, &st4, &err) == VKAT_OK);
+        CHECK(vkat_store_open(db, &st1, &err) == VKAT_OK);
+        vkat_tune_opts o4 = opts;
+        o4.check_on = VKAT_CHECK_GPU;
+        vkat_tune_report r4;
+        r = vkat_tune_device(space, inst, dev, st4, &o4, &r4, &err);
+        CHECK_MSG(r == VKAT_OK, "%s", err.message);
+        CHECK(r4.totals.evaluated == 36 && r4.times.checked == 36);
+        int float64 = vkat_instance_device(inst, dev)->shader_float64;
+        CHECK_MSG(r4.times.checked_gpu == (float64 ? 9u : 0u), "%llu variants passed on the device",
+                  (unsigned long long)r4.times.checked_gpu);
+        CHECK(rep.times.checked == 36 && rep.times.checked_gpu == 0); /* the first run: auto, small output */
+        vkat_row *gpu_rows = NULL, *host_rows = NULL;
+        size_t ngpu = 0, nhost = 0;
+        CHECK(vkat_store_rows(st4, &r4.key, 1, &gpu_rows, &ngpu, &err) == VKAT_OK && ngpu == 36);
+        CHECK(vkat_store_rows(st1, &rep.key, 1, &host_rows, &nhost, &err) == VKAT_OK && nhost == 36);
+        for (size_t i = 0; i < ngpu; i++) {
+            const vkat_row *h = NULL;
+            for (size_t k = 0; k < nhost; k++)
+                if (!strcmp(host_rows[k].config, gpu_rows[i].config))
+                    h = &host_rows[k];
+            CHECK_MSG(h != NULL, "%s not in the host run", gpu_rows[i].config);
+            if (!h)
+                continue;
+            CHECK_MSG(h->status == gpu_rows[i].status && !strcmp(h->reason, gpu_rows[i].reason),
+                      "%s: device run %d '%s', host run %d '%s'", h->config, gpu_rows[i].status, gpu_rows[i].reason,
+                      h->status, h->reason);
+            CHECK_MSG(fabs(h->rel_l2 - gpu_rows[i].rel_l2) <= 1e-12 * fmax(h->rel_l2, 1e-300) &&
+                          h->max_abs == gpu_rows[i].max_abs,
+                      "%s: rel L2 %.17g / %.17g, max abs %.17g / %.17g", h->config, gpu_rows[i].rel_l2, h->rel_l2,
+                      gpu_rows[i].max_abs, h->max_abs);
+        }
+        free(gpu_rows);
+        free(host_rows);
+        CHECK(count_status(st4, &r4.key, VKAT_STATUS_CANARY) == 18);
+        vkat_store_close(st1);
+        vkat_store_close(st4);
+    }
+
     vkat_space_destroy(space);
     vkat_instance_destroy(inst);
     char cmd[300];
