@@ -85,8 +85,17 @@ cleanup:
 
 int main(int argc, char **argv)
 {
+    if (argc > 3 || (argc > 1 && argv[1][0] == '-')) {
+        fprintf(stderr, "usage: check_speed [OUT.txt [ELEMENTS]]\n"
+                        "Times the host and the device check of one output (default 16M elements) per float type.\n");
+        return argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? 0 : 2;
+    }
     const char *out_path = argc > 1 ? argv[1] : VKAT_SOURCE_DIR "/bench/results/check_speed.txt";
     uint64_t count = argc > 2 ? strtoull(argv[2], NULL, 10) : 16ull << 20;
+    if (count == 0) {
+        fprintf(stderr, "check_speed: ELEMENTS must be a positive number\n");
+        return 2;
+    }
     vkat_error err = {0};
     vkat_instance *inst = NULL;
     vkat_gpu *gpu = NULL;
