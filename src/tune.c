@@ -623,7 +623,10 @@ static const char *pick_strategy(const vkat_tune_opts *opts, uint64_t raw, uint6
     if (opts->shard_count > 1) /* about raw / shard_count configurations are this shard's */
         raw = raw / opts->shard_count + (raw % opts->shard_count != 0);
     /* "auto" (a bandit over model-based, local and annealing search) was chosen by replay on recorded spaces
-     * (BENCHMARKS.md, strategies). */
+     * (BENCHMARKS.md, strategies). A time budget (no evaluation limit) says nothing about how much of the space it
+     * covers: walking it in index order would spend the time on one corner, so only small spaces go exhaustive. */
+    if (opts->budget_s > 0 && budget == UINT64_MAX)
+        return raw <= DEFAULT_BUDGET ? "exhaustive" : "auto";
     return raw <= budget ? "exhaustive" : "auto";
 }
 
