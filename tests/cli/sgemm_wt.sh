@@ -1,0 +1,95 @@
+#!/bin/sh
+# sgemm_wt.sh — the warp-tiled fp32 GEMM space (spaces/sgemm_wt.ini, issue 5) through the CLI:
+#   - at least 1000 valid configurations at 4096^3 under the H200's limits (48 KiB shared memory, 1024 invocations,
+#     subgroup 32: a copy of the space with those numbers in place of the device names, counted without a
+#     device) and under Vulkan's minimum limits (no device), and at least one under the present device's;
+#   - no configuration valid under the H200's limits stages more than 48 KiB of shared memory (recomputed with the
+#     template's own layout, so a wrong 'fits' constraint shows);
+#   - the space tunes on the device at its [problem.cpu] size with B row-major, and at a non-square size with B
+#     transposed (M=192: three 64-row tiles, a partial group of the GM=8 grid order), and every variant passes the
+#     reference check.
+# The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
+#
+#   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
+set -u
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_python "to read --json"
+
+NODEV="env VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json"
+valid_count() { sed -n 's/^valid configurations: \([0-9]*\)$/\1/p' "$1"; }
+# at_least NAME OUTFILE MIN
+at_least() {
+    n=$(valid_count "$2")
+    if [ -z "$n" ]; then
+        fail "$1" "no count"
+        sed 's/^/  | /' "$2"
+    elif [ "$n" -lt "$3" ]; then
+        fail "$1" "$n < $3"
+    else
+        ok "$1 ($n)"
+    fi
+}
+
+# ---- valid configurations ----------------------------------------------------------------------------------------
+sed -e 's/device\.max_shared_memory/49152/g' -e 's/device\.max_workgroup_invocations/1024/g' \
+    -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/shaders/#g" "$SRC/spaces/sgemm_wt.ini" >"$T/h200.ini"
+$NODEV "$BIN" --space "$T/h200.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/h200.out" 2>&1
+at_least "sgemm_wt valid at 4096^3, H200 limits" "$T/h200.out" 1000
+$NODEV "$BIN" --space "$SRC/spaces/sgemm_wt.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/min.out" 2>&1
+at_least "sgemm_wt valid at 4096^3, minimum limits" "$T/min.out" 1000
+
+# No configuration valid under the H200's limits stages more than 48 KiB of shared memory, recomputed with the
+# template's layout (STAGES x BK rows of A, BM floats, and of B, BN floats, each row one vec4 longer when SWZ = 1):
+# a constraint that keeps only the offenders must leave nothing.
+sed '/^fits = /a over = STAGES * BK * ((BM + 4 * (SWZ == 1)) + (BN + 4 * (SWZ == 1))) * 4 > 49152' "$T/h200.ini" \
+    >"$T/over.ini"
+$NODEV "$BIN" --space "$T/over.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/over.out" 2>&1
+if ! grep -q "^over = " "$T/over.ini"; then
+    fail "sgemm_wt shared memory under the H200 limit" "no 'fits' constraint to put the check after"
+elif [ "$(valid_count "$T/over.out")" != 0 ]; then
+    fail "sgemm_wt shared memory under the H200 limit" "some configurations stage more than 48 KiB"
+    sed 's/^/  | /' "$T/over.out"
+else
+    ok "sgemm_wt shared memory under the H200 limit"
+fi
+
+if ! "$BIN" devices >"$T/devices" 2>&1; then
+    echo "tuning on a device: skip (no Vulkan device: vkautotune devices fails)"
+    finish
+    exit
+fi
+"$BIN" --space "$SRC/spaces/sgemm_wt.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/dev.out" 2>&1
+at_least "sgemm_wt valid at 4096^3, device limits" "$T/dev.out" 1
+
+# ---- tunes and checks on the device ------------------------------------------------------------------------------
+TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --json --top 100"
+# check_tune NAME JSONFILE RC EXPECTED_EVALUATED
+check_tune() {
+    if [ "$3" -ne 0 ]; then
+        fail "$1" "exit $3"
+        sed 's/^/  | /' "$T/tune.err"
+    elif ! python3 -c '
+import json, sys
+rep = json.load(open(sys.argv[1]))[0]
+assert "skipped" not in rep, "skipped: " + rep.get("skipped", "")
+assert rep["evaluated"] == int(sys.argv[2]), "evaluated %d, expected %s" % (rep["evaluated"], sys.argv[2])
+assert rep["failed"] == 0, "%d variants failed (wrong results or errors)" % rep["failed"]
+assert len(rep["best"]) == rep["evaluated"], "%d ranked of %d" % (len(rep["best"]), rep["evaluated"])
+worst = max(b["rel_l2"] for b in rep["best"])
+assert worst <= 1e-5, "a ranked variant has rel_l2 %g" % worst
+' "$2" "$4" >"$T/py.out" 2>&1; then
+        fail "$1" "$(tail -n 1 "$T/py.out")"
+    else
+        ok "$1"
+    fi
+}
+# shellcheck disable=SC2086 # TUNE holds several words on purpose
+"$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --strategy random --seed 1 --budget 8 \
+    $TUNE >"$T/tune.json" 2>"$T/tune.err"
+check_tune "sgemm_wt tune, [problem.cpu], B row-major" "$T/tune.json" $? 8
+# shellcheck disable=SC2086
+"$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --problem M=192,N=128,K=96,BT=1 \
+    --strategy random --seed 2 --budget 8 $TUNE >"$T/tune.json" 2>"$T/tune.err"
+check_tune "sgemm_wt tune, M=192,N=128,K=96, B transposed" "$T/tune.json" $? 8
+
+finish
