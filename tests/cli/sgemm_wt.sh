@@ -7,7 +7,8 @@
 #     template's own layout, so a wrong 'fits' constraint shows);
 #   - the space tunes on the device at its [problem.cpu] size with B row-major, and at a non-square size with B
 #     transposed (M=192: three 64-row tiles, a partial group of the GM=8 grid order), and every variant passes the
-#     reference check.
+#     reference check; and the same with the H200's WARP = 32 tiling (correct on any device, chosen here through a
+#     copy of the space that pins WARP to 32).
 # The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
 #
 #   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
@@ -91,5 +92,13 @@ check_tune "sgemm_wt tune, [problem.cpu], B row-major" "$T/tune.json" $? 8
 "$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --problem M=192,N=128,K=96,BT=1 \
     --strategy random --seed 2 --budget 8 $TUNE >"$T/tune.json" 2>"$T/tune.err"
 check_tune "sgemm_wt tune, M=192,N=128,K=96, B transposed" "$T/tune.json" $? 8
+# The H200's tiling (WARP = 32) on this device: the kernel uses no subgroup operations, so it is correct whatever
+# the device's subgroup size; only the copy of the space that pins WARP to 32 lets those variants be chosen here.
+sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/shaders/#g" \
+    "$SRC/spaces/sgemm_wt.ini" >"$T/warp32.ini"
+# shellcheck disable=SC2086
+"$BIN" --space "$T/warp32.ini" --problem M=256,N=128,K=64,BT=1 --strategy random --seed 3 --budget 6 $TUNE \
+    >"$T/tune.json" 2>"$T/tune.err"
+check_tune "sgemm_wt tune, WARP=32, M=256,N=128,K=64, B transposed" "$T/tune.json" $? 6
 
 finish
