@@ -8,7 +8,8 @@
 #   - the space tunes on the device at its [problem.cpu] size with B row-major, and at a non-square size with B
 #     transposed (M=192: three 64-row tiles, a partial group of the GM=8 grid order), and every variant passes the
 #     reference check; and the same with the H200's WARP = 32 tiling (correct on any device, chosen here through a
-#     copy of the space that pins WARP to 32).
+#     copy of the space that pins WARP to 32); and every combination of KS, STAGES and SWZ on one tiling, for both
+#     B layouts (exhaustively: no code path is left to a random sample).
 # The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
 #
 #   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
@@ -100,5 +101,23 @@ sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/sh
 "$BIN" --space "$T/warp32.ini" --problem M=256,N=128,K=64,BT=1 --strategy random --seed 3 --budget 6 $TUNE \
     >"$T/tune.json" 2>"$T/tune.err"
 check_tune "sgemm_wt tune, WARP=32, M=256,N=128,K=64, B transposed" "$T/tune.json" $? 6
+
+# Every combination of the kernel's code paths (KS, STAGES, SWZ; GM per B layout) on one small tiling, searched
+# exhaustively, so that none is left to the luck of a random sample.
+pin() { # pin FILE BT GM: the space with one tiling (WARP = 8, whatever the device's subgroup size) and one GM
+    sed -e 's/device\.subgroup_size/8/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/shaders/#g" -e 's/^BM = .*/BM = 64/' \
+        -e 's/^BN = .*/BN = 64/' -e 's/^BK = .*/BK = 8/' -e 's/^WM = .*/WM = 32/' -e 's/^WN = .*/WN = 32/' \
+        -e 's/^WMITER = .*/WMITER = 2/' -e 's/^WNITER = .*/WNITER = 2/' -e 's/^TM = .*/TM = 4/' -e 's/^TN = .*/TN = 8/' \
+        -e 's/^WARP = .*/WARP = 8/' -e "s/^GM = .*/GM = $3/" -e "s/^BT = .*/BT = $2/" "$SRC/spaces/sgemm_wt.ini" >"$1"
+}
+for bt_gm in "0 8" "1 1"; do
+    # shellcheck disable=SC2086 # two words on purpose
+    set -- $bt_gm
+    pin "$T/paths.ini" "$1" "$2"
+    # shellcheck disable=SC2086
+    "$BIN" --space "$T/paths.ini" --problem M=192,N=128,K=64 --strategy exhaustive --budget 100 $TUNE \
+        >"$T/tune.json" 2>"$T/tune.err"
+    check_tune "sgemm_wt every KS x STAGES x SWZ, BT=$1, GM=$2, M=192,N=128,K=64" "$T/tune.json" $? 12
+done
 
 finish
