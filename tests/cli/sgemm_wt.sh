@@ -17,6 +17,8 @@ set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_python "to read --json"
 
+# copies of the space live in $T: their template and reference paths must be absolute
+SHADERS=$(cd "$SRC" && pwd)/shaders
 NODEV="env VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json"
 valid_count() { sed -n 's/^valid configurations: \([0-9]*\)$/\1/p' "$1"; }
 # at_least NAME OUTFILE MIN
@@ -34,7 +36,7 @@ at_least() {
 
 # ---- valid configurations ----------------------------------------------------------------------------------------
 sed -e 's/device\.max_shared_memory/49152/g' -e 's/device\.max_workgroup_invocations/1024/g' \
-    -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/shaders/#g" "$SRC/spaces/sgemm_wt.ini" >"$T/h200.ini"
+    -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" "$SRC/spaces/sgemm_wt.ini" >"$T/h200.ini"
 $NODEV "$BIN" --space "$T/h200.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/h200.out" 2>&1
 at_least "sgemm_wt valid at 4096^3, H200 limits" "$T/h200.out" 1000
 $NODEV "$BIN" --space "$SRC/spaces/sgemm_wt.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/min.out" 2>&1
@@ -95,7 +97,7 @@ check_tune "sgemm_wt tune, [problem.cpu], B row-major" "$T/tune.json" $? 8
 check_tune "sgemm_wt tune, M=192,N=128,K=96, B transposed" "$T/tune.json" $? 8
 # The H200's tiling (WARP = 32) on this device: the kernel uses no subgroup operations, so it is correct whatever
 # the device's subgroup size; only the copy of the space that pins WARP to 32 lets those variants be chosen here.
-sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/shaders/#g" \
+sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" \
     "$SRC/spaces/sgemm_wt.ini" >"$T/warp32.ini"
 # shellcheck disable=SC2086
 "$BIN" --space "$T/warp32.ini" --problem M=256,N=128,K=64,BT=1 --strategy random --seed 3 --budget 6 $TUNE \
@@ -105,10 +107,11 @@ check_tune "sgemm_wt tune, WARP=32, M=256,N=128,K=64, B transposed" "$T/tune.jso
 # Every combination of the kernel's code paths (KS, STAGES, SWZ; GM per B layout) on one small tiling, searched
 # exhaustively, so that none is left to the luck of a random sample.
 pin() { # pin FILE BT GM: the space with one tiling (WARP = 8, whatever the device's subgroup size) and one GM
-    sed -e 's/device\.subgroup_size/8/g' -e "s#\.\./shaders/#$(cd "$SRC" && pwd)/shaders/#g" -e 's/^BM = .*/BM = 64/' \
+    sed -e 's/device\.subgroup_size/8/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 64/' \
         -e 's/^BN = .*/BN = 64/' -e 's/^BK = .*/BK = 8/' -e 's/^WM = .*/WM = 32/' -e 's/^WN = .*/WN = 32/' \
-        -e 's/^WMITER = .*/WMITER = 2/' -e 's/^WNITER = .*/WNITER = 2/' -e 's/^TM = .*/TM = 4/' -e 's/^TN = .*/TN = 8/' \
-        -e 's/^WARP = .*/WARP = 8/' -e "s/^GM = .*/GM = $3/" -e "s/^BT = .*/BT = $2/" "$SRC/spaces/sgemm_wt.ini" >"$1"
+        -e 's/^WMITER = .*/WMITER = 2/' -e 's/^WNITER = .*/WNITER = 2/' -e 's/^TM = .*/TM = 4/' \
+        -e 's/^TN = .*/TN = 8/' -e 's/^WARP = .*/WARP = 8/' -e "s/^GM = .*/GM = $3/" -e "s/^BT = .*/BT = $2/" \
+        "$SRC/spaces/sgemm_wt.ini" >"$1"
 }
 for bt_gm in "0 8" "1 1"; do
     # shellcheck disable=SC2086 # two words on purpose
