@@ -4,8 +4,9 @@ torch.matmul) on the same shapes and dtypes in the same run, then prints a markd
 
   python3 bench/gemm_vs_cublas.py --bin ./build/vkautotune --budget 35s --out gemm.md
 
-Templates: shaders/sgemm.comp.in (fp32, spaces/sgemm.ini) and shaders/cmgemm.comp.in (fp16 and bf16 inputs, fp32
-accumulation, spaces/cmgemm_f16.ini and spaces/cmgemm_bf16.ini). Problems: 4096^3, 8192^3 and M=4096, N=512,
+Templates: shaders/sgemm.comp.in (fp32, spaces/sgemm.ini), shaders/sgemm_wt.comp.in (fp32, warp-tiled,
+spaces/sgemm_wt.ini) and shaders/cmgemm.comp.in (fp16 and bf16 inputs, fp32 accumulation, spaces/cmgemm_f16.ini and
+spaces/cmgemm_bf16.ini). Problems: 4096^3, 8192^3 and M=4096, N=512,
 K=14336 (a skinny, deep one: few output tiles, long K), B row-major K x N throughout (torch.matmul(a, b) with b
 contiguous K x N).
 
@@ -32,6 +33,7 @@ import time
 
 TEMPLATES = [  # name, dtype, template, space
     ("sgemm", "fp32", "shaders/sgemm.comp.in", "spaces/sgemm.ini"),
+    ("sgemm_wt", "fp32", "shaders/sgemm_wt.comp.in", "spaces/sgemm_wt.ini"),
     ("cmgemm", "fp16", "shaders/cmgemm.comp.in", "spaces/cmgemm_f16.ini"),
     ("cmgemm", "bf16", "shaders/cmgemm.comp.in", "spaces/cmgemm_bf16.ini"),
 ]

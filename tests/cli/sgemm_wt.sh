@@ -1,0 +1,126 @@
+#!/bin/sh
+# sgemm_wt.sh — the warp-tiled fp32 GEMM space (spaces/sgemm_wt.ini, issue 5) through the CLI:
+#   - at least 1000 valid configurations at 4096^3 under the H200's limits (48 KiB shared memory, 1024 invocations,
+#     subgroup 32: a copy of the space with those numbers in place of the device names, counted without a
+#     device) and under Vulkan's minimum limits (no device), and at least one under the present device's;
+#   - no configuration valid under the H200's limits stages more than 48 KiB of shared memory (recomputed with the
+#     template's own layout, so a wrong 'fits' constraint shows);
+#   - the space tunes on the device at its [problem.cpu] size with B row-major, and at a non-square size with B
+#     transposed (M=192: three 64-row tiles, a partial group of the GM=8 grid order), and every variant passes the
+#     reference check; and the same with the H200's WARP = 32 tiling (correct on any device, chosen here through a
+#     copy of the space that pins WARP to 32); and every combination of KS, STAGES and SWZ on one tiling, for both
+#     B layouts (exhaustively: no code path is left to a random sample).
+# The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
+#
+#   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
+set -u
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_python "to read --json"
+
+# copies of the space live in $T: their template and reference paths must be absolute
+SHADERS=$(cd "$SRC" && pwd)/shaders
+NODEV="env VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json"
+valid_count() { sed -n 's/^valid configurations: \([0-9]*\)$/\1/p' "$1"; }
+# at_least NAME OUTFILE MIN
+at_least() {
+    n=$(valid_count "$2")
+    if [ -z "$n" ]; then
+        fail "$1" "no count"
+        sed 's/^/  | /' "$2"
+    elif [ "$n" -lt "$3" ]; then
+        fail "$1" "$n < $3"
+    else
+        ok "$1 ($n)"
+    fi
+}
+
+# ---- valid configurations ----------------------------------------------------------------------------------------
+sed -e 's/device\.max_shared_memory/49152/g' -e 's/device\.max_workgroup_invocations/1024/g' \
+    -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" "$SRC/spaces/sgemm_wt.ini" >"$T/h200.ini"
+$NODEV "$BIN" --space "$T/h200.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/h200.out" 2>&1
+at_least "sgemm_wt valid at 4096^3, H200 limits" "$T/h200.out" 1000
+$NODEV "$BIN" --space "$SRC/spaces/sgemm_wt.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/min.out" 2>&1
+at_least "sgemm_wt valid at 4096^3, minimum limits" "$T/min.out" 1000
+
+# No configuration valid under the H200's limits stages more than 48 KiB of shared memory, recomputed with the
+# template's layout (STAGES x BK rows of A, BM floats, and of B, BN floats, each row one vec4 longer when SWZ = 1):
+# a constraint that keeps only the offenders must leave nothing.
+sed '/^fits = /a over = STAGES * BK * ((BM + 4 * (SWZ == 1)) + (BN + 4 * (SWZ == 1))) * 4 > 49152' "$T/h200.ini" \
+    >"$T/over.ini"
+$NODEV "$BIN" --space "$T/over.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/over.out" 2>&1
+if ! grep -q "^over = " "$T/over.ini"; then
+    fail "sgemm_wt shared memory under the H200 limit" "no 'fits' constraint to put the check after"
+elif [ "$(valid_count "$T/over.out")" != 0 ]; then
+    fail "sgemm_wt shared memory under the H200 limit" "some configurations stage more than 48 KiB"
+    sed 's/^/  | /' "$T/over.out"
+else
+    ok "sgemm_wt shared memory under the H200 limit"
+fi
+
+if ! "$BIN" devices >"$T/devices" 2>&1; then
+    echo "tuning on a device: skip (no Vulkan device: vkautotune devices fails)"
+    finish
+    exit
+fi
+"$BIN" --space "$SRC/spaces/sgemm_wt.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/dev.out" 2>&1
+at_least "sgemm_wt valid at 4096^3, device limits" "$T/dev.out" 1
+
+# ---- tunes and checks on the device ------------------------------------------------------------------------------
+TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --json --top 100"
+# check_tune NAME JSONFILE RC EXPECTED_EVALUATED
+check_tune() {
+    if [ "$3" -ne 0 ]; then
+        fail "$1" "exit $3"
+        sed 's/^/  | /' "$T/tune.err"
+    elif ! python3 -c '
+import json, sys
+rep = json.load(open(sys.argv[1]))[0]
+assert "skipped" not in rep, "skipped: " + rep.get("skipped", "")
+assert rep["evaluated"] == int(sys.argv[2]), "evaluated %d, expected %s" % (rep["evaluated"], sys.argv[2])
+assert rep["failed"] == 0, "%d variants failed (wrong results or errors)" % rep["failed"]
+assert len(rep["best"]) == rep["evaluated"], "%d ranked of %d" % (len(rep["best"]), rep["evaluated"])
+worst = max(b["rel_l2"] for b in rep["best"])
+assert worst <= 1e-5, "a ranked variant has rel_l2 %g" % worst
+' "$2" "$4" >"$T/py.out" 2>&1; then
+        fail "$1" "$(tail -n 1 "$T/py.out")"
+    else
+        ok "$1"
+    fi
+}
+# shellcheck disable=SC2086 # TUNE holds several words on purpose
+"$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --strategy random --seed 1 --budget 8 \
+    $TUNE >"$T/tune.json" 2>"$T/tune.err"
+check_tune "sgemm_wt tune, [problem.cpu], B row-major" "$T/tune.json" $? 8
+# shellcheck disable=SC2086
+"$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --problem M=192,N=128,K=96,BT=1 \
+    --strategy random --seed 2 --budget 8 $TUNE >"$T/tune.json" 2>"$T/tune.err"
+check_tune "sgemm_wt tune, M=192,N=128,K=96, B transposed" "$T/tune.json" $? 8
+# The H200's tiling (WARP = 32) on this device: the kernel uses no subgroup operations, so it is correct whatever
+# the device's subgroup size; only the copy of the space that pins WARP to 32 lets those variants be chosen here.
+sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" \
+    "$SRC/spaces/sgemm_wt.ini" >"$T/warp32.ini"
+# shellcheck disable=SC2086
+"$BIN" --space "$T/warp32.ini" --problem M=256,N=128,K=64,BT=1 --strategy random --seed 3 --budget 6 $TUNE \
+    >"$T/tune.json" 2>"$T/tune.err"
+check_tune "sgemm_wt tune, WARP=32, M=256,N=128,K=64, B transposed" "$T/tune.json" $? 6
+
+# Every combination of the kernel's code paths (KS, STAGES, SWZ; GM per B layout) on one small tiling, searched
+# exhaustively, so that none is left to the luck of a random sample.
+pin() { # pin FILE BT GM: the space with one tiling (WARP = 8, whatever the device's subgroup size) and one GM
+    sed -e 's/device\.subgroup_size/8/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 64/' \
+        -e 's/^BN = .*/BN = 64/' -e 's/^BK = .*/BK = 8/' -e 's/^WM = .*/WM = 32/' -e 's/^WN = .*/WN = 32/' \
+        -e 's/^WMITER = .*/WMITER = 2/' -e 's/^WNITER = .*/WNITER = 2/' -e 's/^TM = .*/TM = 4/' \
+        -e 's/^TN = .*/TN = 8/' -e 's/^WARP = .*/WARP = 8/' -e "s/^GM = .*/GM = $3/" -e "s/^BT = .*/BT = $2/" \
+        "$SRC/spaces/sgemm_wt.ini" >"$1"
+}
+for bt_gm in "0 8" "1 1"; do
+    # shellcheck disable=SC2086 # two words on purpose
+    set -- $bt_gm
+    pin "$T/paths.ini" "$1" "$2"
+    # shellcheck disable=SC2086
+    "$BIN" --space "$T/paths.ini" --problem M=192,N=128,K=64 --strategy exhaustive --budget 100 $TUNE \
+        >"$T/tune.json" 2>"$T/tune.err"
+    check_tune "sgemm_wt every KS x STAGES x SWZ, BT=$1, GM=$2, M=192,N=128,K=64" "$T/tune.json" $? 12
+done
+
+finish
