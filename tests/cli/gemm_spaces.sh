@@ -71,11 +71,12 @@ for space in cmgemm_f16 cmgemm_bf16; do
     done
 done
 
-# The flash-attention space too (issue 12): three of its H200-valid configurations, double-buffered or not.
+# The flash-attention space too (issue 12): three of its H200-valid configurations, double-buffered or not, at
+# the [problem] size (a device would pick [problem.cpu], too short for 256 query rows per workgroup).
 for config in "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,PADS=1,THR=8,SG=32" "BC=64,NSG=2,RT=1,STAGES=1,PAD=1,PADS=2,THR=0,SG=32" \
     "BC=16,NSG=8,RT=2,STAGES=2,PAD=1,PADS=1,THR=8,SG=32"; do
     name="compile attention_fa_f16 $config"
-    "$BIN" compile "$SRC/shaders/attention_fa.comp.in" --space "$SRC/spaces/attention_fa_f16.ini" --config "$config" \
+    "$BIN" compile "$SRC/shaders/attention_fa.comp.in" --space "$SRC/spaces/attention_fa_f16.ini" --config "$config" --problem S=4096 \
         --disassemble >"$T/fa.dis" 2>"$T/fa.out"
     rc=$?
     if [ $rc -ne 0 ]; then
