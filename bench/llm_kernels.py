@@ -32,6 +32,7 @@ KERNELS = [
     ("reduce_max_f16", "reduce"), ("xent_f32", "xent"), ("xent_f16", "xent"), ("rope_f32", "rope"),
     ("rope_f16", "rope"), ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("attention_f32", "attention"),
     ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
+    ("attention_fa_f16", "attention_fa"),
 ]
 
 
@@ -139,7 +140,7 @@ def torch_op(torch, space, p):
     if kind == "swiglu":
         g, u = r(p["ROWS"], p["F"]), r(p["ROWS"], p["F"])
         return lambda: F.silu(g) * u
-    if kind in ("attention", "attention_cm"):
+    if kind in ("attention", "attention_cm", "attention_fa"):
         q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
         return lambda: F.scaled_dot_product_attention(q, k, v)
     raise ValueError(space)

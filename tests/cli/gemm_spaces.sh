@@ -7,6 +7,7 @@
 #     check, for both B layouts (BT=1 at a non-square size, where a swapped index would show);
 #   - three configurations of each cooperative-matrix space (fp16, bf16; both B layouts) compile to valid SPIR-V
 #     that multiplies cooperative matrices (no device capability is needed for that);
+#   - three configurations of the flash-attention space (attention_fa_f16) compile to valid SPIR-V too;
 #   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so.
 # The device-free parts (counts under minimum limits, compiles) always run; the parts that need a Vulkan device
 # say 'skip' with the reason when there is none. The whole script skips (77) only without python3 (for --json).
@@ -68,6 +69,24 @@ for space in cmgemm_f16 cmgemm_bf16; do
             ok "$name"
         fi
     done
+done
+
+# The flash-attention space too (issue 12): three of its H200-valid configurations, double-buffered or not, at
+# the [problem] size (a device would pick [problem.cpu], too short for 256 query rows per workgroup).
+for config in "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,PADS=1,THR=8,SG=32" "BC=64,NSG=2,RT=1,STAGES=1,PAD=1,PADS=2,THR=0,SG=32" \
+    "BC=16,NSG=8,RT=2,STAGES=2,PAD=1,PADS=1,THR=8,SG=32"; do
+    name="compile attention_fa_f16 $config"
+    "$BIN" compile "$SRC/shaders/attention_fa.comp.in" --space "$SRC/spaces/attention_fa_f16.ini" --config "$config" --problem S=4096 \
+        --disassemble >"$T/fa.dis" 2>"$T/fa.out"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$name" "exit $rc"
+        sed 's/^/  | /' "$T/fa.out"
+    elif ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/fa.dis"; then
+        fail "$name" "no OpCooperativeMatrixMulAddKHR in the disassembly"
+    else
+        ok "$name"
+    fi
 done
 
 if [ $HAVE_DEVICE -eq 0 ]; then
