@@ -151,6 +151,8 @@ def main():
     ap.add_argument("--device", help="vkautotune --device")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", help="comma list of dtypes to run (fp32,fp16,bf16)")
+    ap.add_argument("--templates", help="comma list of template names to run (e.g. sgemm_wt)")
+    ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
     args = ap.parse_args()
@@ -165,12 +167,15 @@ def main():
     args.export_dir = os.path.join(os.path.dirname(os.path.abspath(args.out)), "gemm_export")
     problems = CPU_PROBLEMS if args.cpu else PROBLEMS
     dtypes = set(args.only.split(",")) if args.only else None
+    names = set(args.templates.split(",")) if args.templates else None
+    if args.problems and not args.cpu:
+        problems = [tuple(int(d) for d in p.split("x")) for p in args.problems.split(",")]
 
     start = time.monotonic()
     timer = cublas_timer()
     rows, commands = [], []
     for name, dtype, template, space in TEMPLATES:
-        if dtypes and dtype not in dtypes:
+        if (dtypes and dtype not in dtypes) or (names and name not in names):
             continue
         for problem in problems:
             t0 = time.monotonic()
