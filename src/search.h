@@ -105,6 +105,11 @@ bool vkat_search_unseen(const vkat_search_space *space, const vkat_index_map *se
 /* A random valid configuration absent from `seen` (64 draws of up to 256 samples); false when none was found. */
 bool vkat_search_random_unseen(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen,
                                uint32_t *choice);
+/* Of `candidates` random unseen valid configurations, the one farthest from everything in `seen` (distance to its
+ * nearest member: index steps scaled by each list's length, 1 per changed categorical parameter): a restart in the
+ * least explored region rather than anywhere. Costs candidates x seen.count decodes. False when none was found. */
+bool vkat_search_far_unseen(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen,
+                            unsigned candidates, uint32_t *choice);
 /* The strategies' last resort when their own move found nothing new: a random unseen valid configuration, else
  * any valid one (4096 samples); false when the space seems to hold none. */
 bool vkat_search_fallback(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen, uint32_t *choice);

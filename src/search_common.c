@@ -114,6 +114,46 @@ bool vkat_search_random_unseen(const vkat_search_space *space, uint64_t *rng, co
     return false;
 }
 
+/* Distance from choice to the configuration with encoded index `index`, decoded parameter by parameter. */
+static double distance_to(const vkat_search_space *space, const uint32_t *choice, uint64_t index)
+{
+    double d = 0;
+    for (size_t i = space->param_count; i-- > 0;) {
+        uint64_t n = space->value_counts[i];
+        uint32_t v = (uint32_t)(index % n);
+        index /= n;
+        if (space->categorical && space->categorical[i])
+            d += v != choice[i];
+        else if (n > 1)
+            d += fabs((double)v - (double)choice[i]) / (double)(n - 1);
+    }
+    return d;
+}
+
+bool vkat_search_far_unseen(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen,
+                            unsigned candidates, uint32_t *choice)
+{
+    size_t np = space->param_count;
+    uint32_t *c = malloc((np ? np : 1) * sizeof *c);
+    double far = -1;
+    for (unsigned t = 0; c && t < candidates; t++) {
+        if (!vkat_search_random_unseen(space, rng, seen, c))
+            break;
+        double nearest = INFINITY;
+        for (size_t k = 0; k < seen->cap && nearest > far; k++)
+            if (seen->keys[k]) {
+                double d = distance_to(space, c, seen->keys[k] - 1);
+                nearest = d < nearest ? d : nearest;
+            }
+        if (nearest > far) {
+            far = nearest;
+            memcpy(choice, c, np * sizeof *c);
+        }
+    }
+    free(c);
+    return far >= 0;
+}
+
 bool vkat_search_fallback(const vkat_search_space *space, uint64_t *rng, const vkat_index_map *seen, uint32_t *choice)
 {
     return vkat_search_random_unseen(space, rng, seen, choice) || vkat_search_random_valid(space, rng, choice, 4096);

@@ -2,7 +2,9 @@
  * model, local search and annealing (the members that did best on the development tables; genetic and de lagged
  * there) by their recent gains. Each proposal comes from one member, chosen epsilon-greedily by its
  * discounted mean gain (relative improvement of the best time its proposals brought); every observation is told
- * to every member, so a member resumes from the best point whoever found it. The members are fixed here, not
+ * to every member, so a member resumes from the best point whoever found it. Once the best time has not improved
+ * for STALE observations the incumbent's basin is taken as exhausted and local search, the one member that leaves
+ * a basin (kicks and restarts), proposes alone until something better turns up. The members are fixed here, not
  * looked up by name, so registering a new strategy does not silently change the default. */
 #include "search.h"
 
@@ -15,6 +17,8 @@ extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vka
 #define ARMS 3
 #define EPSILON 0.2
 #define DISCOUNT 0.97 /* per observation: gains older than ~30 evaluations fade */
+#define STALE 40      /* observations without a new best after which only local search proposes */
+#define LOCAL_ARM 1
 
 typedef struct bandit_state {
     vkat_search_space sp;
@@ -24,6 +28,7 @@ typedef struct bandit_state {
     double gain[ARMS], pulls[ARMS];
     uint64_t proposals[ARMS];
     double best_s;
+    uint64_t stale; /* observations since the best time last improved */
     vkat_index_map owner; /* encoded proposal -> arm (tag), until observed */
     unsigned next;
 } bandit_state;
@@ -66,6 +71,9 @@ static int pick(bandit_state *s)
     for (int i = 0; i < ARMS; i++)
         if (s->proposals[i] < 2)
             return i;
+    /* Stalled: the model and annealing keep proposing around the incumbent, which is what stalled. */
+    if (s->stale >= STALE)
+        return LOCAL_ARM;
     if (vkat_rng_uniform(&s->rng) < EPSILON)
         return (int)vkat_rng_below(&s->rng, ARMS);
     int best = 0;
@@ -111,7 +119,9 @@ static void bandit_observe(void *state, const uint32_t *choice, double seconds)
     if (isfinite(seconds) && seconds < s->best_s) {
         gain = isfinite(s->best_s) ? (s->best_s - seconds) / s->best_s : 0;
         s->best_s = seconds;
-    }
+        s->stale = 0;
+    } else
+        s->stale++;
     for (int i = 0; i < ARMS; i++) {
         s->gain[i] *= DISCOUNT;
         s->pulls[i] *= DISCOUNT;

@@ -1,6 +1,7 @@
 /* strategy_local.c — greedy iterated local search: first-improvement hill climbing over the one-step
  * neighbourhood (adjacent values of ordered parameters, all values of categorical ones), in random order; at a
- * local optimum, a random kick of a few steps from the best point starts the next climb. */
+ * local optimum, a random kick of a few steps from the best point starts the next climb, or now and then a restart
+ * in the least explored region of the space. */
 #include "search.h"
 
 #include <math.h>
@@ -8,7 +9,8 @@
 #include <string.h>
 
 #define KICK_STEPS 3
-#define RESTART 0.3 /* probability that a kick is a restart from a random point */
+#define RESTART 0.3 /* probability that a kick is a restart far from everything seen */
+#define RESTART_CANDIDATES 16 /* random points a restart chooses the farthest of */
 
 typedef struct ls_state {
     vkat_search_space sp;
@@ -83,10 +85,11 @@ static bool ls_propose(void *state, uint32_t *choice)
         }
     }
     if (!ok && s->have_cur && s->kick == UINT64_MAX) {
-        /* A local optimum (every neighbour tried): kick from the best point, or now and then restart anywhere,
-         * so that a basin far from the first one is found at all. */
+        /* A local optimum (every neighbour tried): kick from the best point, or now and then restart, so that a
+         * basin far from the first one is found at all. A restart goes where nothing was measured yet: a uniform
+         * one lands mostly in the wide basins already climbed, and an isolated optimum's basin is small. */
         if (vkat_rng_uniform(&s->rng) < RESTART)
-            ok = vkat_search_random_unseen(&s->sp, &s->rng, &s->seen, choice);
+            ok = vkat_search_far_unseen(&s->sp, &s->rng, &s->seen, RESTART_CANDIDATES, choice);
         else
             ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, KICK_STEPS, 0.3, &s->seen, 64) &&
                  vkat_search_unseen(&s->sp, &s->seen, choice);

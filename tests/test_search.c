@@ -1,5 +1,6 @@
 /* test_search.c — strategies: exhaustive and random visit every configuration exactly once and then stop;
- * random is reproducible by seed and differs across seeds; encode/decode round-trip. */
+ * random is reproducible by seed and differs across seeds; encode/decode round-trip; a far restart lands away from
+ * what was seen, and never on it. */
 #include "search.h"
 #include "test.h"
 
@@ -33,8 +34,46 @@ static int visits_each_once(const char *name, const size_t *counts, size_t n, ui
     return ok && got == sp.raw_count;
 }
 
+/* Scaled distance from (a, b) in a 10 x 10 space to the seen corner [0, 4] x [0, 4]. */
+static double corner_distance(const uint32_t *c)
+{
+    return ((c[0] > 4 ? c[0] - 4.0 : 0) + (c[1] > 4 ? c[1] - 4.0 : 0)) / 9.0;
+}
+
+static void far_restarts(void)
+{
+    size_t counts[] = {10, 10};
+    vkat_search_space sp = {2, counts, 100};
+    vkat_index_map seen = {0};
+    for (uint32_t a = 0; a < 5; a++)
+        for (uint32_t b = 0; b < 5; b++)
+            vkat_index_map_put(&seen, vkat_search_encode(&sp, (uint32_t[]){a, b}), 1.0, 0, NULL);
+    double far = 0, uniform = 0;
+    int unseen = 1;
+    for (uint64_t seed = 0; seed < 20; seed++) {
+        uint64_t r1 = seed, r2 = seed;
+        uint32_t f[2], u[2];
+        CHECK(vkat_search_far_unseen(&sp, &r1, &seen, 16, f));
+        CHECK(vkat_search_random_unseen(&sp, &r2, &seen, u));
+        unseen &= vkat_search_unseen(&sp, &seen, f);
+        far += corner_distance(f) / 20;
+        uniform += corner_distance(u) / 20;
+    }
+    CHECK(unseen);
+    /* The farthest of 16 draws sits near the opposite corner (distance 10/9); a uniform draw about half way. */
+    CHECK_MSG(far > 0.9 && far > uniform + 0.3, "far restarts at %.3f, uniform ones at %.3f", far, uniform);
+    /* Nothing left unseen: no restart. */
+    for (uint64_t i = 0; i < 100; i++)
+        vkat_index_map_put(&seen, i, 1.0, 0, NULL);
+    uint64_t rng = 1;
+    uint32_t c[2];
+    CHECK(!vkat_search_far_unseen(&sp, &rng, &seen, 16, c));
+    vkat_index_map_free(&seen);
+}
+
 int main(void)
 {
+    far_restarts();
     size_t c1[] = {1}, c2[] = {7}, c3[] = {4, 5, 3}, c4[] = {10, 10, 10, 13, 3};
     const char *names[] = {"exhaustive", "random"};
     for (int k = 0; k < 2; k++) {
