@@ -67,26 +67,6 @@ at_least "sgemm_wt valid at 4096^3, device limits" "$T/dev.out" 1
 
 # ---- tunes and checks on the device ------------------------------------------------------------------------------
 TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --json --top 100"
-# check_tune NAME JSONFILE RC EXPECTED_EVALUATED
-check_tune() {
-    if [ "$3" -ne 0 ]; then
-        fail "$1" "exit $3"
-        sed 's/^/  | /' "$T/tune.err"
-    elif ! python3 -c '
-import json, sys
-rep = json.load(open(sys.argv[1]))[0]
-assert "skipped" not in rep, "skipped: " + rep.get("skipped", "")
-assert rep["evaluated"] == int(sys.argv[2]), "evaluated %d, expected %s" % (rep["evaluated"], sys.argv[2])
-assert rep["failed"] == 0, "%d variants failed (wrong results or errors)" % rep["failed"]
-assert len(rep["best"]) == rep["evaluated"], "%d ranked of %d" % (len(rep["best"]), rep["evaluated"])
-worst = max(b["rel_l2"] for b in rep["best"])
-assert worst <= 1e-5, "a ranked variant has rel_l2 %g" % worst
-' "$2" "$4" >"$T/py.out" 2>&1; then
-        fail "$1" "$(tail -n 1 "$T/py.out")"
-    else
-        ok "$1"
-    fi
-}
 # shellcheck disable=SC2086 # TUNE holds several words on purpose
 "$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --strategy random --seed 1 --budget 8 \
     $TUNE >"$T/tune.json" 2>"$T/tune.err"

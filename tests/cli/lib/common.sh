@@ -1,6 +1,6 @@
 # common.sh — sourced by the CLI test scripts (tests/cli/*.sh): the two arguments ctest passes, skips that say why,
 # a scratch directory removed on exit, and the counter behind the closing "N passed, N failed" line.
-#   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...
+#   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...; check_tune
 #                                               # (or ok NAME / fail NAME WHY); finish
 if [ $# -ne 2 ]; then
     echo "usage: $0 BINARY SOURCE_DIR" >&2
@@ -41,4 +41,27 @@ fail() {
 finish() {
     echo "$passed passed, $failed failed"
     [ $failed -eq 0 ]
+}
+
+# check_tune NAME JSONFILE RC EXPECTED_EVALUATED: a tune run (--json --top covering every variant) exited 0,
+# measured that many variants, none failed, all are ranked and every ranked one is within rel L2 1e-5. The run's
+# stderr is expected in $T/tune.err.
+check_tune() {
+    if [ "$3" -ne 0 ]; then
+        fail "$1" "exit $3"
+        sed 's/^/  | /' "$T/tune.err"
+    elif ! python3 -c '
+import json, sys
+rep = json.load(open(sys.argv[1]))[0]
+assert "skipped" not in rep, "skipped: " + rep.get("skipped", "")
+assert rep["evaluated"] == int(sys.argv[2]), "evaluated %d, expected %s" % (rep["evaluated"], sys.argv[2])
+assert rep["failed"] == 0, "%d variants failed (wrong results or errors)" % rep["failed"]
+assert len(rep["best"]) == rep["evaluated"], "%d ranked of %d" % (len(rep["best"]), rep["evaluated"])
+worst = max(b["rel_l2"] for b in rep["best"])
+assert worst <= 1e-5, "a ranked variant has rel_l2 %g" % worst
+' "$2" "$4" >"$T/py.out" 2>&1; then
+        fail "$1" "$(tail -n 1 "$T/py.out")"
+    else
+        ok "$1"
+    fi
 }
