@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #define DEFAULT_DB "vkautotune.db"
+#define MAX_STARTS 64
 
 static void usage(FILE *f)
 {
@@ -46,6 +47,10 @@ static void usage(FILE *f)
             "                      budget, has at most 100 configurations; else auto)\n"
             "  --budget N[s|m]     evaluations (default 100), or a time limit with s/m suffix (e.g. 90s, 10m)\n"
             "  --seed N            search seed (default 0)\n"
+            "  --start CONFIG      measure this configuration first (every parameter named, e.g.\n"
+            "                      TM=4,TN=4,...); the search goes on from what it scored. Repeatable\n"
+            "  --warm-start        first measure the winners the database holds for this kernel at other\n"
+            "                      problem sizes (this device's, then other devices'), up to 16\n"
             "  --shard K/N         tune only shard K (0..N-1) of N; a configuration's shard is its position in\n"
             "                      a fixed shuffle of the space, mod N, and other shards' are skipped unmeasured.\n"
             "                      Exhaustive and random shards together cover every configuration once; other\n"
@@ -92,6 +97,9 @@ typedef struct tune_args {
     const char *pipeline_cache;
     vkat_timing_opts timing;
     vkat_check_on check_on;
+    const char *starts[MAX_STARTS]; /* --start, in order */
+    size_t start_count;
+    int warm_start;
 } tune_args;
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -179,6 +187,15 @@ static int parse_args(int argc, char **argv, tune_args *a)
                 return 0;
             }
         }
+        else if (!strcmp(o, "--start")) {
+            NEEDS_VALUE();
+            if (a->start_count == MAX_STARTS) {
+                fprintf(stderr, "vkautotune: --start: at most %d start configurations\n", MAX_STARTS);
+                return 0;
+            }
+            a->starts[a->start_count++] = v;
+        }
+        else if (!strcmp(o, "--warm-start")) a->warm_start = 1;
         else if (!strcmp(o, "--check-on")) {
             NEEDS_VALUE();
             if (!strcmp(v, "auto")) a->check_on = VKAT_CHECK_AUTO;
@@ -720,6 +737,9 @@ static void *tune_one(void *arg)
     opts.timing = a->timing;
     opts.jobs = a->jobs;
     opts.check_on = a->check_on;
+    opts.starts = a->starts;
+    opts.start_count = a->start_count;
+    opts.warm_start = a->warm_start;
     char cache_path[4096];
     opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
     opts.stop = &interrupted;

@@ -216,12 +216,35 @@ void vkat_strategy_destroy(vkat_strategy *s)
     if (!s)
         return;
     s->ops->destroy(s->state);
+    free(s->starts);
     free(s);
 }
 
 bool vkat_strategy_propose(vkat_strategy *s, uint32_t *choice)
 {
+    if (s->start_next < s->start_count) {
+        size_t np = s->space.param_count;
+        memcpy(choice, s->starts + s->start_next++ * np, np * sizeof *choice);
+        return true;
+    }
     return s->ops->propose(s->state, choice);
+}
+
+vkat_result vkat_strategy_set_starts(vkat_strategy *s, const uint32_t *choices, size_t count, vkat_error *err)
+{
+    size_t np = s->space.param_count;
+    uint32_t *copy = NULL;
+    if (count && np) {
+        copy = malloc(count * np * sizeof *copy);
+        if (!copy)
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        memcpy(copy, choices, count * np * sizeof *copy);
+    }
+    free(s->starts);
+    s->starts = copy;
+    s->start_count = copy ? count : 0;
+    s->start_next = 0;
+    return VKAT_OK;
 }
 
 void vkat_strategy_observe(vkat_strategy *s, const uint32_t *choice, double seconds)

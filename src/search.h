@@ -55,12 +55,18 @@ struct vkat_strategy {
     const vkat_strategy_ops *ops;
     void *state;
     vkat_search_space space;
+    uint32_t *starts; /* [start_count * param_count]: proposed first, in order (vkat_strategy_set_starts) */
+    size_t start_count, start_next;
 };
 vkat_result vkat_strategy_create(const char *name, const vkat_search_space *space, uint64_t seed,
                                  vkat_strategy **out, vkat_error *err);
 void vkat_strategy_destroy(vkat_strategy *s);
 bool vkat_strategy_propose(vkat_strategy *s, uint32_t *choice);
 void vkat_strategy_observe(vkat_strategy *s, const uint32_t *choice, double seconds);
+/* Configurations proposed before the strategy's own, once each and in order: known-good points such as the winners
+ * of other problem sizes (`--warm-start`) or the user's `--start`. The strategy observes their outcomes as news,
+ * so its search starts from what they scored. Copies count choices of param_count values; replaces earlier ones. */
+vkat_result vkat_strategy_set_starts(vkat_strategy *s, const uint32_t *choices, size_t count, vkat_error *err);
 
 /* Shared by strategies: mixed-radix index <-> choice (first parameter most significant), and a small seeded
  * generator (splitmix64). */

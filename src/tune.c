@@ -21,6 +21,7 @@
 #include <xxhash.h>
 
 #define DEFAULT_BUDGET 100
+#define MAX_WARM_STARTS 16 /* winners of other problem sizes measured first with --warm-start */
 
 /* ---- Keys and building ---------------------------------------------------------------------------------- */
 
@@ -630,6 +631,65 @@ static const char *pick_strategy(const vkat_tune_opts *opts, uint64_t raw, uint6
     return raw <= budget ? "exhaustive" : "auto";
 }
 
+/* Adds `c` to starts[*n] (np values each) unless it is there already or the array is full. */
+static void add_start(uint32_t *starts, size_t *n, size_t cap, size_t np, const uint32_t *c)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!memcmp(starts + i * np, c, np * sizeof *c))
+            return;
+    if (*n < cap)
+        memcpy(starts + (*n)++ * np, c, np * sizeof *c);
+}
+
+/* The strategy's start points: the user's --start configurations, then with --warm-start the database's winners of
+ * the same kernel, template and space at other problem sizes, this device's before other devices'. A winner whose
+ * configuration no longer parses (the space's values changed) is passed over. */
+static vkat_result set_starts(const vkat_space *space, vkat_store *store, const vkat_row *key,
+                              const vkat_tune_opts *opts, vkat_strategy *strategy, vkat_error *err)
+{
+    size_t np = space->param_count, cap = opts->start_count + (opts->warm_start ? MAX_WARM_STARTS : 0);
+    if (!cap || !np)
+        return VKAT_OK;
+    uint32_t *starts = malloc(cap * np * sizeof *starts), *c = malloc(np * sizeof *c);
+    vkat_row *rows = NULL;
+    size_t n = 0, count = 0;
+    vkat_result r = VKAT_OK;
+    if (!starts || !c) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < opts->start_count; i++) {
+        vkat_error perr = {0};
+        if (vkat_space_parse_config(space, opts->starts[i], 0, c, &perr) != VKAT_OK) {
+            r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "--start '%s': %s", opts->starts[i], perr.message);
+            goto done;
+        }
+        add_start(starts, &n, cap, np, c);
+    }
+    if (opts->warm_start && store) {
+        if ((r = vkat_store_winners(store, key, &rows, &count, err)) != VKAT_OK)
+            goto done;
+        size_t before = n;
+        for (int same_device = 1; same_device >= 0; same_device--)
+            for (size_t i = 0; i < count; i++) {
+                if (vkat_device_key_equal(&rows[i].device, &key->device) != same_device ||
+                    (same_device && !strcmp(rows[i].problem, key->problem)))
+                    continue;
+                vkat_error perr = {0};
+                if (vkat_space_parse_config(space, rows[i].config, 0, c, &perr) == VKAT_OK)
+                    add_start(starts, &n, cap, np, c);
+            }
+        vkat_log(VKAT_LOG_INFO, "warm start: %zu configuration(s) from other problem sizes in the database",
+                 n - before);
+    }
+    r = vkat_strategy_set_starts(strategy, starts, n, err);
+done:
+    free(rows);
+    free(c);
+    free(starts);
+    return r;
+}
+
 /* Buffer sizes must not depend on parameters: one workspace serves every variant. */
 static vkat_result check_buffer_sizes(const vkat_space *s, vkat_error *err)
 {
@@ -974,6 +1034,8 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     const char *sname = pick_strategy(opts, sp.raw_count, budget);
     snprintf(report->strategy, sizeof report->strategy, "%s", sname);
     r = vkat_strategy_create(sname, &sp, opts->seed + sp.shard_index, &strategy, err);
+    if (r == VKAT_OK)
+        r = set_starts(space, store, &report->key, opts, strategy, err);
     if (r != VKAT_OK)
         goto cleanup;
 

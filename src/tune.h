@@ -65,6 +65,12 @@ typedef struct vkat_tune_opts {
      * reasons are the same either way. Integer outputs, and every output on a device without shaderFloat64, are
      * always checked on the host. */
     vkat_check_on check_on;
+    /* Configurations measured first ("TM=4,TN=4,..." naming every parameter): the user's --start. */
+    const char *const *starts;
+    size_t start_count;
+    /* Also start from the winners this database holds for the same kernel, template and space at other problem
+     * sizes (this device's first, then other devices'): a search of 8192^3 begins where 4096^3 ended. */
+    int warm_start;
     unsigned jobs;           /* threads preparing variants ahead of the GPU; 0: the machine's cores; 1: serial */
     const char *pipeline_cache_path; /* file of the device's VkPipelineCache, loaded and saved; NULL: none */
     /* When not NULL and set non-zero (e.g. by a SIGINT handler), the run stops after the variant being measured;
