@@ -245,12 +245,17 @@ static void release_buffer(VkDevice dev, check_buffer *b)
     b->partials_memory = b->ref_memory = VK_NULL_HANDLE;
 }
 
-/* Buffers, reference upload and descriptor set of output `index`. VKAT_ERR_LIMITS: no memory for it. */
+/* Buffers, reference upload and descriptor set of output `index`. VKAT_ERR_LIMITS: no memory for it;
+ * VKAT_ERR_UNSUPPORTED: too many elements for the shader's 32-bit indices. */
 static vkat_result setup_buffer(vkat_gpu_check *gc, size_t index, const vkat_buffer_spec *spec, const void *reference,
                                 vkat_error *err)
 {
     check_buffer *b = &gc->bufs[index];
     VkDevice dev = gc->gpu->device;
+    /* The shader indexes elements with 32-bit integers (a group's end may pass count by a group's worth). */
+    if (spec->count > UINT32_MAX - (uint64_t)MAX_GROUPS * LOCAL_SIZE * MIN_PER_INVOCATION * 4)
+        return vkat_fail(err, VKAT_ERR_UNSUPPORTED, NULL, 0, "output check: '%s' has too many elements (%llu) for "
+                         "32-bit indexing", spec->name, (unsigned long long)spec->count);
     b->kind = elem_kind(spec->type);
     b->count = spec->count;
     unsigned char poison[4] = {0};
@@ -345,10 +350,10 @@ vkat_result vkat_gpu_check_create(vkat_workspace *ws, const vkat_buffer_spec *bu
         if (!use[i] || !reference[i] || !vkat_gpu_check_supported(gc->gpu, buffers[i].type))
             continue;
         r = setup_buffer(gc, i, &buffers[i], reference[i], err);
-        if (r == VKAT_ERR_LIMITS) {
-            /* Out of device memory for a second copy of this output: the host checks it, as before. */
-            vkat_log(VKAT_LOG_DEBUG, "no room on the device for the reference of buffer '%s'; it is checked on "
-                                     "the host", buffers[i].name);
+        if (r == VKAT_ERR_LIMITS || r == VKAT_ERR_UNSUPPORTED) {
+            /* Out of device memory for a second copy of this output, or too large to index: the host checks it. */
+            vkat_log(VKAT_LOG_DEBUG, "buffer '%s' is checked on the host: %s", buffers[i].name,
+                     err ? err->message : "no room on the device for its reference");
             release_buffer(gc->gpu->device, &gc->bufs[i]);
             r = VKAT_OK;
             continue;
