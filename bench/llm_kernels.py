@@ -23,7 +23,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# (space, template, label): the kernels and the dtype each space stores.
+# (space, template[, problem override]): the kernels; a space's name ends in the dtype it stores (none: fp32).
 KERNELS = [
     ("softmax_f32", "softmax"), ("softmax_f16", "softmax"), ("softmax_bf16", "softmax"),
     ("rmsnorm_f32", "rmsnorm"), ("rmsnorm_f16", "rmsnorm"), ("rmsnorm_bf16", "rmsnorm"),
@@ -32,18 +32,28 @@ KERNELS = [
     ("reduce_max_f16", "reduce"), ("xent_f32", "xent"), ("xent_f16", "xent"), ("rope_f32", "rope"),
     ("rope_f16", "rope"), ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("attention_f32", "attention"),
     ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
-    ("attention_fa_f16", "attention_fa"),
+    ("attention_fa_f16", "attention_fa"), ("transpose", "transpose", {"R": 16384, "C": 16384}),
 ]
+DTYPES = ("f32", "f16", "bf16")
 
 
-def space_info(space, cpu):
-    """Problem sizes (the [problem.cpu] ones over [problem] when cpu) and the [metrics] expressions."""
+def kind_dtype(space):
+    """('softmax', 'f16') for softmax_f16; ('transpose', 'f32') for a space without a dtype suffix."""
+    kind, _, suffix = space.rpartition("_")
+    return (kind, suffix) if suffix in DTYPES else (space, "f32")
+
+
+def space_info(space, cpu, override):
+    """Problem sizes ([problem], then the entry's override, or the [problem.cpu] ones when cpu) and the [metrics]
+    expressions."""
     cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), comment_prefixes=(";", "#"), strict=False)
     cp.optionxform = str
     cp.read(os.path.join(ROOT, "spaces", space + ".ini"))
     prob = {k: int(v) for k, v in cp["problem"].items()}
     if cpu and cp.has_section("problem.cpu"):
         prob.update({k: int(v) for k, v in cp["problem.cpu"].items()})
+    elif not cpu:
+        prob.update(override)
     metrics = dict(cp["metrics"]) if cp.has_section("metrics") else {}
     return prob, metrics
 
@@ -53,9 +63,11 @@ def evaluate(expr, prob):
     return float(eval(expr, {"__builtins__": {}}, dict(prob)))  # noqa: S307 (our own files)
 
 
-def tune(args, space, template):
+def tune(args, space, template, override):
     cmd = [args.binary, os.path.join(ROOT, "shaders", template + ".comp.in"), "--space",
            os.path.join(ROOT, "spaces", space + ".ini"), "--budget", str(args.budget), "--db", args.db, "--json"]
+    if override and not args.cpu_shapes:
+        cmd += ["--problem", ",".join("%s=%d" % kv for kv in override.items())]
     if args.warmup:
         cmd += ["--warmup", str(args.warmup)]
     if args.repetitions:
@@ -101,10 +113,10 @@ def time_cuda(torch, fn, reps=50, warm=10):
 def torch_op(torch, space, p):
     """The PyTorch equivalent of a space: (callable taking no arguments, its input tensors kept alive)."""
     F = torch.nn.functional
-    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[space.rsplit("_", 1)[1]]
+    kind, dtype = kind_dtype(space)
+    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
     dev = "cuda"
     r = lambda *s: torch.randn(*s, device=dev, dtype=dt)  # noqa: E731
-    kind = space.rsplit("_", 1)[0]
     if kind == "softmax":
         x = r(p["ROWS"], p["H"])
         return lambda: torch.softmax(x, -1)
@@ -140,10 +152,24 @@ def torch_op(torch, space, p):
     if kind == "swiglu":
         g, u = r(p["ROWS"], p["F"]), r(p["ROWS"], p["F"])
         return lambda: F.silu(g) * u
+    if kind == "transpose":
+        x = r(p["R"], p["C"])
+        return lambda: x.t().contiguous()
     if kind in ("attention", "attention_cm", "attention_fa"):
         q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
         return lambda: F.scaled_dot_product_attention(q, k, v)
     raise ValueError(space)
+
+
+def rmsnorm_composite(torch, space, p):
+    """The textbook eager RMSNorm (several kernels), as LLM code wrote it before F.rms_norm was fused: the
+    baseline of the seed project's 5.29x. Times it; the table's eager column is F.rms_norm, one fused kernel."""
+    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[kind_dtype(space)[1]]
+    x, w = (torch.randn(*s, device="cuda", dtype=dt) for s in ((p["ROWS"], p["H"]), (p["H"],)))
+    ms = time_cuda(torch, lambda: (x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6)).to(dt) * w)
+    del x, w
+    torch.cuda.empty_cache()
+    return ms
 
 
 def measure_torch(torch, space, p):
@@ -196,14 +222,15 @@ def main():
     copy_gbs = copy_bandwidth(torch) if torch else None
     device = ""
     rows = []
-    for space, template in KERNELS:
+    for space, template, *rest in KERNELS:
+        override = rest[0] if rest else {}
         if only and space not in only:
             continue
-        prob, metrics = space_info(space, args.cpu_shapes)
+        prob, metrics = space_info(space, args.cpu_shapes, override)
         shape = ",".join("%s=%d" % kv for kv in prob.items() if kv[0] not in ("DT", "OP"))
-        dtype = space.rsplit("_", 1)[1]
+        kind, dtype = kind_dtype(space)
         print("%s (%s) ..." % (space, shape), file=sys.stderr, flush=True)
-        run, err = tune(args, space, template)
+        run, err = tune(args, space, template, override)
         ms = gbs = tflops = None
         if run:
             device = run["device"] + ", driver " + run["driver"]
@@ -218,8 +245,12 @@ def main():
         eager = comp = None
         if torch:
             eager, comp = measure_torch(torch, space, prob)
+            if kind == "rmsnorm" and ms:
+                composite = rmsnorm_composite(torch, space, prob)
+                notes.append("%s: the textbook eager composite x * rsqrt(mean(x^2) + eps) * w takes %.4f ms; "
+                             "vkautotune is %.2fx faster than it" % (space, composite, composite / ms))
         rows.append({
-            "kernel": space.rsplit("_", 1)[0], "dtype": dtype, "shape": shape, "ms": ms, "gbs": gbs,
+            "kernel": kind, "dtype": dtype, "shape": shape, "ms": ms, "gbs": gbs,
             "frac": gbs / copy_gbs if gbs and copy_gbs else None, "tflops": tflops, "eager": eager, "compile": comp,
             "vs_eager": eager / ms if eager and ms else None, "vs_compile": comp / ms if comp and ms else None,
             "config": run["best"][0]["config"] if run else "",
