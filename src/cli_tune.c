@@ -694,6 +694,7 @@ typedef struct device_job {
     /* results */
     int code;          /* exit code of this device's run */
     int tuned;         /* has a correct variant (for --export) */
+    char problem[256]; /* the problem it was tuned at ([problem.cpu] on a CPU device, then --problem) */
     char *text;        /* buffered stdout (table or CSV), malloc'ed */
     size_t text_size;
     json_object *json; /* --json */
@@ -796,8 +797,10 @@ static void *tune_one(void *arg)
         print_csv(o, dev, &rep, rows, n);
     else
         print_table(o, dev, &rep, rows, n, &x);
-    if (n > 0)
+    if (n > 0) {
         j->tuned = 1;
+        snprintf(j->problem, sizeof j->problem, "%s", rep.key.problem);
+    }
     else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space))
         j->code = explain_empty(space, dev, a);
     else {
@@ -1041,19 +1044,21 @@ int vkat_cmd_tune(int argc, char **argv)
     }
     /* Output in device order, whatever order the threads finished in. */
     uint32_t tuned[64], ntuned = 0;
+    const char *problems[64];
     for (uint32_t d = 0; d < ndev; d++) {
         if (jobs[d].text)
             fwrite(jobs[d].text, 1, jobs[d].text_size, stdout);
         if (out && jobs[d].json)
             json_object_array_add(out, jobs[d].json), jobs[d].json = NULL;
-        if (jobs[d].tuned)
+        if (jobs[d].tuned) {
+            problems[ntuned] = jobs[d].problem;
             tuned[ntuned++] = jobs[d].index;
+        }
         if (code == VKAT_EXIT_OK || jobs[d].code == VKAT_EXIT_INTERRUPTED)
             code = jobs[d].code;
     }
     if (a.export_dir && ntuned > 0) {
-        use_problem_for(space, vkat_instance_device(inst, tuned[ntuned - 1]), a.problem);
-        if (vkat_tune_export(space, inst, tuned, ntuned, store, a.export_dir, &err) != VKAT_OK) {
+        if (vkat_tune_export(space, inst, tuned, problems, ntuned, store, a.export_dir, &err) != VKAT_OK) {
             code = vkat_cli_report(&err);
             goto done;
         }

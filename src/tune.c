@@ -1148,75 +1148,6 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
 
 /* ---- Export ------------------------------------------------------------------------------------------------ */
 
-vkat_result vkat_tune_export(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
-                             size_t device_count, vkat_store *store, const char *dir, vkat_error *err)
-{
-    size_t n = 0;
-    vkat_export_item *items = calloc(device_count ? device_count : 1, sizeof *items);
-    vkat_row *rows = calloc(device_count ? device_count : 1, sizeof *rows);
-    vkat_spirv *spirv = calloc(device_count ? device_count : 1, sizeof *spirv);
-    vkat_launch *launch = calloc(device_count ? device_count : 1, sizeof *launch);
-    vkat_value **envs = calloc(device_count ? device_count : 1, sizeof *envs);
-    uint32_t **choices = calloc(device_count ? device_count : 1, sizeof *choices);
-    vkat_result r = VKAT_OK;
-    if (!items || !rows || !spirv || !launch || !envs || !choices) {
-        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-        goto cleanup;
-    }
-    for (size_t d = 0; d < device_count; d++) {
-        const vkat_device_info *dev = vkat_instance_device(inst, device_indices[d]);
-        vkat_row key;
-        size_t count = 0;
-        if ((r = vkat_tune_key(space, dev, &key, err)) != VKAT_OK)
-            goto cleanup;
-        if ((r = vkat_store_best(store, &key, &rows[n], 1, &count, err)) != VKAT_OK)
-            goto cleanup;
-        if (count == 0) {
-            vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for %s (%s) in the database", space->name,
-                     dev->name, key.problem);
-            continue;
-        }
-        choices[n] = calloc(space->param_count ? space->param_count : 1, sizeof **choices);
-        envs[n] = vkat_space_env_create(space, dev);
-        if (!choices[n] || !envs[n]) {
-            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-            goto cleanup;
-        }
-        if ((r = vkat_space_parse_config(space, rows[n].config, 0, choices[n], err)) != VKAT_OK)
-            goto cleanup;
-        if ((r = vkat_tune_build(space, dev, choices[n], envs[n], &launch[n], &spirv[n], err)) != VKAT_OK)
-            goto cleanup;
-        char h[17];
-        hex64(vkat_spirv_hash(&spirv[n]), h);
-        if (rows[n].spirv_hash[0] && strcmp(h, rows[n].spirv_hash) != 0)
-            vkat_log(VKAT_LOG_WARN, "export: %s compiles to different SPIR-V than when it was measured (%s, now %s)",
-                     rows[n].config, rows[n].spirv_hash, h);
-        items[n] = (vkat_export_item){space, dev, &rows[n], &spirv[n], choices[n], envs[n], &launch[n]};
-        n++;
-    }
-    if (n == 0) {
-        r = vkat_fail(err, VKAT_ERR_DB, NULL, 0, "nothing to export: no correct variant of '%s' in the database",
-                      space->name);
-        goto cleanup;
-    }
-    r = vkat_export_write(dir, items, n, err);
-
-cleanup:
-    for (size_t i = 0; i < device_count && spirv && launch && envs && choices; i++) {
-        vkat_spirv_free(&spirv[i]);
-        vkat_launch_free(&launch[i]);
-        free(envs[i]);
-        free(choices[i]);
-    }
-    free(items);
-    free(rows);
-    free(spirv);
-    free(launch);
-    free(envs);
-    free(choices);
-    return r;
-}
-
 /* ---- Export from the database ----------------------------------------------------------------------------------
  * Devices are identified by their rows, so a device tuned on another machine (an H200 in CI's database) exports
  * like a local one. Only the target Vulkan version matters to the compiler; an absent device gets 1.3. */
@@ -1305,6 +1236,72 @@ static vkat_result export_build(export_slot *x, vkat_error *err)
     return VKAT_OK;
 }
 
+/* The last step of both exports: the manifest (and the C header) for built slots. */
+static vkat_result write_slots(const export_slot *slots, size_t n, const char *dir, const char *header,
+                               vkat_error *err)
+{
+    vkat_export_item *items = calloc(n ? n : 1, sizeof *items);
+    if (!items)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
+                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes};
+    vkat_result r = vkat_export_write(dir, items, n, err);
+    if (r == VKAT_OK && header)
+        r = vkat_export_write_header(dir, header, items, n, err);
+    free(items);
+    return r;
+}
+
+static void free_slots(export_slot *slots, size_t n)
+{
+    for (size_t i = 0; slots && i < n; i++) {
+        vkat_spirv_free(&slots[i].spirv);
+        vkat_launch_free(&slots[i].launch);
+        free(slots[i].env);
+        free(slots[i].choice);
+    }
+    free(slots);
+}
+
+vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                             const char *const *problems, size_t device_count, vkat_store *store, const char *dir,
+                             vkat_error *err)
+{
+    export_slot *slots = calloc(device_count ? device_count : 1, sizeof *slots);
+    size_t n = 0;
+    vkat_result r = VKAT_OK;
+    if (!slots)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t d = 0; d < device_count; d++) {
+        const vkat_device_info *dev = vkat_instance_device(inst, device_indices[d]);
+        export_slot *x = &slots[n];
+        vkat_row key;
+        size_t count = 0;
+        if ((problems && (r = vkat_space_set_problem(space, problems[d], err))) ||
+            (r = vkat_tune_key(space, dev, &key, err)) || (r = vkat_store_best(store, &key, &x->row, 1, &count, err)))
+            goto cleanup;
+        if (count == 0) {
+            vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for %s (%s) in the database", space->name,
+                     dev->name, key.problem);
+            continue;
+        }
+        x->space = space;
+        x->device = dev;
+        n++;
+        if ((r = export_build(x, err)))
+            goto cleanup;
+    }
+    if (n == 0)
+        r = vkat_fail(err, VKAT_ERR_DB, NULL, 0, "nothing to export: no correct variant of '%s' in the database",
+                      space->name);
+    else
+        r = write_slots(slots, n, dir, NULL, err);
+cleanup:
+    free_slots(slots, n);
+    return r;
+}
+
 vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *store, size_t *exported, vkat_error *err)
 {
     static const vkat_device_info no_device; /* for the key's hashes only */
@@ -1312,7 +1309,6 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
     int by_name = 0;
     vkat_result r = VKAT_OK;
     export_slot *slots = NULL;
-    vkat_export_item *items = NULL;
     size_t n = 0, cap = 0;
     int64_t *want = NULL;
     if (exported)
@@ -1417,30 +1413,13 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
                       "problems (tune first, or see --all-devices-in-db)");
         goto cleanup;
     }
-    items = calloc(n, sizeof *items);
-    if (!items) {
-        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-        goto cleanup;
-    }
-    for (size_t i = 0; i < n; i++)
-        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
-                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes};
-    if ((r = vkat_export_write(req->dir, items, n, err)))
-        goto cleanup;
-    if (req->header && (r = vkat_export_write_header(req->dir, req->header, items, n, err)))
+    if ((r = write_slots(slots, n, req->dir, req->header, err)))
         goto cleanup;
     if (exported)
         *exported = n;
 
 cleanup:
-    for (size_t i = 0; i < n; i++) {
-        vkat_spirv_free(&slots[i].spirv);
-        vkat_launch_free(&slots[i].launch);
-        free(slots[i].env);
-        free(slots[i].choice);
-    }
-    free(slots);
-    free(items);
+    free_slots(slots, n);
     free(want);
     return r;
 }

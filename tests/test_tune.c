@@ -91,7 +91,7 @@ int main(void)
     CHECK_STR(again[0].created, created);
 
     /* Export: SPIR-V that validates and a manifest naming the best row. */
-    r = vkat_tune_export(space, inst, &dev, 1, store, out_dir, &err);
+    r = vkat_tune_export(space, inst, &dev, NULL, 1, store, out_dir, &err);
     CHECK_MSG(r == VKAT_OK, "%s", err.message);
     char manifest[300];
     snprintf(manifest, sizeof manifest, "%s/manifest.json", out_dir);

@@ -149,5 +149,9 @@ assert k["config"] == sys.argv[3], "manifest config " + k["config"] + " is not t
 else
     ok "--export"
 fi
+# The export command writes the same manifest for the same database row: one export path.
+"$BIN" export --space "$SRC/tests/data/tune/scale.ini" --db "$T/results.db" -o "$T/exported2" -q 2>"$T/export2.err"
+check "tune --export and the export command write the same manifest" cmp -s "$T/exported/manifest.json" \
+    "$T/exported2/manifest.json"
 
 finish
