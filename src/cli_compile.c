@@ -1,7 +1,9 @@
 /* cli_compile.c — `vkautotune compile TEMPLATE --space SPACE --config 'TM=4,TN=4' -o out.spv [--disassemble]`:
  * instantiates one configuration, compiles and validates it, and writes the SPIR-V. Needs no GPU: the target
- * Vulkan version and device limits come from --device when a device exists, else Vulkan 1.3 and its minimums. */
+ * Vulkan version and device limits come from --device-profile (a device described in a file), else --device when a
+ * device exists, else Vulkan 1.3 and its minimums. */
 #include "cli.h"
+#include "device_profile.h"
 #include "tune.h"
 #include "util.h"
 
@@ -12,13 +14,16 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: vkautotune compile [TEMPLATE] --space SPACE [--config K=V,...] [--problem K=V,...]\n"
-               "                          [--device SPEC] [-o OUT.spv] [--disassemble]\n"
-               "Compiles and validates one configuration (parameters not named take their first value).\n");
+               "                          [--device SPEC] [--device-profile FILE] [-o OUT.spv] [--disassemble]\n"
+               "Compiles and validates one configuration (parameters not named take their first value).\n"
+               "--device-profile: for a device described by `vkautotune devices --json` output (--device picks one\n"
+               "of the file's) instead of one present.\n");
 }
 
 int vkat_cmd_compile(int argc, char **argv)
 {
-    const char *tpl = NULL, *space_path = NULL, *config = "", *problem = NULL, *device = NULL, *out_path = NULL;
+    const char *tpl = NULL, *space_path = NULL, *config = "", *problem = NULL, *device = NULL, *out_path = NULL,
+               *profile = NULL;
     int disassemble = 0, verbose = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -26,6 +31,7 @@ int vkat_cmd_compile(int argc, char **argv)
                             : !strcmp(o, "--config")  ? &config
                             : !strcmp(o, "--problem") ? &problem
                             : !strcmp(o, "--device")  ? &device
+                            : !strcmp(o, "--device-profile") ? &profile
                             : !strcmp(o, "-o")        ? &out_path
                                                       : NULL;
         if (slot) {
@@ -78,12 +84,18 @@ int vkat_cmd_compile(int argc, char **argv)
         free(space->template_path);
         space->template_path = vkat_strdup(tpl);
     }
-    /* A device sharpens the target version and limits but is not required. */
-    vkat_device_info fallback = {0};
+    /* A device (present or described) sharpens the target version and limits but is not required. */
+    vkat_device_info fallback = {0}, described;
     const vkat_device_info *dev = &fallback;
     fallback.api_version = VK_MAKE_API_VERSION(0, 1, 3, 0);
     snprintf(fallback.name, sizeof fallback.name, "generic Vulkan 1.3");
-    if (vkat_instance_create(&inst, NULL) == VKAT_OK) {
+    if (profile) {
+        if (vkat_device_profile_load(profile, device, &described, &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        dev = &described;
+    } else if (vkat_instance_create(&inst, NULL) == VKAT_OK) {
         uint32_t idx, n;
         if (vkat_select_devices(inst, device, &idx, 1, &n, &err) != VKAT_OK) {
             code = vkat_cli_report(&err);

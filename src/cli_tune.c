@@ -4,6 +4,7 @@
  * (--device all) each device is tuned by its own thread with its own copy of the space (problem sizes fit for
  * that device) and its own database connection; output is buffered per device and printed in device order. */
 #include "cli.h"
+#include "device_profile.h"
 #include "peaks.h"
 #include "search.h"
 #include "tune.h"
@@ -81,13 +82,16 @@ static void usage(FILE *f)
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
             "  --dry-run           count raw and valid configurations and show a few; touches no GPU\n"
+            "  --device-profile FILE  with --dry-run: count for a device described by `vkautotune devices --json`\n"
+            "                      output instead of one present (--device picks one of the file's by index or\n"
+            "                      name)\n"
             "  -q, --quiet         no progress or info messages\n"
             "  -v, --verbose       debug messages (compiler logs)\n"
             "  -h, --help          this text\n");
 }
 
 typedef struct tune_args {
-    const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir;
+    const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir, *device_profile;
     uint64_t budget, seed;
     uint32_t shard_index, shard_count; /* --shard K/N; count 0: unsharded */
     double budget_s;
@@ -262,6 +266,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
         else if (!strcmp(o, "--include-transfers")) a->transfers = 1;
         else if (!strcmp(o, "--stats")) a->stats = 1;
         else if (!strcmp(o, "--dry-run")) a->dry_run = 1;
+        else if (!strcmp(o, "--device-profile")) { NEEDS_VALUE(); a->device_profile = v; }
         else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
         else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) a->verbose = 1;
         else if (o[0] == '-' && o[1]) {
@@ -280,6 +285,10 @@ static int parse_args(int argc, char **argv, tune_args *a)
     }
     if (a->json && a->csv) {
         fprintf(stderr, "vkautotune: choose one of --json and --csv\n");
+        return 0;
+    }
+    if (a->device_profile && !a->dry_run) {
+        fprintf(stderr, "vkautotune: --device-profile describes a device that is not here: it goes with --dry-run\n");
         return 0;
     }
     /* Checked here so that a typo fails at once, not after loading the space and opening the devices. */
@@ -973,6 +982,16 @@ int vkat_cmd_tune(int argc, char **argv)
         goto done;
     }
 
+    if (a.device_profile) {
+        vkat_device_info described;
+        if (vkat_device_profile_load(a.device_profile, a.device, &described, &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        use_problem_for(space, &described, a.problem);
+        code = dry_run(space, &described, &a);
+        goto done;
+    }
     vkat_result r = vkat_instance_create(&inst, &err);
     if (r != VKAT_OK) {
         if (a.dry_run && (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE)) {

@@ -91,7 +91,7 @@ int vkat_device_has_extension(const vkat_device_info *info, const char *extensio
 
 /* ---- Decoding --------------------------------------------------------------------------------------------- */
 
-static const char *vendor_name(uint32_t id)
+const char *vkat_vendor_name(uint32_t id)
 {
     switch (id) {
     case 0x10DE: return "NVIDIA";
@@ -330,7 +330,7 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
     snprintf(d->name, sizeof d->name, "%s", base.deviceName);
     d->vendor_id = base.vendorID;
     d->device_id = base.deviceID;
-    d->vendor = vendor_name(base.vendorID);
+    d->vendor = vkat_vendor_name(base.vendorID);
     d->device_type = device_type_name(base.deviceType);
     snprintf(d->driver_name, sizeof d->driver_name, "%s", pdrv.driverName);
     snprintf(d->driver_info, sizeof d->driver_info, "%s", pdrv.driverInfo);

@@ -13,7 +13,7 @@ _vkautotune()
     done
     case $prev in
         --space) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")); return ;;
-        --db|--pipeline-cache) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --db|--pipeline-cache|--device-profile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); [ "$cmd" = compile ] && COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
         --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model" -- "$cur")); return ;;
@@ -24,13 +24,13 @@ _vkautotune()
     case $cmd in
         tune) opts="--space --problem --device --strategy --budget --seed --start --warm-start --shard --db --export --top --json --csv
                     --include-transfers --jobs --pipeline-cache --stats --check-on --watchdog --warmup --repetitions --dry-run
-                    --quiet --verbose --help" ;;
+                    --device-profile --quiet --verbose --help" ;;
         replay) opts="--strategy --budget --seed --seeds --window --kernel --json --help" ;;
         peaks) opts="--device --db --refresh --json --help" ;;
         compare) opts="--db --kernel --problem --space --include-transfers --help" ;;
         report) opts="--db -o --param --param2 --title --help" ;;
         merge) opts="--help" ;;
-        compile) opts="--space --config --problem --device -o --disassemble --verbose --help" ;;
+        compile) opts="--space --config --problem --device --device-profile -o --disassemble --verbose --help" ;;
         export) opts="--space --output -o --db --device --all-devices-in-db --problem --header --quiet --verbose
                       --help" ;;
         devices) opts="--json --help" ;;
