@@ -52,6 +52,14 @@ extern const char *const vkat_feature_names[];
 vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu **out, vkat_error *err);
 void vkat_gpu_destroy(vkat_gpu *gpu);
 
+/* A logical device with one compute queue and exactly the named extensions and features (feature member names as in
+ * vkat_feature_names; an extension a feature's structure needs is added), as a runtime that follows an export
+ * manifest would create it. VKAT_ERR_UNSUPPORTED when the device lacks one, VKAT_ERR_USAGE for an unknown name.
+ * The vkat_gpu's feature flags stay 0 and it has no pipeline cache. */
+vkat_result vkat_gpu_create_exact(const vkat_instance *inst, uint32_t index, const char (*extensions)[128],
+                                  size_t extension_count, const char (*features)[64], size_t feature_count,
+                                  vkat_gpu **out, vkat_error *err);
+
 /* Pipeline cache persistence: `path` names a file written by vkat_gpu_save_pipeline_cache. Loading a missing
  * file, or one from another device or driver (the header's pipelineCacheUUID, vendor and device ids differ), starts
  * empty and is not an error; both return VKAT_OK unless memory or the file system fails. Saving writes atomically. */

@@ -1,5 +1,5 @@
 /* test_device.c — device enumeration on the machine's Vulkan devices (lavapipe in CI): llvmpipe is found,
- * limits are sane, --device selection works. */
+ * limits are sane, --device selection works, logical devices with every feature or exactly the named ones. */
 #include "device.h"
 #include "test.h"
 #include "util.h"
@@ -56,6 +56,23 @@ int main(void)
         CHECK(vkat_gpu_memory_type(gpu, ~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) >= 0);
         vkat_gpu_destroy(gpu);
     }
+    /* Exactly the named features: what a device offers is enabled, what it lacks or nobody knows is refused. */
+    const vkat_device_info *d0 = vkat_instance_device(inst, 0);
+    const char none_ext[1][128] = {""};
+    const char f16[2][64] = {"shaderFloat16", "storageBuffer16BitAccess"}, bogus[1][64] = {"shaderTeleport"};
+    const char coop[1][64] = {"cooperativeMatrix"};
+    if (d0->shader_float16 && d0->storage_buffer_16bit) {
+        r = vkat_gpu_create_exact(inst, 0, none_ext, 0, f16, 2, &gpu, &err);
+        CHECK_MSG(r == VKAT_OK && gpu->device != VK_NULL_HANDLE && gpu->queue != VK_NULL_HANDLE, "%s", err.message);
+        vkat_gpu_destroy(r == VKAT_OK ? gpu : NULL);
+    }
+    CHECK(vkat_gpu_create_exact(inst, 0, none_ext, 0, bogus, 1, &gpu, &err) == VKAT_ERR_USAGE && !gpu);
+    CHECK_CONTAINS(err.message, "shaderTeleport");
+    if (!d0->cooperative_matrix)
+        CHECK(vkat_gpu_create_exact(inst, 0, none_ext, 0, coop, 1, &gpu, &err) == VKAT_ERR_UNSUPPORTED && !gpu);
+    const char no_ext[1][128] = {"VK_KHR_no_such_extension"};
+    CHECK(vkat_gpu_create_exact(inst, 0, no_ext, 1, NULL, 0, &gpu, &err) == VKAT_ERR_UNSUPPORTED && !gpu);
+
     char missing[64];
     const char *ext[] = {"VK_KHR_no_such_extension"};
     CHECK(!vkat_device_meets(vkat_instance_device(inst, 0), ext, 1, NULL, 0, missing, sizeof missing));
