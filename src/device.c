@@ -1,7 +1,7 @@
 /* device.c — loads Vulkan (volk), enumerates physical devices, reads what a tuner needs to know about each,
  * picks devices for --device and creates logical devices with the features shaders may use.
  * It must not print: `vkautotune devices` formats vkat_device_info in the CLI. */
-#include "device.h"
+#include "device_features.h"
 #include "util.h"
 
 #include <stdatomic.h>
@@ -230,54 +230,12 @@ static void read_coopmat_shapes(VkPhysicalDevice pd, vkat_device_info *d)
     free(p);
 }
 
-/* Every feature structure the tuner reads or enables. query_features() links the ones the device knows (its core
- * version or an extension it offers) behind f2, so the chain is valid both for vkGetPhysicalDeviceFeatures2 and,
- * with the supported bits it returns, for vkCreateDevice. It points into itself: never copy a filled one. */
-typedef struct feature_set {
-    VkPhysicalDeviceFeatures2 f2;
-    VkPhysicalDeviceVulkan11Features f11;
-    VkPhysicalDeviceVulkan12Features f12;
-    VkPhysicalDeviceVulkan13Features f13;
-    VkPhysicalDeviceCooperativeMatrixFeaturesKHR fcm;
-    VkPhysicalDeviceCooperativeMatrix2FeaturesNV fcm2;
-    VkPhysicalDeviceShaderBfloat16FeaturesKHR fbf;
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fpe;
-} feature_set;
-
-/* `d` needs its api_version and extensions filled. */
-static void query_features(VkPhysicalDevice pd, const vkat_device_info *d, feature_set *fs)
+/* Every feature structure `d` knows, chained and filled with what it supports: valid for vkGetPhysicalDeviceFeatures2
+ * and, with those supported bits, for vkCreateDevice. `d` needs its api_version and extensions filled. */
+static void query_features(VkPhysicalDevice pd, const vkat_device_info *d, vkat_feature_chain *fs)
 {
-    memset(fs, 0, sizeof *fs);
-    fs->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    fs->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-    fs->f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-    fs->f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
-    fs->fcm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
-    fs->fcm2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV;
-    fs->fbf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR;
-    fs->fpe.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
-    void **tail = &fs->f2.pNext;
-#define CHAIN(s)                                                                                                 \
-    do {                                                                                                         \
-        *tail = &(s);                                                                                            \
-        tail = &(s).pNext;                                                                                       \
-    } while (0)
-    if (d->api_version >= VK_API_VERSION_1_2) {
-        CHAIN(fs->f11);
-        CHAIN(fs->f12);
-    }
-    if (d->api_version >= VK_API_VERSION_1_3)
-        CHAIN(fs->f13);
-    if (vkat_device_has_extension(d, "VK_KHR_cooperative_matrix"))
-        CHAIN(fs->fcm);
-    if (vkat_device_has_extension(d, "VK_NV_cooperative_matrix2"))
-        CHAIN(fs->fcm2);
-    if (vkat_device_has_extension(d, "VK_KHR_shader_bfloat16"))
-        CHAIN(fs->fbf);
-    if (vkat_device_has_extension(d, "VK_KHR_pipeline_executable_properties"))
-        CHAIN(fs->fpe);
-#undef CHAIN
-    vkGetPhysicalDeviceFeatures2(pd, &fs->f2);
+    vkat_feature_chain_init(fs, vkat_feature_structs_known(d));
+    vkGetPhysicalDeviceFeatures2(pd, &fs->core);
 }
 
 static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d)
@@ -324,7 +282,7 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
 
 #undef CHAIN
     d->api_version = api;
-    feature_set fs;
+    vkat_feature_chain fs;
     query_features(pd, d, &fs);
 
     snprintf(d->name, sizeof d->name, "%s", base.deviceName);
@@ -400,17 +358,17 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         d->heaps[i].budget = mb.heapBudget[i];
     }
 
-    d->shader_float16 = fs.f12.shaderFloat16;
-    d->shader_int8 = fs.f12.shaderInt8;
-    d->shader_int16 = fs.f2.features.shaderInt16;
-    d->shader_int64 = fs.f2.features.shaderInt64;
-    d->shader_float64 = fs.f2.features.shaderFloat64;
-    d->storage_buffer_16bit = fs.f11.storageBuffer16BitAccess;
-    d->storage_buffer_8bit = fs.f12.storageBuffer8BitAccess;
-    d->subgroup_size_control = fs.f13.subgroupSizeControl;
-    d->shader_bfloat16 = fs.fbf.shaderBFloat16Type;
-    d->cooperative_matrix = fs.fcm.cooperativeMatrix;
-    d->cooperative_matrix2 = fs.fcm2.cooperativeMatrixWorkgroupScope;
+    d->shader_float16 = fs.v12.shaderFloat16;
+    d->shader_int8 = fs.v12.shaderInt8;
+    d->shader_int16 = fs.core.features.shaderInt16;
+    d->shader_int64 = fs.core.features.shaderInt64;
+    d->shader_float64 = fs.core.features.shaderFloat64;
+    d->storage_buffer_16bit = fs.v11.storageBuffer16BitAccess;
+    d->storage_buffer_8bit = fs.v12.storageBuffer8BitAccess;
+    d->subgroup_size_control = fs.v13.subgroupSizeControl;
+    d->shader_bfloat16 = fs.bf16.shaderBFloat16Type;
+    d->cooperative_matrix = fs.coopmat.cooperativeMatrix;
+    d->cooperative_matrix2 = fs.coopmat2.cooperativeMatrixWorkgroupScope;
     read_coopmat_shapes(pd, d);
     free(exts);
 }
@@ -600,9 +558,9 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
             exts[next++] = enable_extensions[i];
 
     /* Read what is supported, then enable exactly that: every structure chained is one the device knows. */
-    feature_set fs;
+    vkat_feature_chain fs;
     query_features(g->physical, d, &fs);
-    VkPhysicalDeviceFeatures2 *f2 = &fs.f2;
+    VkPhysicalDeviceFeatures2 *f2 = &fs.core;
     /* Robustness and sparse features cost speed and tuning never needs them. */
     f2->features.robustBufferAccess = VK_FALSE;
     f2->features.sparseBinding = VK_FALSE;
@@ -614,19 +572,19 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
     f2->features.sparseResidency8Samples = VK_FALSE;
     f2->features.sparseResidency16Samples = VK_FALSE;
     f2->features.sparseResidencyAliased = VK_FALSE;
-    fs.f13.robustImageAccess = VK_FALSE;
-    g->float16 = fs.f12.shaderFloat16;
-    g->int8 = fs.f12.shaderInt8;
+    fs.v13.robustImageAccess = VK_FALSE;
+    g->float16 = fs.v12.shaderFloat16;
+    g->int8 = fs.v12.shaderInt8;
     g->int16 = f2->features.shaderInt16;
     g->int64 = f2->features.shaderInt64;
     g->float64 = f2->features.shaderFloat64;
-    g->storage16 = fs.f11.storageBuffer16BitAccess;
-    g->storage8 = fs.f12.storageBuffer8BitAccess;
-    g->subgroup_size_control = fs.f13.subgroupSizeControl;
-    g->cooperative_matrix = fs.fcm.cooperativeMatrix;
-    g->bfloat16 = fs.fbf.shaderBFloat16Type;
-    g->cooperative_matrix2 = fs.fcm2.cooperativeMatrixWorkgroupScope;
-    g->pipeline_statistics = fs.fpe.pipelineExecutableInfo;
+    g->storage16 = fs.v11.storageBuffer16BitAccess;
+    g->storage8 = fs.v12.storageBuffer8BitAccess;
+    g->subgroup_size_control = fs.v13.subgroupSizeControl;
+    g->cooperative_matrix = fs.coopmat.cooperativeMatrix;
+    g->bfloat16 = fs.bf16.shaderBFloat16Type;
+    g->cooperative_matrix2 = fs.coopmat2.cooperativeMatrixWorkgroupScope;
+    g->pipeline_statistics = fs.pipeline_exec.pipelineExecutableInfo;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -1,0 +1,40 @@
+/* device_features.h — internal: the Vulkan feature structures the tuner reads and enables, as one pNext chain,
+ * and feature names (as space files and manifests write them) to their VkBool32 members. Shared by
+ * vkat_gpu_create (enable all that is supported) and vkat_gpu_create_exact (enable only what is named). */
+#ifndef VKAT_DEVICE_FEATURES_H
+#define VKAT_DEVICE_FEATURES_H
+
+#include "device.h"
+
+enum {
+    VKAT_FS_CORE, VKAT_FS_V11, VKAT_FS_V12, VKAT_FS_V13, VKAT_FS_COOPMAT, VKAT_FS_COOPMAT2, VKAT_FS_BF16,
+    VKAT_FS_PIPELINE_EXEC, VKAT_FS_COUNT
+};
+
+/* Points into itself once chained: never copy a filled one. */
+typedef struct vkat_feature_chain {
+    VkPhysicalDeviceFeatures2 core;
+    VkPhysicalDeviceVulkan11Features v11;
+    VkPhysicalDeviceVulkan12Features v12;
+    VkPhysicalDeviceVulkan13Features v13;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat;
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2;
+    VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_exec;
+} vkat_feature_chain;
+
+/* The structures `d` knows (bit 1 << VKAT_FS_*): its core version has them, or it offers their extension. `d`
+ * needs api_version and extensions filled. */
+unsigned vkat_feature_structs_known(const vkat_device_info *d);
+
+/* The extension structure `s` belongs to, NULL for core ones. */
+const char *vkat_feature_struct_extension(int s);
+
+/* Zeroes the chain and links the structures of `used` (bit 1 << VKAT_FS_*) behind c->core, in enum order. */
+void vkat_feature_chain_init(vkat_feature_chain *c, unsigned used);
+
+/* The member for a feature name ("shaderFloat16", "cooperativeMatrix", ...) and its structure (*s); NULL for a
+ * name the tuner does not know. */
+VkBool32 *vkat_feature_member(vkat_feature_chain *c, const char *name, int *s);
+
+#endif
