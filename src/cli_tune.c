@@ -43,7 +43,7 @@ static void usage(FILE *f)
             "  --device SPEC       index, name substring, 'all', or a comma list of those (default: first\n"
             "                      discrete GPU, else integrated, else the CPU device). Identical GPUs share one\n"
             "                      search, each measuring the next variant when it is free; others run side by side\n"
-            "  --strategy NAME     exhaustive, random, annealing, genetic, local, de, model or auto (default:\n"
+            "  --strategy NAME     exhaustive, random, annealing, genetic, local, de, model, forest or auto (default:\n"
             "                      exhaustive when the space fits an evaluation budget or, with a time\n"
             "                      budget, has at most 100 configurations; else auto)\n"
             "  --budget N[s|m]     evaluations (default 100), or a time limit with s/m suffix (e.g. 90s, 10m)\n"

@@ -130,6 +130,25 @@ bool vkat_search_neighbour(const vkat_search_space *space, uint64_t *rng, const 
  * categorical one), valid ones only, as encoded indices in out[] (up to cap); returns the count. */
 size_t vkat_search_neighbours(const vkat_search_space *space, const uint32_t *from, uint64_t *out, size_t cap);
 
+/* ---- A surrogate (search_forest.c): a random forest of regression trees over value indices ------------------ */
+
+typedef struct vkat_forest vkat_forest;
+typedef struct vkat_forest_params {
+    size_t trees;         /* 0 means 1 */
+    unsigned max_depth;
+    size_t min_leaf;      /* points in a leaf at least; 0 means 1 */
+    double feature_share; /* share of the parameters tried at each split (at least one) */
+} vkat_forest_params;
+/* A forest over `space` (kept by pointer: it must outlive the forest); NULL when out of memory. Deterministic for a
+ * seed. Not thread-safe: one forest per search. */
+vkat_forest *vkat_forest_create(const vkat_search_space *space, const vkat_forest_params *params, uint64_t seed);
+void vkat_forest_free(vkat_forest *f); /* accepts NULL */
+/* Fits the forest to n points: x[n][param_count] value indices, y[n] targets (finite). Replaces the previous fit;
+ * x and y are read during the call only. Returns 0 when out of memory (the previous fit is then unusable). */
+int vkat_forest_fit(vkat_forest *f, const uint32_t *x, const double *y, size_t n);
+/* Mean and spread (standard deviation) of the trees' predictions at choice; only after a successful fit. */
+void vkat_forest_predict(const vkat_forest *f, const uint32_t *choice, double *mean, double *spread);
+
 /* ---- The search driver (search_run.c): the one search loop, for live tuning and replay ---------------------- */
 
 typedef struct vkat_search_hooks {

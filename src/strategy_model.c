@@ -1,30 +1,47 @@
-/* strategy_model.c — a surrogate-model strategy: a k-nearest-neighbour regression of log(time) on the points
- * measured so far (distance: index steps scaled by each list's length, 0/1 for categorical parameters) scores a
- * pool of candidates — neighbours of the best points and random valid ones — and the candidate with the lowest
- * lower confidence bound (predicted log time minus the spread of its neighbours and its distance to anything
- * measured) is proposed. Cheap enough to refit on every proposal; failures count as slower than anything seen. */
+/* strategy_model.c — the surrogate-model strategies. Both fit log(time) of the points measured so far (failures
+ * count as slower than anything seen), score a pool of unseen valid candidates — neighbours of the best points and
+ * random ones — and propose the candidate with the best acquisition:
+ * - "model": a k-nearest-neighbour regression (distance: index steps scaled by each list's length, 0/1 for
+ *   categorical parameters); lower confidence bound = predicted log time minus the spread of its neighbours and
+ *   its distance to anything measured. Refitted on every proposal (there is nothing to fit).
+ * - "forest": a random forest of regression trees (search_forest.c), which learns effects of a parameter that
+ *   hold across the space rather than near measured points; lower confidence bound = mean of the trees minus the
+ *   spread between them. Refitted as the sample grows by a fixed share, so a search of N points costs O(log N)
+ *   fits. */
 #include "search.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define INIT 12       /* random points before the model is trusted */
+#define INIT 12 /* random points before the model is trusted */
+#define ELITE 5
+/* model (k nearest neighbours) */
 #define CANDIDATES 48
 #define K 5
-#define ELITE 5
 #define KAPPA 0.5
+/* forest, chosen on the four shared tables (bench/results/strategies-session2.md, third section) */
+#define TREES 16
+#define DEPTH 12
+#define LEAF 2
+#define SHARE 0.8 /* of the parameters tried at each split */
+#define FOREST_KAPPA 1.0
+#define LOCAL_CANDIDATES 128  /* neighbours of the best points */
+#define RANDOM_CANDIDATES 192 /* random unseen valid points */
+#define REFIT 16 /* refit once the sample has grown by 1/16 */
 
 typedef struct model_state {
     vkat_search_space sp;
     uint64_t rng;
-    uint32_t *x;  /* [cap][param_count] observed */
-    double *y;    /* log seconds, NAN for failures */
-    size_t count, cap;
-    double worst_y;
+    uint32_t *x;   /* [cap][param_count] observed */
+    double *y;     /* log seconds, NAN for failures */
+    double *fit_y; /* forest: y with failures as slower than anything seen */
+    size_t count, cap, fitted;
+    double worst_y, best_y;
     uint32_t *cand;
-    double *scale; /* per parameter: 1 / (value_count - 1) */
+    double *scale; /* model: per parameter, 1 / (value_count - 1) */
     size_t elite[ELITE], elite_count;
+    vkat_forest *forest; /* NULL: the k-nearest-neighbour model */
     vkat_index_map seen;
 } model_state;
 
@@ -35,13 +52,15 @@ static void model_destroy(void *state)
         return;
     free(s->x);
     free(s->y);
+    free(s->fit_y);
     free(s->cand);
     free(s->scale);
+    vkat_forest_free(s->forest);
     vkat_index_map_free(&s->seen);
     free(s);
 }
 
-static void *model_create(const vkat_search_space *space, uint64_t seed)
+static model_state *create(const vkat_search_space *space, uint64_t seed)
 {
     model_state *s = calloc(1, sizeof *s);
     size_t n = space->param_count ? space->param_count : 1;
@@ -52,8 +71,27 @@ static void *model_create(const vkat_search_space *space, uint64_t seed)
     s->sp = *space;
     s->rng = seed ^ 0xbb67ae8584caa73bull;
     s->worst_y = -INFINITY;
+    s->best_y = INFINITY;
     for (size_t i = 0; i < space->param_count; i++)
         s->scale[i] = space->value_counts[i] > 1 ? 1.0 / (double)(space->value_counts[i] - 1) : 0;
+    return s;
+}
+
+static void *model_create(const vkat_search_space *space, uint64_t seed)
+{
+    return create(space, seed);
+}
+
+static void *forest_create(const vkat_search_space *space, uint64_t seed)
+{
+    model_state *s = create(space, seed);
+    if (!s)
+        return NULL;
+    vkat_forest_params fp = {TREES, DEPTH, LEAF, SHARE};
+    if (!(s->forest = vkat_forest_create(&s->sp, &fp, vkat_rng_next(&s->rng)))) {
+        model_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -97,6 +135,28 @@ static double lcb(const model_state *s, const uint32_t *c)
     return mean - KAPPA * (sqrt(var / (double)m) + 0.5 * bd[0]);
 }
 
+/* Refits the forest once the sample has grown by a 1/REFIT share since the last fit. */
+static int refit(model_state *s)
+{
+    size_t step = s->fitted / REFIT;
+    if (s->fitted && s->count < s->fitted + (step ? step : 1))
+        return 1;
+    for (size_t j = 0; j < s->count; j++)
+        s->fit_y[j] = isnan(s->y[j]) ? s->worst_y + 0.5 : s->y[j];
+    s->fitted = s->count;
+    return vkat_forest_fit(s->forest, s->x, s->fit_y, s->count);
+}
+
+/* Lower is better: the acquisition of candidate c. */
+static double acquisition(const model_state *s, const uint32_t *c)
+{
+    if (!s->forest)
+        return lcb(s, c);
+    double mu, sd;
+    vkat_forest_predict(s->forest, c, &mu, &sd);
+    return mu - FOREST_KAPPA * sd;
+}
+
 static bool model_propose(void *state, uint32_t *choice)
 {
     model_state *s = state;
@@ -104,19 +164,22 @@ static bool model_propose(void *state, uint32_t *choice)
     if (s->seen.count >= s->sp.raw_count)
         return false;
     bool ok = false;
-    if (s->count >= INIT && s->elite_count > 0) {
+    if (s->count >= INIT && s->elite_count > 0 && (!s->forest || refit(s))) {
         double best = INFINITY;
-        for (int t = 0; t < CANDIDATES; t++) {
+        int local = s->forest ? LOCAL_CANDIDATES : CANDIDATES * 3 / 4,
+            total = s->forest ? LOCAL_CANDIDATES + RANDOM_CANDIDATES : CANDIDATES;
+        for (int t = 0; t < total; t++) {
             bool got;
-            if (t % 4 == 3)
-                got = vkat_search_random_valid(&s->sp, &s->rng, s->cand, 256);
+            /* The model interleaves (every fourth a random one); the forest draws its local ones first. */
+            if (s->forest ? t >= local : t % 4 == 3)
+                got = vkat_search_random_valid(&s->sp, &s->rng, s->cand, s->forest ? 64 : 256);
             else {
                 const uint32_t *from = s->x + s->elite[(size_t)vkat_rng_below(&s->rng, s->elite_count)] * n;
                 got = vkat_search_neighbour(&s->sp, &s->rng, from, s->cand, 3, 0.1, &s->seen, 16);
             }
             if (!got || !vkat_search_unseen(&s->sp, &s->seen, s->cand))
                 continue;
-            double v = lcb(s, s->cand);
+            double v = acquisition(s, s->cand);
             if (v < best) {
                 best = v;
                 memcpy(choice, s->cand, n * sizeof *choice);
@@ -145,9 +208,12 @@ static void model_observe(void *state, const uint32_t *choice, double seconds)
         if (x)
             s->x = x;
         double *y = x ? realloc(s->y, cap * sizeof *y) : NULL;
-        if (!y)
+        if (y)
+            s->y = y;
+        double *fy = y ? realloc(s->fit_y, cap * sizeof *fy) : NULL;
+        if (!fy)
             return; /* out of memory: the model learns nothing more, the search goes on */
-        s->y = y;
+        s->fit_y = fy;
         s->cap = cap;
     }
     memcpy(s->x + s->count * n, choice, n * sizeof *choice);
@@ -158,6 +224,8 @@ static void model_observe(void *state, const uint32_t *choice, double seconds)
         return;
     if (y > s->worst_y)
         s->worst_y = y;
+    if (y < s->best_y)
+        s->best_y = y;
     /* Keep the ELITE best, sorted. */
     size_t at = s->elite_count < ELITE ? s->elite_count++ : ELITE;
     if (at == ELITE) {
@@ -175,4 +243,9 @@ static void model_observe(void *state, const uint32_t *choice, double seconds)
 const vkat_strategy_ops vkat_strategy_model = {
     "model", "surrogate model: k-nearest-neighbour regression of the measured points picks among candidates",
     model_create, model_propose, model_observe, model_destroy,
+};
+
+const vkat_strategy_ops vkat_strategy_forest = {
+    "forest", "surrogate model: a random forest of regression trees, mean minus spread, picks among candidates",
+    forest_create, model_propose, model_observe, model_destroy,
 };
