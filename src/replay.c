@@ -508,7 +508,7 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     for (size_t k = 0; k < mark_count; k++)
         best_at[k] = INFINITY;
     vkat_search_hooks hooks = {&rr, run_check, run_submit, run_complete, NULL};
-    vkat_search_limits limits = {opts->budget, 0, rr.window, 0};
+    vkat_search_limits limits = {opts->budget, 0, rr.window, 0, NULL, t->valid + t->failed};
     r = vkat_search_run(s, &hooks, &limits, run_progress, &rr, stats, err);
     free(rr.queue);
     vkat_strategy_destroy(s);

@@ -172,6 +172,9 @@ typedef struct vkat_search_limits {
     uint32_t window;   /* evaluations in flight at most; 0 means 1 */
     uint64_t patience; /* stop after this many proposals in a row that were duplicates or invalid; 0 = 100000 */
     const volatile int *stop; /* optional: when set non-zero, no more proposals (VKAT_STOP_INTERRUPTED) */
+    /* Optional: how many valid configurations the (shard of the) space holds, 0 = unknown. Once that many are
+     * evaluated the search stops (VKAT_STOP_EXHAUSTED) instead of proposing duplicates until `patience` runs out. */
+    uint64_t valid_count;
 } vkat_search_limits;
 
 typedef enum vkat_search_stop {

@@ -62,7 +62,10 @@ vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *ho
     for (;;) {
         /* Fill the window. Proposals answered from memory or found invalid cost nothing, so they loop here. */
         while (proposing && in_flight < window) {
-            if (stats->evaluated + in_flight >= budget) {
+            if (limits->valid_count && stats->evaluated + in_flight >= limits->valid_count) {
+                stats->stop = VKAT_STOP_EXHAUSTED; /* every valid configuration is measured or in flight */
+                proposing = 0;
+            } else if (stats->evaluated + in_flight >= budget) {
                 stats->stop = VKAT_STOP_BUDGET;
                 proposing = 0;
             } else if (limits->budget_s > 0 && vkat_now() - start >= limits->budget_s) {

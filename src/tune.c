@@ -21,6 +21,7 @@
 #include <xxhash.h>
 
 #define DEFAULT_BUDGET 100
+#define VALID_COUNT_MAX_RAW (1u << 22) /* spaces up to this many raw configurations are counted first */
 #define MAX_WARM_STARTS 16 /* winners of other problem sizes measured first with --warm-start */
 
 /* ---- Keys and building ---------------------------------------------------------------------------------- */
@@ -1081,7 +1082,14 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     p->best_s = INFINITY;
     sc.start = vkat_now();
     vkat_search_hooks hooks = {&sc, hook_check, hook_submit, hook_complete, hook_error};
-    vkat_search_limits limits = {budget, opts->budget_s, (uint32_t)window, 0, opts->stop};
+    vkat_search_limits limits = {budget, opts->budget_s, (uint32_t)window, 0, opts->stop, 0};
+    /* Small enough to count (a few hundred ms at most): the search can then stop when every valid configuration is
+     * measured, rather than when the strategy has proposed nothing new for a long while. */
+    if (opts->shard_count <= 1 && sp.raw_count <= VALID_COUNT_MAX_RAW) {
+        uint64_t valid = 0;
+        if (vkat_space_count_valid(space, sc.oracle_env, 0, NULL, &valid, NULL, NULL) == VKAT_OK)
+            limits.valid_count = valid;
+    }
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
     r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);

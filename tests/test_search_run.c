@@ -1,5 +1,7 @@
-/* test_search_starts.c — start points (vkat_strategy_set_starts): every strategy measures the given starts first, in
- * order, then searches on without measuring anything twice; a start at the optimum makes it the run's best. */
+/* test_search_run.c — the search driver's shared rules, for every strategy: start points (vkat_strategy_set_starts)
+ * are measured first, in order, then the search goes on without measuring anything twice, and a start at the
+ * optimum makes it the run's best; a search that knows how many configurations are valid stops as soon as all are
+ * measured (VKAT_STOP_EXHAUSTED), instead of proposing duplicates until its patience runs out. */
 #include "search.h"
 #include "test.h"
 
@@ -75,10 +77,33 @@ static void run_with_starts(const char *name)
     vkat_strategy_destroy(s);
 }
 
+/* A budget far beyond the space: with the valid count known, the run ends when the last valid one is measured. */
+static void stops_when_exhausted(const char *name)
+{
+    static const size_t counts[NP] = {4, 3, 3}; /* 36 raw, 27 valid (check removes c[0] == c[1]) */
+    vkat_search_space sp = {NP, counts, 36};
+    vkat_strategy *s = NULL;
+    vkat_error err = {0};
+    CHECK(vkat_strategy_create(name, &sp, 3, &s, &err) == VKAT_OK);
+    if (!s)
+        return;
+    harness h = {0};
+    vkat_search_stats st = {0};
+    vkat_search_hooks hooks = {&h, check, submit, complete, NULL};
+    vkat_search_limits limits = {BUDGET + 8, 0, 1, 0, NULL, 27};
+    CHECK(vkat_search_run(s, &hooks, &limits, NULL, NULL, &st, &err) == VKAT_OK);
+    CHECK_MSG(st.stop == VKAT_STOP_EXHAUSTED && st.evaluated == 27, "%s: stop %s after %llu evaluated", name,
+              vkat_search_stop_name(st.stop), (unsigned long long)st.evaluated);
+    CHECK_MSG(st.proposed < 5000, "%s: %llu proposals for a space of 36", name, (unsigned long long)st.proposed);
+    vkat_strategy_destroy(s);
+}
+
 int main(void)
 {
-    for (size_t i = 0; vkat_strategies[i]; i++)
+    for (size_t i = 0; vkat_strategies[i]; i++) {
         run_with_starts(vkat_strategies[i]->name);
+        stops_when_exhausted(vkat_strategies[i]->name);
+    }
 
     /* Replacing the starts with none leaves the strategy's own order (exhaustive: index 0 first). */
     static const size_t counts[NP] = {10, 6, 8};
