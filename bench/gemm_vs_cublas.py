@@ -49,6 +49,8 @@ def tune(args, template, space, problem):
         cmd += ["--problem", "M=%d,N=%d,K=%d" % problem]
     if args.device:
         cmd += ["--device", args.device]
+    if args.warm_start:
+        cmd += ["--warm-start"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     line = " ".join(cmd)
     if out.returncode != 0:
@@ -152,6 +154,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", help="comma list of dtypes to run (fp32,fp16,bf16)")
     ap.add_argument("--templates", help="comma list of template names to run (e.g. sgemm_wt)")
+    ap.add_argument("--warm-start", action="store_true",
+                    help="vkautotune --warm-start: each search first measures the winners of the other problems in --db")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
