@@ -1,0 +1,30 @@
+#!/bin/sh
+# bench_scripts.sh — the H200 benchmark scripts run end to end on lavapipe at their small sizes, with PyTorch
+# replaced by tests/bench/faketorch (names only, 1 ms per timing): a script error shows here, not after minutes of
+# a GPU machine's time. bench/gemm_vs_cublas.py --cpu (tune, export, gemm_verify, the cuBLAS side) and
+# bench/llm_kernels.py --cpu-shapes for one space of each PyTorch code path.
+#   sh bench_scripts.sh VKAUTOTUNE SOURCE_DIR
+. "$(dirname "$0")/../cli/lib/common.sh" "$@"
+need_device
+need_python "to run the benchmark scripts"
+FAKE="$SRC/tests/bench/faketorch"
+
+PYTHONPATH="$FAKE" python3 "$SRC/bench/gemm_vs_cublas.py" --cpu --bin "$BIN" --templates sgemm,cmgemm \
+    --out "$T/gemm/gemm.md" >"$T/gemm.out" 2>"$T/gemm.err"
+rc=$?
+check "gemm_vs_cublas.py --cpu runs (exit $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -n 5 "$T/gemm.err"
+check "its table has re-measured sgemm rows with a cuBLAS ratio" \
+    grep -q "^| sgemm | fp32 | M=256,N=256,K=256,BT=0 | [0-9.e-]* | [0-9.e-]* | [0-9.]* | [0-9]*% |" "$T/gemm/gemm.md"
+check "its cmgemm rows say why they were skipped" grep -q "^| cmgemm | fp16 .*skipped: " "$T/gemm/gemm.md"
+
+ONLY=softmax_f16,rmsnorm_f32,layernorm_bf16,reduce_sum_f16,reduce_max_f32,xent_f16,rope_f16,swiglu_f32,transpose
+PYTHONPATH="$FAKE" python3 "$SRC/bench/llm_kernels.py" --binary "$BIN" --cpu-shapes --budget 1 --only "$ONLY" \
+    --db "$T/k.db" --out "$T/llm.md" >"$T/llm.out" 2>"$T/llm.err"
+rc=$?
+check "llm_kernels.py --cpu-shapes runs (exit $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -n 5 "$T/llm.err"
+rows=$(grep -c '^| [a-z_]* | [a-z0-9]* | .* | [0-9.]* | ' "$T/llm.md")
+check "a measured row per kernel (${rows:-0} of 9)" [ "${rows:-0}" -eq 9 ]
+check "the RMSNorm composite baseline is reported" grep -q "rmsnorm_f32: the textbook eager composite" "$T/llm.md"
+finish
