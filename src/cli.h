@@ -24,6 +24,8 @@ int vkat_cli_exit_code(vkat_result r);
 int vkat_cli_report(const vkat_error *err);
 /* Installs the stderr log callback; verbose also shows debug messages. */
 void vkat_cli_setup_log(int verbose, int quiet);
+/* A whole non-negative decimal number (no sign, nothing after it) into *out; 0 when `s` is not one. */
+int vkat_cli_parse_u64(const char *s, uint64_t *out);
 
 int vkat_cmd_devices(int argc, char **argv);
 int vkat_cmd_tune(int argc, char **argv);

@@ -1,7 +1,8 @@
-/* cli_common.c — what every subcommand shares: the mapping from results to exit codes and stderr logging. */
+/* cli_common.c — what every subcommand shares: exit codes for results, stderr logging, number arguments. */
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int vkat_cli_exit_code(vkat_result r)
 {
@@ -72,4 +73,16 @@ void vkat_cli_print_version(void)
     printf("vkautotune %s\n", VKAT_VERSION_STRING);
     printf("built with glslang %s, SPIRV-Tools %s, Vulkan headers %s\n", VKAT_GLSLANG_VERSION,
            VKAT_SPIRV_TOOLS_VERSION, VKAT_VULKAN_HEADERS_VERSION);
+}
+
+int vkat_cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end)
+        return 0;
+    *out = v;
+    return 1;
 }

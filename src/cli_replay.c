@@ -30,18 +30,6 @@ static void usage(FILE *f)
             "  -h, --help        this text\n");
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-')
-        return 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end)
-        return 0;
-    *out = v;
-    return 1;
-}
-
 static double fraction(double optimum, double found)
 {
     return isfinite(found) && found > 0 ? optimum / found : 0;
@@ -83,7 +71,7 @@ int vkat_cmd_replay(int argc, char **argv)
             fprintf(stderr, "vkautotune: unexpected argument '%s' (one table)\n", o);
             return VKAT_EXIT_USAGE;
         }
-        int bad = !parse_u64(v, num) || (num != &seed && (*num == 0 || *num > 100000000));
+        int bad = !vkat_cli_parse_u64(v, num) || (num != &seed && (*num == 0 || *num > 100000000));
         if (bad) {
             fprintf(stderr, "vkautotune: %s '%s': expected a %s integer\n", o, v ? v : "", num == &seed ? "non-negative" : "positive");
             return VKAT_EXIT_USAGE;

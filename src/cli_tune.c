@@ -106,18 +106,6 @@ typedef struct tune_args {
     int warm_start;
 } tune_args;
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-')
-        return 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end)
-        return 0;
-    *out = v;
-    return 1;
-}
-
 /* --shard K/N with 0 <= K < N. */
 static int parse_shard(const char *s, tune_args *a)
 {
@@ -128,7 +116,7 @@ static int parse_shard(const char *s, tune_args *a)
         return 0;
     memcpy(buf, s, (size_t)(slash - s));
     buf[slash - s] = 0;
-    if (!parse_u64(buf, &k) || !parse_u64(slash + 1, &n) || n == 0 || n > 1000000 || k >= n)
+    if (!vkat_cli_parse_u64(buf, &k) || !vkat_cli_parse_u64(slash + 1, &n) || n == 0 || n > 1000000 || k >= n)
         return 0;
     a->shard_index = (uint32_t)k;
     a->shard_count = (uint32_t)n;
@@ -213,7 +201,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
         else if (!strcmp(o, "--jobs")) {
             NEEDS_VALUE();
             uint64_t n;
-            if (!parse_u64(v, &n) || n == 0 || n > 1024) {
+            if (!vkat_cli_parse_u64(v, &n) || n == 0 || n > 1024) {
                 fprintf(stderr, "vkautotune: --jobs '%s': expected 1..1024\n", v);
                 return 0;
             }
@@ -227,7 +215,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
             }
         } else if (!strcmp(o, "--seed")) {
             NEEDS_VALUE();
-            if (!parse_u64(v, &a->seed)) {
+            if (!vkat_cli_parse_u64(v, &a->seed)) {
                 fprintf(stderr, "vkautotune: --seed '%s': expected a non-negative integer\n", v);
                 return 0;
             }
@@ -240,7 +228,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
         } else if (!strcmp(o, "--top")) {
             NEEDS_VALUE();
             uint64_t t;
-            if (!parse_u64(v, &t) || t == 0 || t > 1000) {
+            if (!vkat_cli_parse_u64(v, &t) || t == 0 || t > 1000) {
                 fprintf(stderr, "vkautotune: --top '%s': expected 1..1000\n", v);
                 return 0;
             }
@@ -256,7 +244,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
         } else if (!strcmp(o, "--repetitions")) {
             NEEDS_VALUE();
             uint64_t n;
-            if (!parse_u64(v, &n) || n == 0 || n > 100000) {
+            if (!vkat_cli_parse_u64(v, &n) || n == 0 || n > 100000) {
                 fprintf(stderr, "vkautotune: --repetitions '%s': expected 1..100000\n", v);
                 return 0;
             }
