@@ -586,27 +586,38 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
     g->cooperative_matrix2 = fs.coopmat2.cooperativeMatrixWorkgroupScope;
     g->pipeline_statistics = fs.pipeline_exec.pipelineExecutableInfo;
 
+    vkat_result r = vkat_gpu_open_device(g, f2, exts, next, err);
+    if (r != VKAT_OK) {
+        free(g);
+        return r;
+    }
+    VkPipelineCacheCreateInfo pcci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    if (vkCreatePipelineCache(g->device, &pcci, NULL, &g->pipeline_cache) != VK_SUCCESS)
+        g->pipeline_cache = VK_NULL_HANDLE;
+    *out = g;
+    return VKAT_OK;
+}
+
+vkat_result vkat_gpu_open_device(vkat_gpu *g, const VkPhysicalDeviceFeatures2 *features,
+                                 const char *const *extensions, uint32_t extension_count, vkat_error *err)
+{
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qci.queueFamilyIndex = g->queue_family;
     qci.queueCount = 1;
     qci.pQueuePriorities = &priority;
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = f2;
+    dci.pNext = features;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
-    dci.enabledExtensionCount = next;
-    dci.ppEnabledExtensionNames = exts;
+    dci.enabledExtensionCount = extension_count;
+    dci.ppEnabledExtensionNames = extension_count ? extensions : NULL;
     VkResult vr = vkCreateDevice(g->physical, &dci, NULL, &g->device);
     if (vr != VK_SUCCESS) {
-        free(g);
+        g->device = VK_NULL_HANDLE;
         return vkat_fail_vk(err, vr, "vkCreateDevice");
     }
     vkGetDeviceQueue(g->device, g->queue_family, 0, &g->queue);
-    VkPipelineCacheCreateInfo pcci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-    if (vkCreatePipelineCache(g->device, &pcci, NULL, &g->pipeline_cache) != VK_SUCCESS)
-        g->pipeline_cache = VK_NULL_HANDLE;
-    *out = g;
     return VKAT_OK;
 }
 

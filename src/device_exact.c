@@ -91,24 +91,7 @@ static vkat_result create_exact(const vkat_instance *inst, uint32_t index, const
         *vkat_feature_member(&on, features[i], &s) = VK_TRUE;
     }
 
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = g->queue_family;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
-    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = &on.core;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    dci.enabledExtensionCount = enable_count;
-    dci.ppEnabledExtensionNames = enable_count ? enable : NULL;
-    vr = vkCreateDevice(g->physical, &dci, NULL, &g->device);
-    if (vr != VK_SUCCESS) {
-        g->device = VK_NULL_HANDLE;
-        r = vkat_fail_vk(err, vr, "vkCreateDevice");
-        goto done;
-    }
-    vkGetDeviceQueue(g->device, g->queue_family, 0, &g->queue);
+    r = vkat_gpu_open_device(g, &on.core, enable, enable_count, err);
 done:
     free(offered);
     return r;

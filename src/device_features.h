@@ -1,6 +1,7 @@
 /* device_features.h — internal: the Vulkan feature structures the tuner reads and enables, as one pNext chain,
  * and feature names (as space files and manifests write them) to their VkBool32 members. Shared by
- * vkat_gpu_create (enable all that is supported) and vkat_gpu_create_exact (enable only what is named). */
+ * vkat_gpu_create (enable all that is supported) and vkat_gpu_create_exact (enable only what is named), with the
+ * logical-device creation both end in. */
 #ifndef VKAT_DEVICE_FEATURES_H
 #define VKAT_DEVICE_FEATURES_H
 
@@ -36,5 +37,11 @@ void vkat_feature_chain_init(vkat_feature_chain *c, unsigned used);
 /* The member for a feature name ("shaderFloat16", "cooperativeMatrix", ...) and its structure (*s); NULL for a
  * name the tuner does not know. */
 VkBool32 *vkat_feature_member(vkat_feature_chain *c, const char *name, int *s);
+
+/* Creates g->device with one queue of g->queue_family (g->physical and queue_family set), `features` as the
+ * chain to enable and the named extensions; fills g->queue. VK_NULL_HANDLE device on failure. The last step of both
+ * device makers. */
+vkat_result vkat_gpu_open_device(vkat_gpu *g, const VkPhysicalDeviceFeatures2 *features,
+                                 const char *const *extensions, uint32_t extension_count, vkat_error *err);
 
 #endif
