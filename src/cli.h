@@ -26,6 +26,9 @@ int vkat_cli_report(const vkat_error *err);
 void vkat_cli_setup_log(int verbose, int quiet);
 /* A whole non-negative decimal number (no sign, nothing after it) into *out; 0 when `s` is not one. */
 int vkat_cli_parse_u64(const char *s, uint64_t *out);
+/* Commands that read a results database check it exists first: opening would create an empty one, so a typo in
+ * the path must stop here. Prints "vkautotune: PATH: no such database" + hint and returns 0 when it does not. */
+int vkat_cli_database_exists(const char *path, const char *hint);
 
 int vkat_cmd_devices(int argc, char **argv);
 int vkat_cmd_tune(int argc, char **argv);

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 int vkat_cli_exit_code(vkat_result r)
 {
@@ -85,4 +86,13 @@ int vkat_cli_parse_u64(const char *s, uint64_t *out)
         return 0;
     *out = v;
     return 1;
+}
+
+int vkat_cli_database_exists(const char *path, const char *hint)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0)
+        return 1;
+    fprintf(stderr, "vkautotune: %s: no such database%s\n", path, hint ? hint : "");
+    return 0;
 }

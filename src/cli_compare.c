@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- Transfers ------------------------------------------------------------------------------------------------ */
 
@@ -165,12 +164,6 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
     }
 }
 
-static int file_exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
-
 int vkat_cmd_compare(int argc, char **argv)
 {
     const char *db = NULL, *kernel = NULL, *problem = NULL, *space_path = NULL;
@@ -206,11 +199,8 @@ int vkat_cmd_compare(int argc, char **argv)
         fprintf(stderr, "vkautotune: compare: --include-transfers needs --space (the buffers to transfer)\n");
         return VKAT_EXIT_USAGE;
     }
-    /* Opening would create an empty database: a typo in the path must not do that. */
-    if (!file_exists(db)) {
-        fprintf(stderr, "vkautotune: %s: no such database\n", db);
+    if (!vkat_cli_database_exists(db, NULL))
         return VKAT_EXIT_INPUT;
-    }
     vkat_error err = {0};
     vkat_store *st = NULL;
     vkat_space *space = NULL;
@@ -291,10 +281,8 @@ int vkat_cmd_merge(int argc, char **argv)
         }
     /* Check every input first, so a typo does not leave a half-merged output. */
     for (int i = 1; i < n; i++)
-        if (!file_exists(paths[i])) {
-            fprintf(stderr, "vkautotune: %s: no such database\n", paths[i]);
+        if (!vkat_cli_database_exists(paths[i], NULL))
             return VKAT_EXIT_INPUT;
-        }
     vkat_error err = {0};
     vkat_store *st = NULL;
     int code = VKAT_EXIT_OK;

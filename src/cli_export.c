@@ -116,14 +116,10 @@ int vkat_cmd_export(int argc, char **argv)
         code = vkat_cli_report(&err);
         goto done;
     }
-    /* An existing database only: export must not create an empty one by mistake. */
-    FILE *probe = fopen(db, "rb");
-    if (!probe) {
-        fprintf(stderr, "vkautotune: %s: no such database (tune first, or give --db)\n", db);
+    if (!vkat_cli_database_exists(db, " (tune first, or give --db)")) {
         code = VKAT_EXIT_DB;
         goto done;
     }
-    fclose(probe);
     if (vkat_store_open(db, &store, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;

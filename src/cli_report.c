@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static void usage(FILE *f)
 {
@@ -64,11 +63,8 @@ int vkat_cmd_report(int argc, char **argv)
         fprintf(stderr, "vkautotune: report: --db and -o are required (see vkautotune report --help)\n");
         return VKAT_EXIT_USAGE;
     }
-    struct stat sb;
-    if (stat(db, &sb) != 0) {
-        fprintf(stderr, "vkautotune: %s: no such database\n", db);
+    if (!vkat_cli_database_exists(db, NULL))
         return VKAT_EXIT_INPUT;
-    }
     vkat_error err = {0};
     vkat_store *st = NULL;
     vkat_comparison *cs = NULL;
