@@ -43,6 +43,11 @@ def kind_dtype(space):
     return (kind, suffix) if suffix in DTYPES else (space, "f32")
 
 
+def torch_dtype(torch, space):
+    """The torch element type of a space's dtype."""
+    return {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[kind_dtype(space)[1]]
+
+
 def space_info(space, cpu, override):
     """Problem sizes ([problem], then the entry's override, or the [problem.cpu] ones when cpu) and the [metrics]
     expressions."""
@@ -113,8 +118,8 @@ def time_cuda(torch, fn, reps=50, warm=10):
 def torch_op(torch, space, p):
     """The PyTorch equivalent of a space: (callable taking no arguments, its input tensors kept alive)."""
     F = torch.nn.functional
-    kind, dtype = kind_dtype(space)
-    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    kind = kind_dtype(space)[0]
+    dt = torch_dtype(torch, space)
     dev = "cuda"
     r = lambda *s: torch.randn(*s, device=dev, dtype=dt)  # noqa: E731
     if kind == "softmax":
@@ -164,7 +169,7 @@ def torch_op(torch, space, p):
 def rmsnorm_composite(torch, space, p):
     """The textbook eager RMSNorm (several kernels), as LLM code wrote it before F.rms_norm was fused: the
     baseline of the seed project's 5.29x. Times it; the table's eager column is F.rms_norm, one fused kernel."""
-    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[kind_dtype(space)[1]]
+    dt = torch_dtype(torch, space)
     x, w = (torch.randn(*s, device="cuda", dtype=dt) for s in ((p["ROWS"], p["H"]), (p["H"],)))
     ms = time_cuda(torch, lambda: (x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6)).to(dt) * w)
     del x, w
