@@ -28,11 +28,14 @@ KERNELS = [
     ("softmax_f32", "softmax"), ("softmax_f16", "softmax"), ("softmax_bf16", "softmax"),
     ("rmsnorm_f32", "rmsnorm"), ("rmsnorm_f16", "rmsnorm"), ("rmsnorm_bf16", "rmsnorm"),
     ("layernorm_f32", "layernorm"), ("layernorm_f16", "layernorm"), ("layernorm_bf16", "layernorm"),
-    ("reduce_sum_f32", "reduce"), ("reduce_sum_f16", "reduce"), ("reduce_max_f32", "reduce"),
-    ("reduce_max_f16", "reduce"), ("xent_f32", "xent"), ("xent_f16", "xent"), ("rope_f32", "rope"),
-    ("rope_f16", "rope"), ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("attention_f32", "attention"),
-    ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
+    ("reduce_sum_f32", "reduce"), ("reduce_sum_f16", "reduce"), ("reduce_sum_bf16", "reduce"),
+    ("reduce_max_f32", "reduce"), ("reduce_max_f16", "reduce"), ("reduce_max_bf16", "reduce"),
+    ("xent_f32", "xent"), ("xent_f16", "xent"), ("xent_bf16", "xent"),
+    ("rope_f32", "rope"), ("rope_f16", "rope"), ("rope_bf16", "rope"),
+    ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("swiglu_bf16", "swiglu"),
+    ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
     ("attention_fa_f16", "attention_fa"), ("transpose", "transpose", {"R": 16384, "C": 16384}),
+    ("transpose_f16", "transpose", {"R": 16384, "C": 16384}), ("transpose_bf16", "transpose", {"R": 16384, "C": 16384}),
 ]
 DTYPES = ("f32", "f16", "bf16")
 

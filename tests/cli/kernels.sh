@@ -1,6 +1,6 @@
 #!/bin/sh
-# kernels.sh — tunes every space of the kernel library (spaces/*.ini but the GEMM and transpose ones, which
-# tune_e2e.sh and the README cover) on the default device at its [problem.cpu] size with a small budget, and checks
+# kernels.sh — tunes every space of the kernel library (spaces/*.ini but gemm.ini, which tune_e2e.sh and the
+# README cover) on the default device at its [problem.cpu] size with a small budget, and checks
 # that each run exits 0 and ranks at least one variant that passed the reference check — or, for a space whose
 # [kernel] needs what the device lacks (cooperative matrices, bf16 on lavapipe), that it was skipped with a
 # message naming the missing extension.
@@ -14,7 +14,7 @@ need_python "to read --json"
 n=0
 for space in "$SRC"/spaces/*.ini; do
     name=$(basename "$space" .ini)
-    case $name in gemm | transpose) continue ;; esac
+    case $name in gemm) continue ;; esac
     n=$((n + 1))
     template="$SRC/shaders/$(sed -n 's|^template = \.\./shaders/\(.*\)$|\1|p' "$space")"
     # Spaces that need an extension: on a device without it, the run must say so and skip.
