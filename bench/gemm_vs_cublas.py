@@ -51,6 +51,8 @@ def tune(args, template, space, problem):
         cmd += ["--device", args.device]
     if args.warm_start:
         cmd += ["--warm-start"]
+    for c in args.start or []:
+        cmd += ["--start", c]
     out = subprocess.run(cmd, capture_output=True, text=True)
     line = " ".join(cmd)
     if out.returncode != 0:
@@ -156,6 +158,9 @@ def main():
     ap.add_argument("--templates", help="comma list of template names to run (e.g. sgemm_wt)")
     ap.add_argument("--warm-start", action="store_true",
                     help="vkautotune --warm-start: each search first measures the winners of the other problems in --db")
+    ap.add_argument("--start", action="append",
+                    help="vkautotune --start (repeatable): measure this configuration first in every search; name "
+                         "every parameter of the templates run (so use it with --templates)")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
