@@ -107,7 +107,8 @@ for bt_gm in "0 8" "1 1"; do
 done
 
 # The tilings that won on the H200 (BENCHMARKS.md, issue 5: BM = BN = 128, BK = 16, WARP = 32) with every
-# STAGES, PF, FB and KU (2 x 2 x 2, and KU = 2 for 2), as the H200 runs them (2 x 2 tiles of a 256 x 256 x 80 problem; K crosses 5 tiles).
+# STAGES, PF, FB and KU (2 x 2 x 2, and KU = 2 for 2), as the H200 runs them (2 x 2 tiles of a 256 x 256 x 80
+# problem; K crosses 5 tiles).
 # SWZ = 2 rather than the winners' 1: two padded stages (33 KiB) pass lavapipe's 32 KiB of shared memory.
 pin_h200() { # pin_h200 FILE BT WM WN WMITER WNITER TM TN
     sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 128/' \
