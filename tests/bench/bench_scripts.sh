@@ -20,6 +20,7 @@ check "its table has re-measured sgemm rows with a cuBLAS ratio" \
     grep -q "^| sgemm | fp32 | M=256,N=256,K=256,BT=0 | [0-9.e-]* | [0-9.e-]* | [0-9.]* | [0-9]*% |" "$T/gemm/gemm.md"
 check "its cmgemm rows say why they were skipped" grep -q "^| cmgemm | fp16 .*skipped: " "$T/gemm/gemm.md"
 check "--start went to the sgemm searches" grep -q "sgemm\.ini .*--start $START" "$T/gemm/gemm.md"
+# shellcheck disable=SC2016 # $1 is the inner shell's
 check "--start did not go to the cmgemm searches" sh -c '! grep -q "cmgemm_f16\.ini .*--start" "$1"' - "$T/gemm/gemm.md"
 
 ONLY=softmax_f16,rmsnorm_f32,layernorm_bf16,reduce_sum_f16,reduce_max_f32,xent_f16,rope_f16,swiglu_f32,transpose
