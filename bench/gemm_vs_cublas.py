@@ -51,8 +51,10 @@ def tune(args, template, space, problem):
         cmd += ["--device", args.device]
     if args.warm_start:
         cmd += ["--warm-start"]
-    for c in args.start or []:
-        cmd += ["--start", c]
+    params = space_params(os.path.join(args.src, space))
+    for start in args.start or []:
+        if {kv.split("=", 1)[0].strip() for kv in start.split(",")} == params:
+            cmd += ["--start", start]
     out = subprocess.run(cmd, capture_output=True, text=True)
     line = " ".join(cmd)
     if out.returncode != 0:
@@ -62,6 +64,19 @@ def tune(args, template, space, problem):
         return json.loads(out.stdout)[0], line
     except (ValueError, IndexError) as e:
         return {"error": "unreadable --json output (%s)" % e}, line
+
+
+def space_params(space):
+    """The names of the space's [params]: a --start configuration goes to the spaces it names exactly."""
+    section, names = None, set()
+    with open(space) as f:
+        for line in f:
+            line = line.split(";")[0].strip()
+            if line.startswith("["):
+                section = line.strip("[]").strip()
+            elif section == "params" and "=" in line:
+                names.add(line.split("=")[0].strip())
+    return names
 
 
 def kernel_name(space):
@@ -158,9 +173,9 @@ def main():
     ap.add_argument("--templates", help="comma list of template names to run (e.g. sgemm_wt)")
     ap.add_argument("--warm-start", action="store_true",
                     help="vkautotune --warm-start: each search first measures the winners of the other problems in --db")
-    ap.add_argument("--start", action="append",
-                    help="vkautotune --start (repeatable): measure this configuration first in every search; name "
-                         "every parameter of the templates run (so use it with --templates)")
+    ap.add_argument("--start", action="append", metavar="CONFIG",
+                    help="vkautotune --start (repeatable): measured first by the searches of every template whose "
+                         "space has exactly the parameters CONFIG names, at every problem where it is valid")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
