@@ -16,7 +16,7 @@
 
 static const uint64_t marks[] = {25, 50, 100, 200, 400, 800};
 #define NMARKS (sizeof marks / sizeof *marks)
-static const char *const strategies[] = {"auto", "annealing", "genetic", "local", "de", "model", "forest", "random"};
+static const char *const strategies[] = {"auto", "annealing", "genetic", "local", "de", "model", "forest", "gp", "random"};
 #define NSTRAT (sizeof strategies / sizeof *strategies)
 #define MAX_TABLES 32
 
@@ -61,7 +61,7 @@ static void *worker(void *arg)
 /* ---- the plot: one panel per table and one for the mean, a polyline per strategy ---------------------------- */
 
 static const char *const colours[NSTRAT] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e",
-                                            "#17becf", "#7f7f7f"};
+                                            "#17becf", "#e377c2", "#7f7f7f"};
 
 static void panel(FILE *f, double x0, double y0, double w, double h, const char *title, double curves[][NMARKS])
 {

@@ -173,11 +173,12 @@ int vkat_search_in_shard(const vkat_search_space *space, uint64_t index)
 
 /* Each in its own file (strategy_*.c). */
 extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_genetic, vkat_strategy_local, vkat_strategy_de,
-    vkat_strategy_model, vkat_strategy_forest, vkat_strategy_bandit;
+    vkat_strategy_model, vkat_strategy_forest, vkat_strategy_gp, vkat_strategy_bandit;
 
 const vkat_strategy_ops *const vkat_strategies[] = {&exhaustive_ops,         &random_ops,          &vkat_strategy_bandit,
                                                     &vkat_strategy_annealing, &vkat_strategy_genetic, &vkat_strategy_local,
-                                                    &vkat_strategy_de,        &vkat_strategy_model, &vkat_strategy_forest, NULL};
+                                                    &vkat_strategy_de,        &vkat_strategy_model, &vkat_strategy_forest,
+                                                    &vkat_strategy_gp, NULL};
 
 const vkat_strategy_ops *vkat_strategy_find(const char *name)
 {

@@ -149,6 +149,27 @@ int vkat_forest_fit(vkat_forest *f, const uint32_t *x, const double *y, size_t n
 /* Mean and spread (standard deviation) of the trees' predictions at choice; only after a successful fit. */
 void vkat_forest_predict(const vkat_forest *f, const uint32_t *choice, double *mean, double *spread);
 
+/* ---- A surrogate (search_gp.c): a Gaussian process over value indices --------------------------------------- */
+
+typedef struct vkat_gp vkat_gp;
+/* A GP over `space` (kept by pointer: it must outlive the GP) holding at most max_points points; NULL when out of
+ * memory. Deterministic (no randomness). Not thread-safe, prediction included (it uses scratch space). */
+vkat_gp *vkat_gp_create(const vkat_search_space *space, size_t max_points);
+void vkat_gp_free(vkat_gp *g); /* accepts NULL */
+/* Fits n <= max_points points (x[n][param_count] value indices, y[n] finite targets), choosing the length scale and
+ * noise by marginal likelihood; replaces the previous fit. Returns 0 when n is 0 or too large, or on failure. */
+int vkat_gp_fit(vkat_gp *g, const uint32_t *x, const double *y, size_t n);
+/* Adds one point to the fit without re-choosing hyperparameters (a one-row Cholesky update). Returns 0, leaving
+ * the fit unchanged, when there is no fit, no room, or the point is (nearly) a duplicate of one held. */
+int vkat_gp_add(vkat_gp *g, const uint32_t *x, double y);
+/* Points in the fit (0 before the first). */
+size_t vkat_gp_count(const vkat_gp *g);
+/* Posterior mean and standard deviation at choice, in the targets' units; only after a successful fit. sd may be
+ * NULL: the mean alone costs O(n), the deviation O(n^2). */
+void vkat_gp_predict(const vkat_gp *g, const uint32_t *choice, double *mean, double *sd);
+/* The prior standard deviation: no posterior one exceeds it (a bound for pruning candidates). */
+double vkat_gp_prior_sd(const vkat_gp *g);
+
 /* ---- The search driver (search_run.c): the one search loop, for live tuning and replay ---------------------- */
 
 typedef struct vkat_search_hooks {

@@ -1,29 +1,33 @@
 /* strategy_bandit.c — "auto", the default measured on replays: a bandit that shares the budget among the
- * model, local search, annealing and the forest (the members that did best on the development tables; genetic and
- * de lagged there) by their recent gains. Each proposal comes from one member, chosen epsilon-greedily by its
- * discounted mean gain (relative improvement of the best time its proposals brought); every observation is told
- * to every member, so a member resumes from the best point whoever found it. Once the best time has not improved
- * for STALE observations the incumbent's basin is taken as exhausted: for STALE_FOREST more observations the forest
- * (whose surrogate ranks unseen points across the whole space, not only near the incumbent) and local search (the
- * member that leaves a basin: kicks and far restarts) take turns, then local search proposes alone until something
- * better turns up. Giving the forest that window only, not the whole stale phase, is what keeps local search's
- * restarts: the one way out of an isolated optimum's surroundings found so far (convolution_A100). The members are
- * fixed here, not looked up by name, so registering a new strategy does not silently change the default. */
+ * model, local search, annealing and the Gaussian process (the members that did best on the development tables;
+ * genetic and de lagged there, and the GP replaced the random forest in the third session: better at 25-200
+ * evaluations on the shared and the held-out tables) by their recent gains. Each proposal comes from one member,
+ * chosen epsilon-greedily by its discounted mean gain (relative improvement of the best time its proposals
+ * brought); every observation is told to every member, so a member resumes from the best point whoever found it.
+ * Once the best time has not improved for STALE observations the incumbent's basin is taken as exhausted: for
+ * STALE_SURROGATE more observations the GP (whose uncertainty ranks unmeasured regions across the whole space, not
+ * only near the incumbent) and local search (the member that leaves a basin: kicks and far restarts) take turns,
+ * then local search proposes alone until something better turns up. Giving the surrogate that window only, not the
+ * whole stale phase, is what keeps local search's restarts: the one way out of an isolated optimum's surroundings
+ * found so far (convolution_A100). The members are fixed here, not looked up by name, so registering a new
+ * strategy does not silently change the default. */
 #include "search.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vkat_strategy_model, vkat_strategy_forest;
+extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vkat_strategy_model, vkat_strategy_gp;
 
 #define ARMS 4
 #define EPSILON 0.2
 #define DISCOUNT 0.97 /* per observation: gains older than ~30 evaluations fade */
-#define STALE 40      /* observations without a new best after which only local search proposes */
-#define STALE_FOREST 40 /* observations of a stale phase in which the forest and local search take turns */
+#define STALE 40      /* observations without a new best after which only local search and the GP propose */
+/* Observations of a stale phase in which the GP and local search take turns: 20 on the shared tables (10..40
+ * within seed noise there; 0 cost MI50_GEMM 0.005 after 200), bench/results/strategies-session3.md. */
+#define STALE_SURROGATE 20
 #define LOCAL_ARM 1
-#define FOREST_ARM 3
+#define SURROGATE_ARM 3
 
 typedef struct bandit_state {
     vkat_search_space sp;
@@ -55,9 +59,9 @@ static void *bandit_create(const vkat_search_space *space, uint64_t seed)
     bandit_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    /* The forest last: the other members keep the seeds they had before it joined. */
+    /* The surrogate last (the forest's seat until the third session): the others keep their seeds. */
     const vkat_strategy_ops *ops[ARMS] = {&vkat_strategy_model, &vkat_strategy_local, &vkat_strategy_annealing,
-                                          &vkat_strategy_forest};
+                                          &vkat_strategy_gp};
     s->sp = *space;
     s->rng = seed ^ 0x243f6a8885a308d3ull;
     s->best_s = INFINITY;
@@ -80,7 +84,7 @@ static int pick(bandit_state *s)
             return i;
     /* Stalled: the model and annealing keep proposing around the incumbent, which is what stalled. */
     if (s->stale >= STALE)
-        return s->stale < STALE + STALE_FOREST && (s->next++ & 1) == 0 ? FOREST_ARM : LOCAL_ARM;
+        return s->stale < STALE + STALE_SURROGATE && (s->next++ & 1) == 0 ? SURROGATE_ARM : LOCAL_ARM;
     if (vkat_rng_uniform(&s->rng) < EPSILON)
         return (int)vkat_rng_below(&s->rng, ARMS);
     int best = 0;
@@ -142,6 +146,6 @@ static void bandit_observe(void *state, const uint32_t *choice, double seconds)
 }
 
 const vkat_strategy_ops vkat_strategy_bandit = {
-    "auto", "a bandit sharing the budget among model, local, annealing and forest by their recent gains",
+    "auto", "a bandit sharing the budget among model, local, annealing and gp by their recent gains",
     bandit_create, bandit_propose, bandit_observe, bandit_destroy,
 };

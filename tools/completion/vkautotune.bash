@@ -16,7 +16,7 @@ _vkautotune()
         --db|--pipeline-cache|--device-profile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); [ "$cmd" = compile ] && COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
-        --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model" -- "$cur")); return ;;
+        --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model forest gp" -- "$cur")); return ;;
         --check-on) COMPREPLY=($(compgen -W "auto gpu host" -- "$cur")); return ;;
         --problem|--config|--start|--budget|--seed|--seeds|--shard|--top|--warmup|--repetitions|--header|--jobs|--watchdog|--param|--param2|--title|--kernel|--window) return ;;
     esac
