@@ -82,7 +82,7 @@ int main(void)
     }
 
     /* A one-row update (same hyperparameters, so not the same model as a fit of N + 1 points): it now
-     * interpolates the new point, and it is sure there. A full GP refuses nothing but says so. */
+     * interpolates the new point, and it is sure there. A GP already holding its maximum refuses an update. */
     CHECK(vkat_gp_add(g, x + N * NP, y[N]));
     CHECK(vkat_gp_count(g) == N + 1);
     vkat_gp_predict(g, x + N * NP, &mu, &sd);
