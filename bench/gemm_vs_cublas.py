@@ -24,6 +24,7 @@ tiny skinny one) with a budget of 5, for trying the script on lavapipe, where th
 skipped (the table says why).
 """
 import argparse
+import configparser
 import json
 import os
 import statistics
@@ -66,30 +67,23 @@ def tune(args, template, space, problem):
         return {"error": "unreadable --json output (%s)" % e}, line
 
 
+def read_space(space):
+    """A space file as configparser reads it (the same INI dialect vkautotune reads: ';' and '#' comments)."""
+    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), comment_prefixes=(";", "#"), strict=False,
+                                   interpolation=None)
+    cp.optionxform = str
+    cp.read(space)
+    return cp
+
+
 def space_params(space):
     """The names of the space's [params]: a --start configuration goes to the spaces it names exactly."""
-    section, names = None, set()
-    with open(space) as f:
-        for line in f:
-            line = line.split(";")[0].strip()
-            if line.startswith("["):
-                section = line.strip("[]").strip()
-            elif section == "params" and "=" in line:
-                names.add(line.split("=")[0].strip())
-    return names
+    return set(read_space(space)["params"])
 
 
 def kernel_name(space):
     """The space's [kernel] name: what `vkautotune export` calls the kernel in manifest.json."""
-    section = None
-    with open(space) as f:
-        for line in f:
-            line = line.split(";")[0].strip()
-            if line.startswith("["):
-                section = line.strip("[]").strip()
-            elif section == "kernel" and line.split("=")[0].strip() == "name":
-                return line.split("=", 1)[1].strip()
-    return None
+    return read_space(space).get("kernel", "name", fallback=None)
 
 
 def verify(args, space, problem):
