@@ -574,16 +574,7 @@ vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu 
     f2->features.sparseResidencyAliased = VK_FALSE;
     fs.v13.robustImageAccess = VK_FALSE;
     g->float16 = fs.v12.shaderFloat16;
-    g->int8 = fs.v12.shaderInt8;
-    g->int16 = f2->features.shaderInt16;
-    g->int64 = f2->features.shaderInt64;
     g->float64 = f2->features.shaderFloat64;
-    g->storage16 = fs.v11.storageBuffer16BitAccess;
-    g->storage8 = fs.v12.storageBuffer8BitAccess;
-    g->subgroup_size_control = fs.v13.subgroupSizeControl;
-    g->cooperative_matrix = fs.coopmat.cooperativeMatrix;
-    g->bfloat16 = fs.bf16.shaderBFloat16Type;
-    g->cooperative_matrix2 = fs.coopmat2.cooperativeMatrixWorkgroupScope;
     g->pipeline_statistics = fs.pipeline_exec.pipelineExecutableInfo;
 
     vkat_result r = vkat_gpu_open_device(g, f2, exts, next, err);

@@ -26,9 +26,9 @@ typedef struct vkat_gpu {
     VkQueue queue;
     uint32_t queue_family;
     VkPhysicalDeviceMemoryProperties memory;
-    /* What was enabled at creation (1 = on), so shaders that need them can be skipped with a message. */
-    int float16, int8, int16, int64, storage16, storage8, subgroup_size_control, cooperative_matrix, bfloat16,
-        cooperative_matrix2, float64;
+    /* Enabled at creation (1 = on) and asked for by the tool itself: fp16 peaks, the float64 check on the GPU.
+     * Whether a space's shaders can run is asked of `info` (vkat_device_meets), not of these. */
+    int float16, float64;
     int pipeline_statistics; /* VK_KHR_pipeline_executable_properties enabled: kernels capture driver statistics */
     /* Shared by every pipeline created on this device (internally synchronised, so worker threads may use it);
      * VK_NULL_HANDLE when it could not be created. */
