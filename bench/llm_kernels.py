@@ -23,6 +23,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+TRANSPOSE_SHAPE = {"R": 16384, "C": 16384}  # 1 GiB in fp32, LLM-sized like the other shapes (spaces: 4096^2)
 # (space, template[, problem override]): the kernels; a space's name ends in the dtype it stores (none: fp32).
 KERNELS = [
     ("softmax_f32", "softmax"), ("softmax_f16", "softmax"), ("softmax_bf16", "softmax"),
@@ -34,8 +35,8 @@ KERNELS = [
     ("rope_f32", "rope"), ("rope_f16", "rope"), ("rope_bf16", "rope"),
     ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("swiglu_bf16", "swiglu"),
     ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
-    ("attention_fa_f16", "attention_fa"), ("transpose", "transpose", {"R": 16384, "C": 16384}),
-    ("transpose_f16", "transpose", {"R": 16384, "C": 16384}), ("transpose_bf16", "transpose", {"R": 16384, "C": 16384}),
+    ("attention_fa_f16", "attention_fa"), ("transpose", "transpose", TRANSPOSE_SHAPE),
+    ("transpose_f16", "transpose", TRANSPOSE_SHAPE), ("transpose_bf16", "transpose", TRANSPOSE_SHAPE),
 ]
 DTYPES = ("f32", "f16", "bf16")
 
