@@ -181,6 +181,33 @@ def rmsnorm_composite(torch, space, p):
     return ms
 
 
+def sdpa_backends(torch, space, p):
+    """scaled_dot_product_attention timed with each backend PyTorch has for these inputs: {name: ms or reason}.
+    FLASH_ATTENTION is PyTorch's FlashAttention-2 (mma.sync tensor-core instructions, the class Vulkan's cooperative
+    matrices reach on NVIDIA); CUDNN_ATTENTION may use Hopper's wgmma, which Vulkan does not expose."""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError as e:
+        return {"all": "torch.nn.attention missing: %s" % e}
+    F = torch.nn.functional
+    dt = torch_dtype(torch, space)
+    q, k, v = (torch.randn(1, p["HEADS"], p["S"], p["D"], device="cuda", dtype=dt) for _ in range(3))
+    out = {}
+    for name in ("FLASH_ATTENTION", "CUDNN_ATTENTION", "EFFICIENT_ATTENTION"):
+        backend = getattr(SDPBackend, name, None)
+        if backend is None:
+            out[name] = "not in this torch"
+            continue
+        try:
+            with sdpa_kernel(backend):
+                out[name] = time_cuda(torch, lambda: F.scaled_dot_product_attention(q, k, v))
+        except RuntimeError as e:  # the backend refuses these inputs on this device: report why
+            out[name] = str(e).splitlines()[0][:120]
+    del q, k, v
+    torch.cuda.empty_cache()
+    return out
+
+
 def measure_torch(torch, space, p):
     fn = torch_op(torch, space, p)
     eager = time_cuda(torch, fn)
@@ -258,6 +285,15 @@ def main():
                 composite = rmsnorm_composite(torch, space, prob)
                 notes.append("%s: the textbook eager composite x * rsqrt(mean(x^2) + eps) * w takes %.4f ms; "
                              "vkautotune is %.2fx faster than it" % (space, composite, composite / ms))
+            if kind.startswith("attention") and "flops" in metrics:
+                flops = evaluate(metrics["flops"], prob)
+                for name, t in sdpa_backends(torch, space, prob).items():
+                    if isinstance(t, str):
+                        notes.append("%s: SDPA backend %s: %s" % (space, name, t))
+                    else:
+                        notes.append("%s: SDPA backend %s: %.4f ms, %.1f TFLOP/s%s" % (
+                            space, name, t, flops / (t * 1e-3) / 1e12,
+                            "; vkautotune is %.2fx of it" % (t / ms) if ms else ""))
         rows.append({
             "kernel": kind, "dtype": dtype, "shape": shape, "ms": ms, "gbs": gbs,
             "frac": gbs / copy_gbs if gbs and copy_gbs else None, "tflops": tflops, "eager": eager, "compile": comp,
@@ -271,9 +307,10 @@ def main():
     head = ["kernel", "dtype", "shape", "vkautotune ms", "GB/s", "of copy BW", "TFLOP/s", "eager ms", "compile ms",
             "x eager", "x compile", "variants", "tuning s", "check s", "best configuration"]
     lines = ["# LLM kernels: vkautotune against PyTorch", "",
-             "%s; device: %s; copy bandwidth (1 GiB, read + write): %s GB/s; shapes: %s; budget %s per space." % (
-                 datetime.date.today().isoformat(), device or "n/a", fmt(copy_gbs, ".0f") or "n/a",
-                 "[problem.cpu]" if args.cpu_shapes else "[problem]", args.budget),
+             "%s; device: %s; torch %s; copy bandwidth (1 GiB, read + write): %s GB/s; shapes: %s; budget %s per "
+             "space." % (datetime.date.today().isoformat(), device or "n/a", torch.__version__ if torch else "n/a",
+                         fmt(copy_gbs, ".0f") or "n/a", "[problem.cpu]" if args.cpu_shapes else "[problem]",
+                         args.budget),
              "Command: `python3 %s`" % " ".join(sys.argv), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
