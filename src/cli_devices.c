@@ -86,17 +86,8 @@ static json_object *device_json(const vkat_device_info *d)
     }
     json_object_object_add(o, "memory_heaps", heaps);
     json_object *f = json_object_new_object();
-    json_object_object_add(f, "shaderFloat16", json_object_new_boolean(d->shader_float16));
-    json_object_object_add(f, "shaderInt8", json_object_new_boolean(d->shader_int8));
-    json_object_object_add(f, "shaderInt16", json_object_new_boolean(d->shader_int16));
-    json_object_object_add(f, "shaderInt64", json_object_new_boolean(d->shader_int64));
-    json_object_object_add(f, "shaderFloat64", json_object_new_boolean(d->shader_float64));
-    json_object_object_add(f, "storageBuffer16BitAccess", json_object_new_boolean(d->storage_buffer_16bit));
-    json_object_object_add(f, "storageBuffer8BitAccess", json_object_new_boolean(d->storage_buffer_8bit));
-    json_object_object_add(f, "subgroupSizeControl", json_object_new_boolean(d->subgroup_size_control));
-    json_object_object_add(f, "shaderBFloat16Type", json_object_new_boolean(d->shader_bfloat16));
-    json_object_object_add(f, "cooperativeMatrix", json_object_new_boolean(d->cooperative_matrix));
-    json_object_object_add(f, "cooperativeMatrixWorkgroupScope", json_object_new_boolean(d->cooperative_matrix2));
+    for (int i = 0; i < VKAT_FEATURE_COUNT; i++)
+        json_object_object_add(f, vkat_feature_names[i], json_object_new_boolean(d->feature[i]));
     json_object_object_add(o, "features", f);
     json_object *cm = json_object_new_array();
     for (uint32_t i = 0; i < d->coopmat_count; i++) {
@@ -159,12 +150,11 @@ static void device_text(const vkat_device_info *d)
         snprintf(label, sizeof label, "memory heap %u%s", i, d->heaps[i].device_local ? " (local)" : "");
         print_size(label, d->heaps[i].size);
     }
-    printf("  %-26s%s%s%s%s%s%s%s%s\n", "features", d->shader_float16 ? " shaderFloat16" : "",
-           d->shader_int8 ? " shaderInt8" : "", d->shader_int64 ? " shaderInt64" : "",
-           d->storage_buffer_16bit ? " storageBuffer16BitAccess" : "",
-           d->subgroup_size_control ? " subgroupSizeControl" : "", d->shader_bfloat16 ? " shaderBFloat16Type" : "",
-           d->cooperative_matrix ? " cooperativeMatrix" : "",
-           d->cooperative_matrix2 ? " cooperativeMatrixWorkgroupScope" : "");
+    printf("  %-26s", "features");
+    for (int i = 0; i < VKAT_FEATURE_COUNT; i++)
+        if (d->feature[i])
+            printf(" %s", vkat_feature_names[i]);
+    printf("\n");
     if (d->coopmat_count == 0)
         printf("  %-26s none\n", "cooperative matrices");
     for (uint32_t i = 0; i < d->coopmat_count; i++) {

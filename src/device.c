@@ -42,29 +42,6 @@ static const char *const enable_extensions[] = {
     "VK_KHR_shader_subgroup_rotate",     "VK_KHR_shader_expect_assume",
 };
 
-const char *const vkat_feature_names[] = {
-    "shaderFloat16", "shaderInt8", "shaderInt16", "shaderInt64", "shaderFloat64", "storageBuffer16BitAccess",
-    "storageBuffer8BitAccess", "subgroupSizeControl", "shaderBFloat16Type", "shaderBFloat16CooperativeMatrix",
-    "cooperativeMatrix", "cooperativeMatrixWorkgroupScope", NULL,
-};
-
-static int feature_supported(const vkat_device_info *d, const char *name)
-{
-    if (!strcmp(name, "shaderFloat16")) return d->shader_float16;
-    if (!strcmp(name, "shaderInt8")) return d->shader_int8;
-    if (!strcmp(name, "shaderInt16")) return d->shader_int16;
-    if (!strcmp(name, "shaderInt64")) return d->shader_int64;
-    if (!strcmp(name, "shaderFloat64")) return d->shader_float64;
-    if (!strcmp(name, "storageBuffer16BitAccess")) return d->storage_buffer_16bit;
-    if (!strcmp(name, "storageBuffer8BitAccess")) return d->storage_buffer_8bit;
-    if (!strcmp(name, "subgroupSizeControl")) return d->subgroup_size_control;
-    if (!strcmp(name, "shaderBFloat16Type")) return d->shader_bfloat16;
-    if (!strcmp(name, "shaderBFloat16CooperativeMatrix")) return d->shader_bfloat16 && d->cooperative_matrix;
-    if (!strcmp(name, "cooperativeMatrix")) return d->cooperative_matrix;
-    if (!strcmp(name, "cooperativeMatrixWorkgroupScope")) return d->cooperative_matrix2;
-    return 0;
-}
-
 int vkat_device_meets(const vkat_device_info *info, const char *const *extensions, size_t extension_count,
                       const char *const *features, size_t feature_count, char *missing, size_t missing_size)
 {
@@ -74,7 +51,7 @@ int vkat_device_meets(const vkat_device_info *info, const char *const *extension
             return 0;
         }
     for (size_t i = 0; i < feature_count; i++)
-        if (!feature_supported(info, features[i])) {
+        if (vkat_feature_index(features[i]) < 0 || !info->feature[vkat_feature_index(features[i])]) {
             snprintf(missing, missing_size, "%s", features[i]);
             return 0;
         }
@@ -203,7 +180,7 @@ static void read_extensions(VkPhysicalDevice pd, vkat_device_info *d, VkExtensio
 
 static void read_coopmat_shapes(VkPhysicalDevice pd, vkat_device_info *d)
 {
-    if (!d->cooperative_matrix || !vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)
+    if (!d->feature[VKAT_FEATURE_COOPMAT] || !vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)
         return;
     uint32_t n = 0;
     if (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(pd, &n, NULL) != VK_SUCCESS || n == 0)
@@ -358,17 +335,7 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         d->heaps[i].budget = mb.heapBudget[i];
     }
 
-    d->shader_float16 = fs.v12.shaderFloat16;
-    d->shader_int8 = fs.v12.shaderInt8;
-    d->shader_int16 = fs.core.features.shaderInt16;
-    d->shader_int64 = fs.core.features.shaderInt64;
-    d->shader_float64 = fs.core.features.shaderFloat64;
-    d->storage_buffer_16bit = fs.v11.storageBuffer16BitAccess;
-    d->storage_buffer_8bit = fs.v12.storageBuffer8BitAccess;
-    d->subgroup_size_control = fs.v13.subgroupSizeControl;
-    d->shader_bfloat16 = fs.bf16.shaderBFloat16Type;
-    d->cooperative_matrix = fs.coopmat.cooperativeMatrix;
-    d->cooperative_matrix2 = fs.coopmat2.cooperativeMatrixWorkgroupScope;
+    vkat_feature_chain_read(&fs, vkat_feature_structs_known(d), d->feature);
     read_coopmat_shapes(pd, d);
     free(exts);
 }

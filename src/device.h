@@ -44,9 +44,6 @@ int vkat_device_meets(const vkat_device_info *info, const char *const *extension
 /* "NVIDIA", "AMD", "Intel", "Mesa", ... for a PCI or Khronos vendor id; "unknown" otherwise (a static string). */
 const char *vkat_vendor_name(uint32_t vendor_id);
 
-/* Known feature names for space files (NULL-terminated), for error messages and documentation. */
-extern const char *const vkat_feature_names[];
-
 /* Creates a logical device on physical device `index` with one compute queue. Every known feature and tuning
  * extension the device supports is enabled, so templates need not list the common ones. */
 vkat_result vkat_gpu_create(const vkat_instance *inst, uint32_t index, vkat_gpu **out, vkat_error *err);

@@ -5,26 +5,58 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Every name the space format accepts (vkat_feature_names); offsets are of the VkBool32 within its structure. */
+const char *const vkat_feature_names[VKAT_FEATURE_COUNT + 1] = {
+    [VKAT_FEATURE_SHADER_FLOAT16] = "shaderFloat16",
+    [VKAT_FEATURE_SHADER_INT8] = "shaderInt8",
+    [VKAT_FEATURE_SHADER_INT16] = "shaderInt16",
+    [VKAT_FEATURE_SHADER_INT64] = "shaderInt64",
+    [VKAT_FEATURE_SHADER_FLOAT64] = "shaderFloat64",
+    [VKAT_FEATURE_STORAGE_BUFFER_16BIT] = "storageBuffer16BitAccess",
+    [VKAT_FEATURE_STORAGE_BUFFER_8BIT] = "storageBuffer8BitAccess",
+    [VKAT_FEATURE_SUBGROUP_SIZE_CONTROL] = "subgroupSizeControl",
+    [VKAT_FEATURE_BFLOAT16] = "shaderBFloat16Type",
+    [VKAT_FEATURE_BFLOAT16_COOPMAT] = "shaderBFloat16CooperativeMatrix",
+    [VKAT_FEATURE_COOPMAT] = "cooperativeMatrix",
+    [VKAT_FEATURE_COOPMAT2_WORKGROUP_SCOPE] = "cooperativeMatrixWorkgroupScope",
+    [VKAT_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS] = "cooperativeMatrixFlexibleDimensions",
+    [VKAT_FEATURE_COOPMAT2_REDUCTIONS] = "cooperativeMatrixReductions",
+    [VKAT_FEATURE_COOPMAT2_CONVERSIONS] = "cooperativeMatrixConversions",
+    [VKAT_FEATURE_COOPMAT2_PER_ELEMENT] = "cooperativeMatrixPerElementOperations",
+    [VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING] = "cooperativeMatrixTensorAddressing",
+    [VKAT_FEATURE_COOPMAT2_BLOCK_LOADS] = "cooperativeMatrixBlockLoads",
+    [VKAT_FEATURE_COUNT] = NULL,
+};
+
+#define NV2(member) {VKAT_FS_COOPMAT2, offsetof(VkPhysicalDeviceCooperativeMatrix2FeaturesNV, member)}
+
+/* Where each feature lives: its structure and the offset of its VkBool32 there. */
 static const struct {
-    const char *name;
     int s;
     size_t offset;
-} known_features[] = {
-    {"shaderInt16", VKAT_FS_CORE, offsetof(VkPhysicalDeviceFeatures2, features.shaderInt16)},
-    {"shaderInt64", VKAT_FS_CORE, offsetof(VkPhysicalDeviceFeatures2, features.shaderInt64)},
-    {"shaderFloat64", VKAT_FS_CORE, offsetof(VkPhysicalDeviceFeatures2, features.shaderFloat64)},
-    {"storageBuffer16BitAccess", VKAT_FS_V11, offsetof(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess)},
-    {"shaderFloat16", VKAT_FS_V12, offsetof(VkPhysicalDeviceVulkan12Features, shaderFloat16)},
-    {"shaderInt8", VKAT_FS_V12, offsetof(VkPhysicalDeviceVulkan12Features, shaderInt8)},
-    {"storageBuffer8BitAccess", VKAT_FS_V12, offsetof(VkPhysicalDeviceVulkan12Features, storageBuffer8BitAccess)},
-    {"subgroupSizeControl", VKAT_FS_V13, offsetof(VkPhysicalDeviceVulkan13Features, subgroupSizeControl)},
-    {"cooperativeMatrix", VKAT_FS_COOPMAT, offsetof(VkPhysicalDeviceCooperativeMatrixFeaturesKHR, cooperativeMatrix)},
-    {"cooperativeMatrixWorkgroupScope", VKAT_FS_COOPMAT2,
-     offsetof(VkPhysicalDeviceCooperativeMatrix2FeaturesNV, cooperativeMatrixWorkgroupScope)},
-    {"shaderBFloat16Type", VKAT_FS_BF16, offsetof(VkPhysicalDeviceShaderBfloat16FeaturesKHR, shaderBFloat16Type)},
-    {"shaderBFloat16CooperativeMatrix", VKAT_FS_BF16,
-     offsetof(VkPhysicalDeviceShaderBfloat16FeaturesKHR, shaderBFloat16CooperativeMatrix)},
+} feature_member[VKAT_FEATURE_COUNT] = {
+    [VKAT_FEATURE_SHADER_FLOAT16] = {VKAT_FS_V12, offsetof(VkPhysicalDeviceVulkan12Features, shaderFloat16)},
+    [VKAT_FEATURE_SHADER_INT8] = {VKAT_FS_V12, offsetof(VkPhysicalDeviceVulkan12Features, shaderInt8)},
+    [VKAT_FEATURE_SHADER_INT16] = {VKAT_FS_CORE, offsetof(VkPhysicalDeviceFeatures2, features.shaderInt16)},
+    [VKAT_FEATURE_SHADER_INT64] = {VKAT_FS_CORE, offsetof(VkPhysicalDeviceFeatures2, features.shaderInt64)},
+    [VKAT_FEATURE_SHADER_FLOAT64] = {VKAT_FS_CORE, offsetof(VkPhysicalDeviceFeatures2, features.shaderFloat64)},
+    [VKAT_FEATURE_STORAGE_BUFFER_16BIT] = {VKAT_FS_V11,
+                                           offsetof(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess)},
+    [VKAT_FEATURE_STORAGE_BUFFER_8BIT] = {VKAT_FS_V12,
+                                          offsetof(VkPhysicalDeviceVulkan12Features, storageBuffer8BitAccess)},
+    [VKAT_FEATURE_SUBGROUP_SIZE_CONTROL] = {VKAT_FS_V13,
+                                            offsetof(VkPhysicalDeviceVulkan13Features, subgroupSizeControl)},
+    [VKAT_FEATURE_BFLOAT16] = {VKAT_FS_BF16, offsetof(VkPhysicalDeviceShaderBfloat16FeaturesKHR, shaderBFloat16Type)},
+    [VKAT_FEATURE_BFLOAT16_COOPMAT] = {VKAT_FS_BF16, offsetof(VkPhysicalDeviceShaderBfloat16FeaturesKHR,
+                                                              shaderBFloat16CooperativeMatrix)},
+    [VKAT_FEATURE_COOPMAT] = {VKAT_FS_COOPMAT,
+                              offsetof(VkPhysicalDeviceCooperativeMatrixFeaturesKHR, cooperativeMatrix)},
+    [VKAT_FEATURE_COOPMAT2_WORKGROUP_SCOPE] = NV2(cooperativeMatrixWorkgroupScope),
+    [VKAT_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS] = NV2(cooperativeMatrixFlexibleDimensions),
+    [VKAT_FEATURE_COOPMAT2_REDUCTIONS] = NV2(cooperativeMatrixReductions),
+    [VKAT_FEATURE_COOPMAT2_CONVERSIONS] = NV2(cooperativeMatrixConversions),
+    [VKAT_FEATURE_COOPMAT2_PER_ELEMENT] = NV2(cooperativeMatrixPerElementOperations),
+    [VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING] = NV2(cooperativeMatrixTensorAddressing),
+    [VKAT_FEATURE_COOPMAT2_BLOCK_LOADS] = NV2(cooperativeMatrixBlockLoads),
 };
 
 /* The core version or extension each structure needs before it may be chained. */
@@ -83,12 +115,27 @@ void vkat_feature_chain_init(vkat_feature_chain *c, unsigned used)
         }
 }
 
+int vkat_feature_index(const char *name)
+{
+    for (int f = 0; f < VKAT_FEATURE_COUNT; f++)
+        if (!strcmp(vkat_feature_names[f], name))
+            return f;
+    return -1;
+}
+
 VkBool32 *vkat_feature_member(vkat_feature_chain *c, const char *name, int *s)
 {
-    for (size_t f = 0; f < VKAT_COUNTOF(known_features); f++)
-        if (!strcmp(known_features[f].name, name)) {
-            *s = known_features[f].s;
-            return (VkBool32 *)((char *)struct_of(c, *s) + known_features[f].offset);
-        }
-    return NULL;
+    int f = vkat_feature_index(name);
+    if (f < 0)
+        return NULL;
+    *s = feature_member[f].s;
+    return (VkBool32 *)((char *)struct_of(c, *s) + feature_member[f].offset);
+}
+
+void vkat_feature_chain_read(vkat_feature_chain *c, unsigned used, unsigned char *feature)
+{
+    for (int f = 0; f < VKAT_FEATURE_COUNT; f++) {
+        int s = feature_member[f].s;
+        feature[f] = (used & (1u << s)) && *(VkBool32 *)((char *)struct_of(c, s) + feature_member[f].offset);
+    }
 }

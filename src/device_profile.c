@@ -72,22 +72,14 @@ static void read_shapes(json_object *dev, vkat_device_info *d)
 
 static void read_features(json_object *dev, vkat_device_info *d)
 {
-    const struct {
-        const char *name;
-        int *field;
-    } map[] = {
-        {"shaderFloat16", &d->shader_float16},           {"shaderInt8", &d->shader_int8},
-        {"shaderInt16", &d->shader_int16},               {"shaderInt64", &d->shader_int64},
-        {"shaderFloat64", &d->shader_float64},           {"storageBuffer16BitAccess", &d->storage_buffer_16bit},
-        {"storageBuffer8BitAccess", &d->storage_buffer_8bit}, {"subgroupSizeControl", &d->subgroup_size_control},
-        {"shaderBFloat16Type", &d->shader_bfloat16},     {"cooperativeMatrix", &d->cooperative_matrix},
-        {"cooperativeMatrixWorkgroupScope", &d->cooperative_matrix2},
-    };
     json_object *f, *v;
     if (!json_object_object_get_ex(dev, "features", &f))
         return;
-    for (size_t i = 0; i < VKAT_COUNTOF(map); i++)
-        *map[i].field = json_object_object_get_ex(f, map[i].name, &v) && json_object_get_boolean(v);
+    for (int i = 0; i < VKAT_FEATURE_COUNT; i++)
+        d->feature[i] = json_object_object_get_ex(f, vkat_feature_names[i], &v) && json_object_get_boolean(v);
+    /* Profiles written before the member was read on its own: bf16 cooperative matrices were assumed with both. */
+    if (!json_object_object_get_ex(f, vkat_feature_names[VKAT_FEATURE_BFLOAT16_COOPMAT], &v))
+        d->feature[VKAT_FEATURE_BFLOAT16_COOPMAT] = d->feature[VKAT_FEATURE_BFLOAT16] && d->feature[VKAT_FEATURE_COOPMAT];
 }
 
 static void read_extensions(json_object *dev, vkat_device_info *d)

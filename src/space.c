@@ -94,7 +94,7 @@ static void device_values(const vkat_device_info *d, int64_t *v)
     v[DEV_IS_AMD] = d->vendor_id == 0x1002;
     v[DEV_IS_INTEL] = d->vendor_id == 0x8086;
     v[DEV_IS_CPU] = d->device_type && strcmp(d->device_type, "cpu") == 0;
-    v[DEV_COOPMAT] = d->cooperative_matrix && d->coopmat_count > 0;
+    v[DEV_COOPMAT] = d->feature[VKAT_FEATURE_COOPMAT] && d->coopmat_count > 0;
     const vkat_coopmat_shape *f16 = find_coopmat(d, VKAT_FLOAT16), *bf16 = find_coopmat(d, VKAT_BFLOAT16);
     if (f16) {
         v[DEV_COOPMAT_F16_M] = f16->m;
@@ -475,7 +475,7 @@ static vkat_result load_kernel(loader *ld)
         while (vkat_feature_names[k] && strcmp(vkat_feature_names[k], s->features[i]) != 0)
             k++;
         if (!vkat_feature_names[k]) {
-            char known[512] = "";
+            char known[1024] = "";
             for (size_t j = 0; vkat_feature_names[j]; j++)
                 snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", j ? ", " : "",
                          vkat_feature_names[j]);

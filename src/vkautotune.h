@@ -120,6 +120,21 @@ typedef struct vkat_memory_heap {
 #define VKAT_MAX_HEAPS 16
 #define VKAT_MAX_COOPMAT_SHAPES 64
 
+/* The Vulkan features a space may require ("features =" in a space file, by structure member name): an index into
+ * vkat_device_info.feature and vkat_feature_names. */
+enum {
+    VKAT_FEATURE_SHADER_FLOAT16, VKAT_FEATURE_SHADER_INT8, VKAT_FEATURE_SHADER_INT16, VKAT_FEATURE_SHADER_INT64,
+    VKAT_FEATURE_SHADER_FLOAT64, VKAT_FEATURE_STORAGE_BUFFER_16BIT, VKAT_FEATURE_STORAGE_BUFFER_8BIT,
+    VKAT_FEATURE_SUBGROUP_SIZE_CONTROL, VKAT_FEATURE_BFLOAT16, VKAT_FEATURE_BFLOAT16_COOPMAT, VKAT_FEATURE_COOPMAT,
+    /* VK_NV_cooperative_matrix2 */
+    VKAT_FEATURE_COOPMAT2_WORKGROUP_SCOPE, VKAT_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS, VKAT_FEATURE_COOPMAT2_REDUCTIONS,
+    VKAT_FEATURE_COOPMAT2_CONVERSIONS, VKAT_FEATURE_COOPMAT2_PER_ELEMENT, VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING,
+    VKAT_FEATURE_COOPMAT2_BLOCK_LOADS,
+    VKAT_FEATURE_COUNT
+};
+/* Their names, indexed by VKAT_FEATURE_* and NULL-terminated. */
+extern const char *const vkat_feature_names[VKAT_FEATURE_COUNT + 1];
+
 /* Everything the tuner and `vkautotune devices` report about one physical device. Plain data. */
 typedef struct vkat_device_info {
     uint32_t index; /* position in the loader's enumeration */
@@ -150,10 +165,8 @@ typedef struct vkat_device_info {
     uint32_t heap_count;
     vkat_memory_heap heaps[VKAT_MAX_HEAPS];
 
-    /* Features the tuner may need to enable (1 = supported). */
-    int shader_float16, shader_int8, shader_int16, shader_int64, shader_float64;
-    int storage_buffer_16bit, storage_buffer_8bit, subgroup_size_control, shader_bfloat16;
-    int cooperative_matrix, cooperative_matrix2;
+    /* Features a space may require: feature[VKAT_FEATURE_*] is 1 where supported (names: vkat_feature_names). */
+    unsigned char feature[VKAT_FEATURE_COUNT];
 
     uint32_t coopmat_count;
     vkat_coopmat_shape coopmat[VKAT_MAX_COOPMAT_SHAPES];

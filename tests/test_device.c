@@ -61,14 +61,14 @@ int main(void)
     const char none_ext[1][128] = {""};
     const char f16[2][64] = {"shaderFloat16", "storageBuffer16BitAccess"}, bogus[1][64] = {"shaderTeleport"};
     const char coop[1][64] = {"cooperativeMatrix"};
-    if (d0->shader_float16 && d0->storage_buffer_16bit) {
+    if (d0->feature[VKAT_FEATURE_SHADER_FLOAT16] && d0->feature[VKAT_FEATURE_STORAGE_BUFFER_16BIT]) {
         r = vkat_gpu_create_exact(inst, 0, none_ext, 0, f16, 2, &gpu, &err);
         CHECK_MSG(r == VKAT_OK && gpu->device != VK_NULL_HANDLE && gpu->queue != VK_NULL_HANDLE, "%s", err.message);
         vkat_gpu_destroy(r == VKAT_OK ? gpu : NULL);
     }
     CHECK(vkat_gpu_create_exact(inst, 0, none_ext, 0, bogus, 1, &gpu, &err) == VKAT_ERR_USAGE && !gpu);
     CHECK_CONTAINS(err.message, "shaderTeleport");
-    if (!d0->cooperative_matrix)
+    if (!d0->feature[VKAT_FEATURE_COOPMAT])
         CHECK(vkat_gpu_create_exact(inst, 0, none_ext, 0, coop, 1, &gpu, &err) == VKAT_ERR_UNSUPPORTED && !gpu);
     const char no_ext[1][128] = {"VK_KHR_no_such_extension"};
     CHECK(vkat_gpu_create_exact(inst, 0, no_ext, 1, NULL, 0, &gpu, &err) == VKAT_ERR_UNSUPPORTED && !gpu);

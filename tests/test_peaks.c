@@ -89,7 +89,7 @@ int main(void)
         CHECK(p.fp32_tflops > 1e-4 && p.fp32_tflops < 1000);
         CHECK(p.h2d_gbps > 0.05 && p.h2d_gbps < 5000);
         CHECK(p.d2h_gbps > 0.05 && p.d2h_gbps < 5000);
-        if (info->shader_float16)
+        if (info->feature[VKAT_FEATURE_SHADER_FLOAT16])
             CHECK(p.fp16_tflops > 1e-4 && p.fp16_tflops < 4000);
         else
             CHECK(isnan(p.fp16_tflops));

@@ -229,7 +229,7 @@ static void test_good(void)
     dev->device_type = "discrete";
     dev->max_workgroup_invocations = 1024;
     dev->subgroup_size = 32;
-    dev->cooperative_matrix = 1;
+    dev->feature[VKAT_FEATURE_COOPMAT] = 1;
     dev->coopmat_count = 2;
     dev->coopmat[0] = (vkat_coopmat_shape){16, 8, 16, VKAT_INT8, VKAT_INT8, VKAT_INT32, VKAT_INT32};
     dev->coopmat[0].scope = "subgroup";

@@ -211,7 +211,7 @@ int main(void)
         r = vkat_tune_device(space, inst, dev, st4, &o4, &r4, &err);
         CHECK_MSG(r == VKAT_OK, "%s", err.message);
         CHECK(r4.totals.evaluated == 36 && r4.times.checked == 36);
-        int float64 = vkat_instance_device(inst, dev)->shader_float64;
+        int float64 = vkat_instance_device(inst, dev)->feature[VKAT_FEATURE_SHADER_FLOAT64];
         CHECK_MSG(r4.times.checked_gpu == (float64 ? 9u : 0u), "%llu variants passed on the device",
                   (unsigned long long)r4.times.checked_gpu);
         CHECK(rep.times.checked == 36 && rep.times.checked_gpu == 0); /* the first run: auto, small output */

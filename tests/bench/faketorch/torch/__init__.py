@@ -2,6 +2,7 @@
 PyTorch code paths on a machine without torch or CUDA (tests/bench/bench_scripts.sh). Every operation returns a
 dummy tensor and every timed interval is 1 ms: it checks that the scripts run, never what they measure."""
 float32, float16, bfloat16, uint8 = "float32", "float16", "bfloat16", "uint8"
+__version__ = "0.0 (faketorch)"
 
 
 class _Tensor:
@@ -22,11 +23,6 @@ def _op(*a, **k):
 
 
 randn = rand = arange = randint = rsqrt = softmax = cat = empty = empty_like = matmul = _op
-
-
-class nn:
-    class functional:
-        rms_norm = layer_norm = cross_entropy = silu = scaled_dot_product_attention = staticmethod(_op)
 
 
 class backends:
@@ -66,6 +62,9 @@ class cuda:
     @staticmethod
     def empty_cache():
         pass
+
+
+from . import nn  # noqa: E402 (needs _op above)
 
 
 def compile(fn):
