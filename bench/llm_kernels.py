@@ -35,7 +35,8 @@ KERNELS = [
     ("rope_f32", "rope"), ("rope_f16", "rope"), ("rope_bf16", "rope"),
     ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("swiglu_bf16", "swiglu"),
     ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
-    ("attention_fa_f16", "attention_fa"), ("transpose", "transpose", TRANSPOSE_SHAPE),
+    ("attention_fa_f16", "attention_fa"), ("attention_fa_nv_f16", "attention_fa_nv"),
+    ("transpose", "transpose", TRANSPOSE_SHAPE),
     ("transpose_f16", "transpose", TRANSPOSE_SHAPE), ("transpose_bf16", "transpose", TRANSPOSE_SHAPE),
 ]
 DTYPES = ("f32", "f16", "bf16")
@@ -164,7 +165,7 @@ def torch_op(torch, space, p):
     if kind == "transpose":
         x = r(p["R"], p["C"])
         return lambda: x.t().contiguous()
-    if kind in ("attention", "attention_cm", "attention_fa"):
+    if kind.startswith("attention"):
         q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
         return lambda: F.scaled_dot_product_attention(q, k, v)
     raise ValueError(space)

@@ -11,7 +11,8 @@
 #     SPIR-V for the H200 profile that multiplies cooperative matrices (no device capability is needed for that):
 #     three older ones and one for every value of STAGES, PF and FB (register prefetch, the three-stage ring,
 #     double-buffered fragments), those valid under the H200's limits so the tuner there can measure them;
-#   - three configurations of the flash-attention space (attention_fa_f16) compile to valid SPIR-V too;
+#   - three configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16, whose softmax uses
+#     VK_NV_cooperative_matrix2's reductions, per-element functions and conversions) compile to valid SPIR-V too;
 #   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so.
 # The device-free parts (counts under minimum limits, compiles) always run; the parts that need a Vulkan device
 # say 'skip' with the reason when there is none. The whole script skips (77) only without python3 (for --json).
@@ -118,6 +119,29 @@ for config in "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,PADS=1,THR=8,SG=32" "BC=64,NSG=2,
         fail "$name" "no OpCooperativeMatrixMulAddKHR in the disassembly"
     else
         ok "$name"
+    fi
+done
+
+# The softmax-in-accumulators attention: its NV operations must be in the SPIR-V (no shared-memory round trip).
+for config in "BC=64,NSG=4,RT=1,STAGES=1,PAD=1,THR=8,SG=32" "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,THR=0,SG=32" \
+    "BC=32,NSG=8,RT=1,STAGES=2,PAD=0,THR=8,SG=32"; do
+    name="compile attention_fa_nv_f16 $config"
+    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_f16.ini" --config "$config" \
+        --device-profile "$SRC/tests/data/profiles/h200.json" --disassemble >"$T/fanv.dis" 2>"$T/fanv.out"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$name" "exit $rc"
+        sed 's/^/  | /' "$T/fanv.out"
+    elif grep -q "fails constraint" "$T/fanv.out"; then
+        fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/fanv.out" | head -n 1)"
+    else
+        missing=""
+        # (SPIR-V headers spell the reduction and per-element names NV or EXT, by version)
+        for op in OpCooperativeMatrixMulAddKHR OpCooperativeMatrixReduce OpCooperativeMatrixPerElementOp \
+            "OpCapability CooperativeMatrixConversions"; do
+            grep -q "$op" "$T/fanv.dis" || missing="$missing $op"
+        done
+        if [ -n "$missing" ]; then fail "$name" "missing from the disassembly:$missing"; else ok "$name"; fi
     fi
 done
 
