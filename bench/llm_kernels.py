@@ -35,7 +35,8 @@ KERNELS = [
     ("rope_f32", "rope"), ("rope_f16", "rope"), ("rope_bf16", "rope"),
     ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("swiglu_bf16", "swiglu"),
     ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
-    ("attention_fa_f16", "attention_fa"), ("transpose", "transpose", TRANSPOSE_SHAPE),
+    ("attention_fa_f16", "attention_fa"), ("attention_fa_cm2_f16", "attention_fa_cm2"),
+    ("transpose", "transpose", TRANSPOSE_SHAPE),
     ("transpose_f16", "transpose", TRANSPOSE_SHAPE), ("transpose_bf16", "transpose", TRANSPOSE_SHAPE),
 ]
 DTYPES = ("f32", "f16", "bf16")
@@ -164,7 +165,7 @@ def torch_op(torch, space, p):
     if kind == "transpose":
         x = r(p["R"], p["C"])
         return lambda: x.t().contiguous()
-    if kind in ("attention", "attention_cm", "attention_fa"):
+    if kind in ("attention", "attention_cm", "attention_fa", "attention_fa_cm2"):
         q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
         return lambda: F.scaled_dot_product_attention(q, k, v)
     raise ValueError(space)
@@ -181,9 +182,11 @@ def rmsnorm_composite(torch, space, p):
     return ms
 
 
-def measure_torch(torch, space, p):
+def measure_torch(torch, space, p, eager_only=False):
     fn = torch_op(torch, space, p)
     eager = time_cuda(torch, fn)
+    if eager_only:
+        return eager, None
     try:
         compiled = torch.compile(fn)
         comp = time_cuda(torch, compiled)
@@ -221,6 +224,9 @@ def main():
     ap.add_argument("--only", default="", help="comma list of spaces to run (default all)")
     ap.add_argument("--warmup", type=float, default=0, help="vkautotune --warmup (seconds), default its own")
     ap.add_argument("--repetitions", type=int, default=0, help="vkautotune --repetitions, default its own")
+    ap.add_argument("--eager-only", action="store_true",
+                    help="skip torch.compile (its compile time is spent on the GPU machine; for attention, eager "
+                         "is already one fused SDPA kernel)")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
 
@@ -253,7 +259,7 @@ def main():
             notes.append("%s: %s" % (space, err))
         eager = comp = None
         if torch:
-            eager, comp = measure_torch(torch, space, prob)
+            eager, comp = measure_torch(torch, space, prob, args.eager_only)
             if kind == "rmsnorm" and ms:
                 composite = rmsnorm_composite(torch, space, prob)
                 notes.append("%s: the textbook eager composite x * rsqrt(mean(x^2) + eps) * w takes %.4f ms; "
