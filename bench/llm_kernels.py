@@ -82,6 +82,8 @@ def tune(args, space, template, override):
         cmd += ["--warmup", str(args.warmup)]
     if args.repetitions:
         cmd += ["--repetitions", str(args.repetitions)]
+    if args.check_on:
+        cmd += ["--check-on", args.check_on]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         return None, "vkautotune exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
@@ -224,6 +226,7 @@ def main():
     ap.add_argument("--only", default="", help="comma list of spaces to run (default all)")
     ap.add_argument("--warmup", type=float, default=0, help="vkautotune --warmup (seconds), default its own")
     ap.add_argument("--repetitions", type=int, default=0, help="vkautotune --repetitions, default its own")
+    ap.add_argument("--check-on", choices=("gpu", "host", "auto"), help="vkautotune --check-on, default its own")
     ap.add_argument("--eager-only", action="store_true",
                     help="skip torch.compile (its compile time is spent on the GPU machine; for attention, eager "
                          "is already one fused SDPA kernel)")
