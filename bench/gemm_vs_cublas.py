@@ -6,8 +6,9 @@ torch.matmul) on the same shapes and dtypes in the same run, then prints a markd
 
 Templates: shaders/sgemm.comp.in (fp32, spaces/sgemm.ini), shaders/sgemm_wt.comp.in (fp32, warp-tiled,
 spaces/sgemm_wt.ini) and shaders/cmgemm.comp.in (fp16 and bf16 inputs, fp32 accumulation, spaces/cmgemm_f16.ini and
-spaces/cmgemm_bf16.ini). Problems: 4096^3, 8192^3 and M=4096, N=512,
-K=14336 (a skinny, deep one: few output tiles, long K), B row-major K x N throughout (torch.matmul(a, b) with b
+spaces/cmgemm_bf16.ini), and shaders/cm2gemm.comp.in (the same on VK_NV_cooperative_matrix2 workgroup-scope
+matrices, spaces/cm2gemm_f16.ini and spaces/cm2gemm_bf16.ini; skipped where the extension is missing). Problems:
+4096^3, 8192^3 and M=4096, N=512, K=14336 (a skinny, deep one: few output tiles, long K), B row-major K x N throughout (torch.matmul(a, b) with b
 contiguous K x N).
 
 The tuner's figure is its own median time of its best variant (timestamp queries, warm-up by time), and rel_l2
@@ -37,6 +38,8 @@ TEMPLATES = [  # name, dtype, template, space
     ("sgemm_wt", "fp32", "shaders/sgemm_wt.comp.in", "spaces/sgemm_wt.ini"),
     ("cmgemm", "fp16", "shaders/cmgemm.comp.in", "spaces/cmgemm_f16.ini"),
     ("cmgemm", "bf16", "shaders/cmgemm.comp.in", "spaces/cmgemm_bf16.ini"),
+    ("cm2gemm", "fp16", "shaders/cm2gemm.comp.in", "spaces/cm2gemm_f16.ini"),
+    ("cm2gemm", "bf16", "shaders/cm2gemm.comp.in", "spaces/cm2gemm_bf16.ini"),
 ]
 PROBLEMS = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 512, 14336)]
 CPU_PROBLEMS = [None, (128, 64, 512)]  # None: the space's [problem.cpu]

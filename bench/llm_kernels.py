@@ -82,6 +82,8 @@ def tune(args, space, template, override):
         cmd += ["--warmup", str(args.warmup)]
     if args.repetitions:
         cmd += ["--repetitions", str(args.repetitions)]
+    if args.check_on:
+        cmd += ["--check-on", args.check_on]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         return None, "vkautotune exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
@@ -209,9 +211,11 @@ def sdpa_backends(torch, space, p):
     return out
 
 
-def measure_torch(torch, space, p):
+def measure_torch(torch, space, p, eager_only=False):
     fn = torch_op(torch, space, p)
     eager = time_cuda(torch, fn)
+    if eager_only:
+        return eager, None
     try:
         compiled = torch.compile(fn)
         comp = time_cuda(torch, compiled)
@@ -249,6 +253,10 @@ def main():
     ap.add_argument("--only", default="", help="comma list of spaces to run (default all)")
     ap.add_argument("--warmup", type=float, default=0, help="vkautotune --warmup (seconds), default its own")
     ap.add_argument("--repetitions", type=int, default=0, help="vkautotune --repetitions, default its own")
+    ap.add_argument("--check-on", choices=("gpu", "host", "auto"), help="vkautotune --check-on, default its own")
+    ap.add_argument("--eager-only", action="store_true",
+                    help="skip torch.compile (its compile time is spent on the GPU machine; for attention, eager "
+                         "is already one fused SDPA kernel)")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
 
@@ -281,7 +289,7 @@ def main():
             notes.append("%s: %s" % (space, err))
         eager = comp = None
         if torch:
-            eager, comp = measure_torch(torch, space, prob)
+            eager, comp = measure_torch(torch, space, prob, args.eager_only)
             if kind == "rmsnorm" and ms:
                 composite = rmsnorm_composite(torch, space, prob)
                 notes.append("%s: the textbook eager composite x * rsqrt(mean(x^2) + eps) * w takes %.4f ms; "

@@ -13,7 +13,10 @@
 #     double-buffered fragments), those valid under the H200's limits so the tuner there can measure them;
 #   - three configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16, whose softmax uses
 #     VK_NV_cooperative_matrix2's reductions, per-element functions and conversions) compile to valid SPIR-V too;
-#   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so.
+#   - the VK_NV_cooperative_matrix2 GEMM spaces (cm2gemm_f16, cm2gemm_bf16): counts under the H200's limits as their
+#     comments state, and every loading path compiles to valid SPIR-V with tensor addressing;
+#   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so,
+#     and without VK_NV_cooperative_matrix2 the coopmat2 ones.
 # The device-free parts (counts under minimum limits, compiles) always run; the parts that need a Vulkan device
 # say 'skip' with the reason when there is none. The whole script skips (77) only without python3 (for --json).
 #
@@ -145,6 +148,58 @@ for config in "BC=64,NSG=4,RT=1,STAGES=1,PAD=1,THR=8,SG=32" "BC=32,NSG=4,RT=1,ST
     fi
 done
 
+# The VK_NV_cooperative_matrix2 GEMM (issue 5): their valid counts under the H200's limits are the ones
+# their comments state, and every loading path compiles to valid SPIR-V that uses workgroup-scope matrices: direct
+# tensor loads (KU = 1, 2, 4, 8; BK up to 128) and shared-memory staging (STAGES = 1, 2), fp16 and bf16, both B
+# layouts.
+for space in cm2gemm_f16 cm2gemm_bf16; do
+    want=$(sed -n 's/.*: \([0-9]*\) of [0-9]* raw (\([0-9]*\) with BT=1).*/\1 \2/p' "$SRC/spaces/$space.ini")
+    for bt in 0 1; do
+        "$BIN" --space "$SRC/spaces/$space.ini" --problem M=4096,N=4096,K=4096,BT=$bt --dry-run \
+            --device-profile "$H200" >"$T/cm2dry.out" 2>&1
+        n=$(valid_count "$T/cm2dry.out")
+        if [ $bt -eq 0 ]; then w=${want% *}; else w=${want#* }; fi
+        if [ -z "$n" ] || [ "$n" != "$w" ]; then
+            fail "$space valid at 4096^3, BT=$bt, H200 limits" "'$n', the space's comment says '$w'"
+        else
+            ok "$space valid at 4096^3, BT=$bt, H200 limits ($n)"
+        fi
+    done
+done
+# compile_cm2 SPACE TEMPLATE CONFIG PROBLEM: valid under the H200's limits, SPIR-V with workgroup-scope multiplies
+compile_cm2() {
+    name="compile $1 $3 $4"
+    "$BIN" compile "$SRC/shaders/$2.comp.in" --space "$SRC/spaces/$1.ini" --config "$3" --problem "$4" \
+        --device-profile "$H200" -o "$T/cm2.spv" >"$T/cm2.out" 2>&1
+    rc=$?
+    "$BIN" compile "$SRC/shaders/$2.comp.in" --space "$SRC/spaces/$1.ini" --config "$3" --problem "$4" \
+        --device-profile "$H200" --disassemble >"$T/cm2.dis" 2>/dev/null
+    if [ $rc -ne 0 ]; then
+        fail "$name" "exit $rc"
+        sed 's/^/  | /' "$T/cm2.out"
+    elif ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/cm2.dis"; then
+        fail "$name" "no OpCooperativeMatrixMulAddKHR in the disassembly"
+    elif ! grep -q "Capability CooperativeMatrixTensorAddressingNV" "$T/cm2.dis"; then
+        fail "$name" "no CooperativeMatrixTensorAddressingNV capability in the disassembly"
+    elif grep -q "fails constraint" "$T/cm2.out"; then
+        fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/cm2.out" | head -n 1)"
+    else
+        ok "$name"
+    fi
+}
+for space in cm2gemm_f16 cm2gemm_bf16; do
+    for cfg in "BM=128,BN=128,BK=64,NSG=4,LOAD=0,KU=4,KW=16,STAGES=1,PAD=0,SWZ=8" \
+        "BM=128,BN=256,BK=32,NSG=8,LOAD=0,KU=1,KW=16,STAGES=1,PAD=0,SWZ=1" \
+        "BM=256,BN=128,BK=16,NSG=8,LOAD=0,KU=2,KW=16,STAGES=1,PAD=0,SWZ=1" \
+        "BM=128,BN=128,BK=128,NSG=4,LOAD=0,KU=8,KW=16,STAGES=1,PAD=0,SWZ=8" \
+        "BM=128,BN=128,BK=64,NSG=4,LOAD=1,KU=1,KW=32,STAGES=1,PAD=1,SWZ=1" \
+        "BM=128,BN=128,BK=32,NSG=8,LOAD=1,KU=1,KW=16,STAGES=2,PAD=1,SWZ=8"; do
+        for bt in 0 1; do
+            compile_cm2 $space cm2gemm "$cfg" M=4096,N=4096,K=4096,BT=$bt
+        done
+    done
+done
+
 if [ $HAVE_DEVICE -eq 0 ]; then
     echo "tuning on a device: skip (no Vulkan device: vkautotune devices fails)"
     echo "$passed passed, $failed failed"
@@ -179,6 +234,28 @@ assert "lacks VK_KHR_cooperative_matrix" in rep.get("skipped", ""), "not skipped
             fail "$space skipped" "$(tail -n 1 "$T/py.out")"
         else
             ok "$space skipped ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["skipped"])' "$T/skip.json"))"
+        fi
+    done
+fi
+
+# ---- VK_NV_cooperative_matrix2 spaces are skipped without it ---------------------------------------------------
+if grep -q "VK_NV_cooperative_matrix2" "$T/devices"; then
+    echo "cooperative-matrix2 skip: skip (this device has VK_NV_cooperative_matrix2)"
+else
+    for space in cm2gemm_f16 cm2gemm_bf16; do
+        # shellcheck disable=SC2086
+        "$BIN" --space "$SRC/spaces/$space.ini" --budget 2 $TUNE >"$T/skip.json" 2>"$T/skip.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$space skipped" "exit $rc"
+        elif ! python3 -c '
+import json, sys
+rep = json.load(open(sys.argv[1]))[0]
+assert "lacks VK_NV_cooperative_matrix2" in rep.get("skipped", ""), "not skipped for VK_NV_cooperative_matrix2: %r" % rep
+' "$T/skip.json" >"$T/py.out" 2>&1; then
+            fail "$space skipped" "$(tail -n 1 "$T/py.out")"
+        else
+            ok "$space skipped"
         fi
     done
 fi
