@@ -216,11 +216,16 @@ check_tune "sgemm tune, [problem.cpu], B row-major" "$T/tune.json" $? 6
     2>"$T/tune.err"
 check_tune "sgemm tune, M=128,N=64,K=96, B transposed" "$T/tune.json" $? 4
 
-# ---- cooperative-matrix spaces are skipped without VK_KHR_cooperative_matrix -------------------------------------
-if grep -q "VK_KHR_cooperative_matrix" "$T/devices"; then
-    echo "cooperative-matrix skip: skip (this device has VK_KHR_cooperative_matrix)"
-else
-    for space in cmgemm_f16 cmgemm_bf16; do
+# ---- cooperative-matrix spaces are skipped without their extension -----------------------------------------------
+# check_skipped EXTENSION SPACE...: on a device without EXTENSION, each space is skipped with a message naming it.
+check_skipped() {
+    ext=$1
+    shift
+    if grep -q "$ext" "$T/devices"; then
+        echo "skip without $ext: skip (this device has $ext)"
+        return
+    fi
+    for space in "$@"; do
         # shellcheck disable=SC2086
         "$BIN" --space "$SRC/spaces/$space.ini" --budget 2 $TUNE >"$T/skip.json" 2>"$T/skip.err"
         rc=$?
@@ -229,36 +234,17 @@ else
         elif ! python3 -c '
 import json, sys
 rep = json.load(open(sys.argv[1]))[0]
-assert "lacks VK_KHR_cooperative_matrix" in rep.get("skipped", ""), "not skipped for VK_KHR_cooperative_matrix: %r" % rep
-' "$T/skip.json" >"$T/py.out" 2>&1; then
+assert "lacks " + sys.argv[2] in rep.get("skipped", ""), "not skipped for %s: %r" % (sys.argv[2], rep)
+print(rep["skipped"])
+' "$T/skip.json" "$ext" >"$T/py.out" 2>&1; then
             fail "$space skipped" "$(tail -n 1 "$T/py.out")"
         else
-            ok "$space skipped ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["skipped"])' "$T/skip.json"))"
+            ok "$space skipped ($(cat "$T/py.out"))"
         fi
     done
-fi
-
-# ---- VK_NV_cooperative_matrix2 spaces are skipped without it ---------------------------------------------------
-if grep -q "VK_NV_cooperative_matrix2" "$T/devices"; then
-    echo "cooperative-matrix2 skip: skip (this device has VK_NV_cooperative_matrix2)"
-else
-    for space in cm2gemm_f16 cm2gemm_bf16; do
-        # shellcheck disable=SC2086
-        "$BIN" --space "$SRC/spaces/$space.ini" --budget 2 $TUNE >"$T/skip.json" 2>"$T/skip.err"
-        rc=$?
-        if [ $rc -ne 0 ]; then
-            fail "$space skipped" "exit $rc"
-        elif ! python3 -c '
-import json, sys
-rep = json.load(open(sys.argv[1]))[0]
-assert "lacks VK_NV_cooperative_matrix2" in rep.get("skipped", ""), "not skipped for VK_NV_cooperative_matrix2: %r" % rep
-' "$T/skip.json" >"$T/py.out" 2>&1; then
-            fail "$space skipped" "$(tail -n 1 "$T/py.out")"
-        else
-            ok "$space skipped"
-        fi
-    done
-fi
+}
+check_skipped VK_KHR_cooperative_matrix cmgemm_f16 cmgemm_bf16
+check_skipped VK_NV_cooperative_matrix2 cm2gemm_f16 cm2gemm_bf16
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
