@@ -8,10 +8,10 @@
 #   - the space tunes on the device at its [problem.cpu] size with B row-major, and at a non-square size with B
 #     transposed (M=192: three 64-row tiles, a partial group of the GM=8 grid order), and every variant passes the
 #     reference check; and the same with the H200's WARP = 32 tiling (correct on any device, chosen here through a
-#     copy of the space that pins WARP to 32); and every combination of KS, STAGES, SWZ, PF, FB, KU, TS and SF on
-#     one tiling, for both B layouts (exhaustively: no code path is left to a random sample); and the H200's winning
-#     tilings (128 x 128 x 16, 256 threads, 8x8 and 2x2 of 4x4 per thread) with every STAGES, PF, FB, KU, TS and SF,
-#     at a non-square size.
+#     copy of the space that pins WARP to 32); and every combination of KS, STAGES, SWZ, PF, FB, KU and CL on one
+#     tiling, for both B layouts (exhaustively: no code path is left to a random sample); and the H200's winning
+#     tilings (128 x 128 x 16, 256 threads, 8x8 and 2x2 of 4x4 per thread) with every STAGES, PF, FB, KU and CL, at
+#     non-square sizes with odd and even tile counts along K.
 # The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
 #
 #   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
@@ -86,11 +86,10 @@ sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" \
     >"$T/tune.json" 2>"$T/tune.err"
 check_tune "sgemm_wt tune, WARP=32, M=256,N=128,K=64, B transposed" "$T/tune.json" $? 6
 
-# Every combination of the kernel's code paths (KS, STAGES, SWZ, PF, FB, KU, TS, SF; GM per B layout) on one small
+# Every combination of the kernel's code paths (KS, STAGES, SWZ, PF, FB, KU, CL; GM per B layout) on one small
 # tiling, searched exhaustively, so that none is left to the luck of a random sample: 2 x 2 x 3 x 2 x 2, and KU = 2
-# for the 12 with STAGES = 2 and FB = 0 (60); TS = 1 where its 4 x 4 blocks cover the tiles, i.e. with KS = 2 (64
-# threads) here (+30); SF = 1 and 2 for the 18 with STAGES = 2, PF = 1 and FB = 1 or KU = 2 (+36). K = 72: an odd
-# number of BK = 8 tiles, which ends the two-stage loops of FB = 1 and KU = 2 halfway through a pair.
+# for the 12 with STAGES = 2 and FB = 0 (60); CL = 1 for the 30 with PF = 1 (90). K = 72: an odd number of BK = 8
+# tiles, which ends the two-stage loops of FB = 1 and KU = 2 halfway through a pair.
 pin() { # pin FILE BT GM: the space with one tiling (WARP = 8, whatever the device's subgroup size) and one GM
     sed -e 's/device\.subgroup_size/8/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 64/' \
         -e 's/^BN = .*/BN = 64/' -e 's/^BK = .*/BK = 8/' -e 's/^WM = .*/WM = 32/' -e 's/^WN = .*/WN = 32/' \
@@ -105,14 +104,14 @@ for bt_gm in "0 8" "1 1"; do
     # shellcheck disable=SC2086
     "$BIN" --space "$T/paths.ini" --problem M=192,N=128,K=72 --strategy exhaustive --budget 200 $TUNE \
         >"$T/tune.json" 2>"$T/tune.err"
-    check_tune "sgemm_wt every KS x STAGES x SWZ x PF x FB x KU x TS x SF, BT=$1, GM=$2, M=192,N=128,K=72" \
-        "$T/tune.json" $? 126
+    check_tune "sgemm_wt every KS x STAGES x SWZ x PF x FB x KU x CL, BT=$1, GM=$2, M=192,N=128,K=72" \
+        "$T/tune.json" $? 90
 done
 
 # The tilings that won on the H200 (BENCHMARKS.md, issue 5: BM = BN = 128, BK = 16, WARP = 32) with every
-# STAGES, PF, FB, KU, TS and SF (2 x 2 x 2, and KU = 2 for 2: 10; TS = 1 for each: 20; SF = 1 and 2 for the 4 with
-# STAGES = 2, PF = 1 and FB = 1 or KU = 2: 28), as the H200 runs them, at a non-square size (3 x 2 tiles of a
-# 384 x 256 x 80 problem, a partial group of the GM = 8 order; K crosses 5 tiles).
+# STAGES, PF, FB, KU and CL (2 x 2 x 2, and KU = 2 for 2: 10; CL = 1 for the 5 with PF = 1: 15), as the H200 runs
+# them, at non-square sizes (3 x 2 tiles, a partial group of the GM = 8 order) with an odd and an even number of
+# tiles along K (5 and 6: CL = 1 compiles the two-stage loops' end test only for an odd count).
 # SWZ = 2 rather than the winners' 1: two padded stages (33 KiB) pass lavapipe's 32 KiB of shared memory.
 pin_h200() { # pin_h200 FILE BT WM WN WMITER WNITER TM TN
     sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 128/' \
@@ -121,15 +120,15 @@ pin_h200() { # pin_h200 FILE BT WM WN WMITER WNITER TM TN
         -e "s/^TN = .*/TN = $8/" -e 's/^WARP = .*/WARP = 32/' -e 's/^KS = .*/KS = 1/' -e 's/^SWZ = .*/SWZ = 2/' \
         -e 's/^GM = .*/GM = 8/' -e "s/^BT = .*/BT = $2/" "$SRC/spaces/sgemm_wt.ini" >"$1"
 }
-for tiling in "0 64 32 1 1 8 8" "1 16 128 2 2 4 4"; do
-    # shellcheck disable=SC2086 # seven words on purpose
+for tiling in "0 64 32 1 1 8 8 80" "1 16 128 2 2 4 4 96"; do
+    # shellcheck disable=SC2086 # eight words on purpose
     set -- $tiling
     pin_h200 "$T/h200.ini" "$@"
     # shellcheck disable=SC2086
-    "$BIN" --space "$T/h200.ini" --problem M=384,N=256,K=80 --strategy exhaustive --budget 100 $TUNE \
+    "$BIN" --space "$T/h200.ini" --problem "M=384,N=256,K=$8" --strategy exhaustive --budget 100 $TUNE \
         >"$T/tune.json" 2>"$T/tune.err"
-    check_tune "sgemm_wt H200 tiling WM=$2,WN=$3,TM=$6,TN=$7, every STAGES x PF x FB x KU x TS x SF, BT=$1, \
-M=384,N=256,K=80" "$T/tune.json" $? 28
+    check_tune "sgemm_wt H200 tiling WM=$2,WN=$3,TM=$6,TN=$7, every STAGES x PF x FB x KU x CL, BT=$1, \
+M=384,N=256,K=$8" "$T/tune.json" $? 15
 done
 
 finish
