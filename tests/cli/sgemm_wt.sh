@@ -8,9 +8,10 @@
 #   - the space tunes on the device at its [problem.cpu] size with B row-major, and at a non-square size with B
 #     transposed (M=192: three 64-row tiles, a partial group of the GM=8 grid order), and every variant passes the
 #     reference check; and the same with the H200's WARP = 32 tiling (correct on any device, chosen here through a
-#     copy of the space that pins WARP to 32); and every combination of KS, STAGES, SWZ, PF, FB and KU on one
+#     copy of the space that pins WARP to 32); and every combination of KS, STAGES, SWZ, PF, FB, KU and CL on one
 #     tiling, for both B layouts (exhaustively: no code path is left to a random sample); and the H200's winning
-#     tilings (128 x 128 x 16, 256 threads, 8x8 and 2x2 of 4x4 per thread) with every STAGES, PF, FB and KU.
+#     tilings (128 x 128 x 16, 256 threads, 8x8 and 2x2 of 4x4 per thread) with every STAGES, PF, FB, KU and CL, at
+#     non-square sizes with odd and even tile counts along K.
 # The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
 #
 #   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
@@ -85,10 +86,10 @@ sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" \
     >"$T/tune.json" 2>"$T/tune.err"
 check_tune "sgemm_wt tune, WARP=32, M=256,N=128,K=64, B transposed" "$T/tune.json" $? 6
 
-# Every combination of the kernel's code paths (KS, STAGES, SWZ, PF, FB, KU; GM per B layout) on one small tiling,
-# searched exhaustively, so that none is left to the luck of a random sample: 2 x 2 x 3 x 2 x 2, and KU = 2 for the
-# 12 with STAGES = 2 and FB = 0. K = 72: an odd number of BK = 8 tiles, which ends the two-stage loops of FB = 1 and
-# KU = 2 halfway through a pair.
+# Every combination of the kernel's code paths (KS, STAGES, SWZ, PF, FB, KU, CL; GM per B layout) on one small
+# tiling, searched exhaustively, so that none is left to the luck of a random sample: 2 x 2 x 3 x 2 x 2, and KU = 2
+# for the 12 with STAGES = 2 and FB = 0 (60); CL = 1 for the 18 with STAGES = 2 and PF = 1 (78). K = 72: an odd
+# number of BK = 8 tiles, which ends the two-stage loops of FB = 1 and KU = 2 halfway through a pair.
 pin() { # pin FILE BT GM: the space with one tiling (WARP = 8, whatever the device's subgroup size) and one GM
     sed -e 's/device\.subgroup_size/8/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 64/' \
         -e 's/^BN = .*/BN = 64/' -e 's/^BK = .*/BK = 8/' -e 's/^WM = .*/WM = 32/' -e 's/^WN = .*/WN = 32/' \
@@ -103,12 +104,14 @@ for bt_gm in "0 8" "1 1"; do
     # shellcheck disable=SC2086
     "$BIN" --space "$T/paths.ini" --problem M=192,N=128,K=72 --strategy exhaustive --budget 100 $TUNE \
         >"$T/tune.json" 2>"$T/tune.err"
-    check_tune "sgemm_wt every KS x STAGES x SWZ x PF x FB x KU, BT=$1, GM=$2, M=192,N=128,K=72" "$T/tune.json" $? 60
+    check_tune "sgemm_wt every KS x STAGES x SWZ x PF x FB x KU x CL, BT=$1, GM=$2, M=192,N=128,K=72" \
+        "$T/tune.json" $? 78
 done
 
 # The tilings that won on the H200 (BENCHMARKS.md, issue 5: BM = BN = 128, BK = 16, WARP = 32) with every
-# STAGES, PF, FB and KU (2 x 2 x 2, and KU = 2 for 2), as the H200 runs them (2 x 2 tiles of a 256 x 256 x 80
-# problem; K crosses 5 tiles).
+# STAGES, PF, FB, KU and CL (2 x 2 x 2, and KU = 2 for 2: 10; CL = 1 for the 3 with STAGES = 2 and PF = 1: 13), as
+# the H200 runs them, at non-square sizes (3 x 2 tiles, a partial group of the GM = 8 order) with an odd and an even
+# number of tiles along K (5 and 6: CL = 1 compiles the two-stage loops' end test only for an odd count).
 # SWZ = 2 rather than the winners' 1: two padded stages (33 KiB) pass lavapipe's 32 KiB of shared memory.
 pin_h200() { # pin_h200 FILE BT WM WN WMITER WNITER TM TN
     sed -e 's/device\.subgroup_size/32/g' -e "s#\.\./shaders/#$SHADERS/#g" -e 's/^BM = .*/BM = 128/' \
@@ -117,14 +120,15 @@ pin_h200() { # pin_h200 FILE BT WM WN WMITER WNITER TM TN
         -e "s/^TN = .*/TN = $8/" -e 's/^WARP = .*/WARP = 32/' -e 's/^KS = .*/KS = 1/' -e 's/^SWZ = .*/SWZ = 2/' \
         -e 's/^GM = .*/GM = 8/' -e "s/^BT = .*/BT = $2/" "$SRC/spaces/sgemm_wt.ini" >"$1"
 }
-for tiling in "0 64 32 1 1 8 8" "1 16 128 2 2 4 4"; do
-    # shellcheck disable=SC2086 # seven words on purpose
+for tiling in "0 64 32 1 1 8 8 80" "1 16 128 2 2 4 4 96"; do
+    # shellcheck disable=SC2086 # eight words on purpose
     set -- $tiling
     pin_h200 "$T/h200.ini" "$@"
     # shellcheck disable=SC2086
-    "$BIN" --space "$T/h200.ini" --problem M=256,N=256,K=80 --strategy exhaustive --budget 100 $TUNE \
+    "$BIN" --space "$T/h200.ini" --problem "M=384,N=256,K=$8" --strategy exhaustive --budget 100 $TUNE \
         >"$T/tune.json" 2>"$T/tune.err"
-    check_tune "sgemm_wt H200 tiling WM=$2,WN=$3,TM=$6,TN=$7, every STAGES x PF x FB x KU, BT=$1" "$T/tune.json" $? 10
+    check_tune "sgemm_wt H200 tiling WM=$2,WN=$3,TM=$6,TN=$7, every STAGES x PF x FB x KU x CL, BT=$1, \
+M=384,N=256,K=$8" "$T/tune.json" $? 13
 done
 
 finish
