@@ -350,7 +350,7 @@ int main(int argc, char **argv)
         rc = runner_exit(st, err);
         goto done;
     }
-    /* Inputs over the whole bindings (a kernel may read padding), C poisoned; other bindings stay as allocated. */
+    /* Inputs over the whole bindings (a kernel may read padding), C poisoned. */
     for (int i = 0; i < 3; i++) {
         const manifest_binding *b = &e->bindings[op[i]];
         if (!(host[i] = malloc(b->bytes ? b->bytes : 1))) {
@@ -362,6 +362,23 @@ int main(int argc, char **argv)
         else
             poison(host[i], b->type, b->elements);
         if ((st = runner_upload(runner, (size_t)op[i], host[i], b->bytes, err, sizeof err))) {
+            rc = runner_exit(st, err);
+            goto done;
+        }
+    }
+    /* Every other binding is the kernel's own state (stream-K's partial sums and counters): zero before it runs, as
+     * the manifest's "init" says and the tuner did. */
+    for (size_t i = 0; i < e->binding_count; i++) {
+        if ((int)i == op[0] || (int)i == op[1] || (int)i == op[2])
+            continue;
+        void *zeros = calloc(1, e->bindings[i].bytes ? e->bindings[i].bytes : 1);
+        if (!zeros) {
+            fprintf(stderr, "gemm_verify: out of memory\n");
+            goto done;
+        }
+        st = runner_upload(runner, i, zeros, e->bindings[i].bytes, err, sizeof err);
+        free(zeros);
+        if (st) {
             rc = runner_exit(st, err);
             goto done;
         }

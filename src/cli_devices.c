@@ -72,6 +72,7 @@ static json_object *device_json(const vkat_device_info *d)
     json_object_object_add(o, "max_storage_buffer_range", json_object_new_int64(d->max_storage_buffer_range));
     json_object_object_add(o, "max_push_constants_size", json_object_new_int64(d->max_push_constants_size));
     json_object_object_add(o, "max_buffer_size", json_object_new_int64((int64_t)d->max_buffer_size));
+    json_object_object_add(o, "compute_units", json_object_new_int64(d->compute_units));
     json_object_object_add(o, "timestamp_period_ns", json_object_new_double(d->timestamp_period));
     json_object_object_add(o, "timestamp_valid_bits", json_object_new_int64(d->timestamp_valid_bits));
     json_object_object_add(o, "compute_queue_family", json_object_new_int64(d->compute_queue_family));
@@ -141,6 +142,8 @@ static void device_text(const vkat_device_info *d)
     printf("  %-26s %u x %u x %u\n", "max workgroup count", d->max_workgroup_count[0], d->max_workgroup_count[1],
            d->max_workgroup_count[2]);
     print_size("shared memory", d->max_shared_memory);
+    if (d->compute_units)
+        printf("  %-26s %u\n", "compute units", d->compute_units);
     print_size("max storage buffer range", d->max_storage_buffer_range);
     printf("  %-26s %u bytes\n", "max push constants", d->max_push_constants_size);
     printf("  %-26s %g ns, %u valid bits (queue family %u)\n", "timestamps", d->timestamp_period,

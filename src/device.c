@@ -236,6 +236,9 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
     VkPhysicalDeviceMaintenance4Properties pm4 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
     VkPhysicalDevicePCIBusInfoPropertiesEXT ppci = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV psm = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderCorePropertiesAMD pcore = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
     void **tail = &p2.pNext;
 #define CHAIN(s)                                                                                                 \
     do {                                                                                                         \
@@ -255,6 +258,10 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         CHAIN(pm4);
     if (has_pci)
         CHAIN(ppci);
+    if (ext_in(exts, next, "VK_NV_shader_sm_builtins"))
+        CHAIN(psm);
+    if (ext_in(exts, next, "VK_AMD_shader_core_properties"))
+        CHAIN(pcore);
     vkGetPhysicalDeviceProperties2(pd, &p2);
 
 #undef CHAIN
@@ -298,6 +305,10 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
     d->max_push_constants_size = l->maxPushConstantsSize;
     d->max_bound_descriptor_sets = l->maxBoundDescriptorSets;
     d->max_buffer_size = pm4.maxBufferSize;
+    /* Persistent kernels size their grid by these (e.g. stream-K GEMM); both structures stay 0 when not chained. */
+    d->compute_units = psm.shaderSMCount ? psm.shaderSMCount
+                                         : pcore.shaderEngineCount * pcore.shaderArraysPerEngineCount *
+                                               pcore.computeUnitsPerShaderArray;
     d->timestamp_period = l->timestampPeriod;
 
     uint32_t nq = 0;

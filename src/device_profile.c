@@ -117,6 +117,7 @@ static void read_limits(json_object *dev, vkat_device_info *d)
     d->max_storage_buffer_range = (uint32_t)int_of(dev, "max_storage_buffer_range", 0);
     d->max_push_constants_size = (uint32_t)int_of(dev, "max_push_constants_size", 0);
     d->max_buffer_size = (uint64_t)int_of(dev, "max_buffer_size", 0);
+    d->compute_units = (uint32_t)int_of(dev, "compute_units", 0);
 }
 
 static vkat_result read_device(json_object *dev, const char *path, vkat_device_info *d, vkat_error *err)

@@ -210,6 +210,19 @@ static const char *direction_name(vkat_direction d)
     return "inout";
 }
 
+/* How the tuner filled a buffer before its runs: a binding a runtime does not fill itself (a kernel's own state, as
+ * stream-K's partial sums) must start that way, "zero" above all. */
+static const char *init_name(vkat_init_kind k)
+{
+    switch (k) {
+    case VKAT_INIT_ZERO: return "zero";
+    case VKAT_INIT_RANDOM: return "random";
+    case VKAT_INIT_CONST: return "const";
+    case VKAT_INIT_IOTA: return "iota";
+    }
+    return "zero";
+}
+
 /* A device that is not present is described by its database row: the same identity, type unknown. */
 static json_object *device_json(const vkat_device_info *d, const vkat_device_key *row_key)
 {
@@ -307,6 +320,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
+        json_object_object_add(o, "init", str(init_name(b->init)));
         json_object_array_add(bindings, o);
     }
     json_object_object_add(k, "bindings", bindings);

@@ -33,7 +33,7 @@ enum {
     DEV_SUBGROUP_SIZE, DEV_MIN_SUBGROUP_SIZE, DEV_MAX_SUBGROUP_SIZE, DEV_MAX_PUSH_CONSTANTS,
     DEV_MAX_STORAGE_BUFFER_RANGE, DEV_VENDOR_ID, DEV_IS_NVIDIA, DEV_IS_AMD, DEV_IS_INTEL, DEV_IS_CPU, DEV_COOPMAT,
     DEV_COOPMAT_F16_M, DEV_COOPMAT_F16_N, DEV_COOPMAT_F16_K, DEV_COOPMAT_BF16_M, DEV_COOPMAT_BF16_N,
-    DEV_COOPMAT_BF16_K, DEV_COUNT
+    DEV_COOPMAT_BF16_K, DEV_COMPUTE_UNITS, DEV_COUNT
 };
 
 static const char *const device_names[DEV_COUNT] = {
@@ -43,7 +43,7 @@ static const char *const device_names[DEV_COUNT] = {
     "device.min_subgroup_size", "device.max_subgroup_size", "device.max_push_constants",
     "device.max_storage_buffer_range", "device.vendor_id", "device.is_nvidia", "device.is_amd", "device.is_intel",
     "device.is_cpu", "device.coopmat", "device.coopmat_f16_m", "device.coopmat_f16_n", "device.coopmat_f16_k",
-    "device.coopmat_bf16_m", "device.coopmat_bf16_n", "device.coopmat_bf16_k",
+    "device.coopmat_bf16_m", "device.coopmat_bf16_n", "device.coopmat_bf16_k", "device.compute_units",
 };
 
 /* Vulkan 1.3's required minimum limits: what every conforming device offers, so a space checked without a device
@@ -95,6 +95,7 @@ static void device_values(const vkat_device_info *d, int64_t *v)
     v[DEV_IS_INTEL] = d->vendor_id == 0x8086;
     v[DEV_IS_CPU] = d->device_type && strcmp(d->device_type, "cpu") == 0;
     v[DEV_COOPMAT] = d->feature[VKAT_FEATURE_COOPMAT] && d->coopmat_count > 0;
+    v[DEV_COMPUTE_UNITS] = d->compute_units;
     const vkat_coopmat_shape *f16 = find_coopmat(d, VKAT_FLOAT16), *bf16 = find_coopmat(d, VKAT_BFLOAT16);
     if (f16) {
         v[DEV_COOPMAT_F16_M] = f16->m;

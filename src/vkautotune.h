@@ -158,6 +158,8 @@ typedef struct vkat_device_info {
     uint32_t max_push_constants_size;    /* bytes */
     uint32_t max_bound_descriptor_sets;
     uint64_t max_buffer_size;            /* maxBufferSize (Vulkan 1.3), 0 when unknown */
+    uint32_t compute_units;              /* SMs (VK_NV_shader_sm_builtins) or CUs (VK_AMD_shader_core_properties); 0 when
+                                            the device does not say */
     float timestamp_period;              /* nanoseconds per tick */
     uint32_t timestamp_valid_bits;       /* of the compute queue family; 0: no timestamps */
     uint32_t compute_queue_family;

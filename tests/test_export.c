@@ -32,7 +32,7 @@ static vkat_problem_var problem[] = {
 };
 static vkat_buffer_decl buffers[] = {
     {.name = "A", .binding = 0, .type = VKAT_FLOAT16, .dir = VKAT_DIR_IN},
-    {.name = "B", .binding = 1, .type = VKAT_FLOAT32, .dir = VKAT_DIR_INOUT},
+    {.name = "B", .binding = 1, .type = VKAT_FLOAT32, .dir = VKAT_DIR_INOUT, .init = VKAT_INIT_RANDOM},
     {.name = "C", .binding = 2, .type = VKAT_UINT8, .dir = VKAT_DIR_OUT},
 };
 static vkat_push_decl push[] = {
@@ -307,7 +307,7 @@ static void test_export(void)
     CHECK(b && json_object_array_length(b) == 3);
     if (b && json_object_array_length(b) == 3) {
         static const char *const names[] = {"A", "B", "C"}, *const types[] = {"float16", "float32", "uint8"},
-                                 *const dirs[] = {"in", "inout", "out"};
+                                 *const dirs[] = {"in", "inout", "out"}, *const inits[] = {"zero", "random", "zero"};
         const uint64_t elements[] = {256 * 256, 256 * 256, 3}, bytes[] = {256 * 256 * 2, 256 * 256 * 4, 3};
         for (int i = 0; i < 3; i++) {
             json_object *o = json_object_array_get_idx(b, (size_t)i);
@@ -318,6 +318,7 @@ static void test_export(void)
             CHECK(geti(o, "elements") == (int64_t)elements[i]);
             CHECK(geti(o, "bytes") == (int64_t)bytes[i]);
             CHECK_STR(gets(o, "direction"), dirs[i]);
+            CHECK_STR(gets(o, "init"), inits[i]);
         }
         CHECK(geti(json_object_array_get_idx(get(k2, "bindings"), 0), "bytes") == 512 * 256 * 2);
     }

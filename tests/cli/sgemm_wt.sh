@@ -11,7 +11,8 @@
 #     copy of the space that pins WARP to 32); and every combination of KS, STAGES, SWZ, PF, FB, KU and CL on one
 #     tiling, for both B layouts (exhaustively: no code path is left to a random sample); and the H200's winning
 #     tilings (128 x 128 x 16, 256 threads, 8x8 and 2x2 of 4x4 per thread) with every STAGES, PF, FB, KU and CL, at
-#     non-square sizes with odd and even tile counts along K.
+#     non-square sizes with odd and even tile counts along K; and stream-K (SK = 1) with 2 to 20 persistent
+#     workgroups, for both B layouts.
 # The device-free parts always run; the tuning says 'skip' with the reason when there is no Vulkan device.
 #
 #   sh tests/cli/sgemm_wt.sh BINARY SOURCE_DIR
@@ -129,6 +130,23 @@ for tiling in "0 64 32 1 1 8 8 80" "1 16 128 2 2 4 4 96"; do
         >"$T/tune.json" 2>"$T/tune.err"
     check_tune "sgemm_wt H200 tiling WM=$2,WN=$3,TM=$6,TN=$7, every STAGES x PF x FB x KU x CL, BT=$1, \
 M=384,N=256,K=$8" "$T/tune.json" $? 13
+done
+
+# Stream-K (SK = 1) with G persistent workgroups in place of the device's compute units (lavapipe reports none), on
+# one small tiling with every SWZ and PF: 5 x 3 = 15 tiles of 64 x 64 and 9 K tiles, so that G = 2, 4 and 7 split
+# the last rounds' tiles between two or three workgroups after whole ones, G = 11 splits every tile (fewer than two
+# rounds) and G = 20 (more workgroups than tiles) up to three ways. The check also compares the partial-sum and
+# counter buffers (W, CNT) with their initial zeros after the timed runs: a partial sum left behind, or a counter
+# not reset, fails it.
+for g in 2 4 7 11 20; do
+    for bt in 0 1; do
+        pin "$T/sk.ini" "$bt" 8
+        sed -i -e "s/device\.compute_units/$g/g" -e 's/^SK = .*/SK = 1/' "$T/sk.ini"
+        # shellcheck disable=SC2086
+        "$BIN" --space "$T/sk.ini" --problem M=320,N=192,K=72 --strategy exhaustive --budget 100 $TUNE \
+            >"$T/tune.json" 2>"$T/tune.err"
+        check_tune "sgemm_wt stream-K, G=$g workgroups, every SWZ x PF, BT=$bt, M=320,N=192,K=72" "$T/tune.json" $? 6
+    done
 done
 
 finish
