@@ -46,9 +46,10 @@ $NODEV "$BIN" --space "$SRC/spaces/sgemm_wt.ini" --problem M=4096,N=4096,K=4096 
 at_least "sgemm_wt valid at 4096^3, minimum limits" "$T/min.out" 1000
 
 # No configuration valid under the H200's limits stages more than 48 KiB of shared memory, recomputed with the
-# template's layout (STAGES x BK rows of A, BM floats, and of B, BN floats, each row one vec4 longer when SWZ = 1):
+# template's layout (STAGES x BK rows of A, BM floats, and of B, BN floats, each row one vec4 longer when SWZ = 1;
+# stream-K's flag, 4 bytes):
 # a constraint that keeps only the offenders must leave nothing.
-sed -e '/^fits = /a over = STAGES * BK * ((BM + 4 * (SWZ == 1)) + (BN + 4 * (SWZ == 1))) * 4 > 49152' \
+sed -e '/^fits = /a over = STAGES * BK * ((BM + 4 * (SWZ == 1)) + (BN + 4 * (SWZ == 1))) * 4 + 4 * (SK > 0) > 49152' \
     -e "s#\.\./shaders/#$SHADERS/#g" "$SRC/spaces/sgemm_wt.ini" >"$T/over.ini"
 "$BIN" --space "$T/over.ini" --problem M=4096,N=4096,K=4096 --dry-run --device-profile "$H200" >"$T/over.out" 2>&1
 if ! grep -q "^over = " "$T/over.ini"; then
@@ -138,14 +139,18 @@ done
 # rounds) and G = 20 (more workgroups than tiles) up to three ways. The check also compares the partial-sum and
 # counter buffers (W, CNT) with their initial zeros after the timed runs: a partial sum left behind, or a counter
 # not reset, fails it.
-for g in 2 4 7 11 20; do
+# SK = 2 (only the last, partial round split): G = 4 splits its 3 tiles about two ways, G = 7 its one tile 7 ways.
+for sk_g in "1 2" "1 4" "1 7" "1 11" "1 20" "2 4" "2 7"; do
+    # shellcheck disable=SC2086 # two words on purpose
+    set -- $sk_g
     for bt in 0 1; do
         pin "$T/sk.ini" "$bt" 8
-        sed -i -e "s/device\.compute_units/$g/g" -e 's/^SK = .*/SK = 1/' "$T/sk.ini"
+        sed -i -e "s/device\.compute_units/$2/g" -e "s/^SK = .*/SK = $1/" "$T/sk.ini"
         # shellcheck disable=SC2086
         "$BIN" --space "$T/sk.ini" --problem M=320,N=192,K=72 --strategy exhaustive --budget 100 $TUNE \
             >"$T/tune.json" 2>"$T/tune.err"
-        check_tune "sgemm_wt stream-K, G=$g workgroups, every SWZ x PF, BT=$bt, M=320,N=192,K=72" "$T/tune.json" $? 6
+        check_tune "sgemm_wt stream-K SK=$1, G=$2 workgroups, every SWZ x PF, BT=$bt, M=320,N=192,K=72" \
+            "$T/tune.json" $? 6
     done
 done
 
