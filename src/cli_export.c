@@ -3,6 +3,7 @@
  * on this machine or (by name, or --all-devices-in-db) devices that were tuned elsewhere. The work is
  * vkat_tune_export_db; this file parses arguments and maps errors to exit codes. */
 #include "cli.h"
+#include "device_profile.h"
 #include "tune.h"
 #include "util.h"
 
@@ -28,6 +29,9 @@ static void usage(FILE *f)
             "  --device SPEC         index, name or 'all' of devices on this machine, or a name substring of\n"
             "                        devices in the database (default: this machine's default device)\n"
             "  --all-devices-in-db   every device in the database, present or not\n"
+            "  --device-profile FILE the first device of `vkautotune devices --json` output: a device of that name and\n"
+            "                        ids that is not here is exported with its limits (for spaces whose dispatch or\n"
+            "                        buffers read device.*)\n"
             "  --problem K=V,...     only tuned problems with these sizes (default: every tuned problem)\n"
             "  --header NAME.h       also write DIR/NAME.h: SPIR-V words and a selection table\n"
             "  -q, --quiet           no info messages\n"
@@ -41,7 +45,7 @@ int vkat_cmd_export(int argc, char **argv)
     const char *space_paths[MAX_SPACES];
     size_t nspaces = 0;
     vkat_export_request req = {0};
-    const char *db = "vkautotune.db";
+    const char *db = "vkautotune.db", *profile_path = NULL;
     int quiet = 0, verbose = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -49,6 +53,7 @@ int vkat_cmd_export(int argc, char **argv)
                             : !strcmp(o, "--device")                      ? &req.device
                             : !strcmp(o, "--problem")                     ? &req.problem
                             : !strcmp(o, "--header")                      ? &req.header
+                            : !strcmp(o, "--device-profile")              ? &profile_path
                             : !strcmp(o, "-o") || !strcmp(o, "--output") ? &req.dir
                                                                           : NULL;
         if (slot || !strcmp(o, "--space")) {
@@ -101,6 +106,12 @@ int vkat_cmd_export(int argc, char **argv)
     vkat_instance *inst = NULL;
     vkat_store *store = NULL;
     int code = VKAT_EXIT_OK;
+    vkat_device_info profile;
+    if (profile_path) {
+        if (vkat_device_profile_load(profile_path, NULL, &profile, &err) != VKAT_OK)
+            return vkat_cli_report(&err);
+        req.profile = &profile;
+    }
     for (size_t i = 0; i < nspaces; i++) {
         if (vkat_space_load(space_paths[i], &spaces[i], &err) != VKAT_OK) {
             code = vkat_cli_report(&err);

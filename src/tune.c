@@ -1380,6 +1380,9 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
             if (!keep)
                 continue;
             matched++;
+            if (!dev && req->profile && !strcmp(req->profile->name, row->device.name) &&
+                req->profile->vendor_id == row->device.vendor_id && req->profile->device_id == row->device.device_id)
+                dev = req->profile;
             if (!dev && launch_reads_device(space)) {
                 vkat_log(VKAT_LOG_WARN,
                          "export: skipping '%s' on %s: %s is not present here and the space's dispatch reads its "

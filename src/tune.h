@@ -134,6 +134,8 @@ typedef struct vkat_export_request {
     const char *problem;       /* NULL: every tuned problem; "M=64,N=64": only problems with these sizes */
     const char *dir;           /* SPIR-V files and manifest.json go here */
     const char *header;        /* NULL: no C header; else its file name in dir */
+    const vkat_device_info *profile; /* NULL, or a device described by a file: an absent device of the same name,
+                                        vendor and device id is exported with its limits */
 } vkat_export_request;
 
 /* Exports the best stored variant of each (space, device, problem) selected by `req`, recompiling each: for a

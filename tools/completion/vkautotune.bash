@@ -31,7 +31,7 @@ _vkautotune()
         report) opts="--db -o --param --param2 --title --help" ;;
         merge) opts="--help" ;;
         compile) opts="--space --config --problem --device --device-profile -o --disassemble --verbose --help" ;;
-        export) opts="--space --output -o --db --device --all-devices-in-db --problem --header --quiet --verbose
+        export) opts="--space --output -o --db --device --all-devices-in-db --device-profile --problem --header --quiet --verbose
                       --help" ;;
         devices) opts="--json --help" ;;
         *) opts="" ;;
