@@ -1,7 +1,7 @@
 /* strategy_local.c — greedy iterated local search: first-improvement hill climbing over the one-step
  * neighbourhood (adjacent values of ordered parameters, all values of categorical ones), in random order; at a
- * local optimum, a random kick of a few steps from the best point starts the next climb, or now and then a restart
- * in the least explored region of the space. */
+ * local optimum, a kick from the best point starts the next climb — a few random steps, or one parameter moved to
+ * any other value — or now and then a restart in the least explored region of the space. */
 #include "search.h"
 
 #include <math.h>
@@ -10,6 +10,12 @@
 
 #define KICK_STEPS 3
 #define RESTART 0.3 /* probability that a kick is a restart far from everything seen */
+/* Share of the other kicks that move one parameter of the best point to any other value. Along one ordered
+ * parameter time need not be unimodal (a tile size interacts with the workgroup): an optimum a few values away,
+ * behind worse ones, is out of reach of adjacent steps, and a kick of several random steps rarely changes one
+ * parameter alone. 0.35: the best of 0.35 / 0.5 / 0.7 on the four shared tables after 400 and 800 (0.5 and 0.7 do
+ * better on convolution_A100 alone, and 0.5 lost a held-out table after 800); bench/results/strategies-session4.md. */
+#define LINE_KICK 0.35
 #define RESTART_CANDIDATES 16 /* random points a restart chooses the farthest of */
 
 typedef struct ls_state {
@@ -90,6 +96,9 @@ static bool ls_propose(void *state, uint32_t *choice)
          * one lands mostly in the wide basins already climbed, and an isolated optimum's basin is small. */
         if (vkat_rng_uniform(&s->rng) < RESTART)
             ok = vkat_search_far_unseen(&s->sp, &s->rng, &s->seen, RESTART_CANDIDATES, choice);
+        else if (vkat_rng_uniform(&s->rng) < LINE_KICK)
+            ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, 1, 1.0, &s->seen, 64) &&
+                 vkat_search_unseen(&s->sp, &s->seen, choice);
         else
             ok = vkat_search_neighbour(&s->sp, &s->rng, s->best, choice, KICK_STEPS, 0.3, &s->seen, 64) &&
                  vkat_search_unseen(&s->sp, &s->seen, choice);

@@ -1,7 +1,8 @@
 /* test_strategies.c — every strategy through the search driver: with a validity oracle the adaptive ones propose
  * only valid configurations; no run exceeds its budget; a tiny space ends cleanly; a seed fixes the sequence;
  * each adaptive strategy beats random sampling on average on a structured synthetic space (a bowl with noise and
- * a constraint). Evaluations are kept in flight (window 3) as in the live tuner. */
+ * a constraint). Evaluations are kept in flight (window 3) as in the live tuner. Local search reaches a needle
+ * that only a kick moving one parameter far can reach. */
 #include "search.h"
 #include "test.h"
 #define XXH_INLINE_ALL
@@ -84,6 +85,40 @@ static vkat_result run(const char *name, const size_t *counts, size_t n, int ora
     return r;
 }
 
+/* A needle one parameter away from the bottom of a wide bowl, by a far value, behind neighbours that are the worst
+ * points of the space: no climb leads to it, only a kick that moves that parameter alone. */
+static double needle_time(const uint32_t *c)
+{
+    if (c[0] == 9 && c[1] == 2 && c[2] == 1)
+        return 0.5;
+    if (abs((int)c[0] - 9) + abs((int)c[1] - 2) + abs((int)c[2] - 1) == 1)
+        return 100;
+    double a = (double)c[0] - 2, b = (double)c[1] - 2, d = (double)c[2] - 1;
+    return 1 + 0.05 * (a * a + b * b + d * d);
+}
+
+/* Seeds (of 40) in which local search finds the needle within `budget` evaluations, driven directly (window 1). */
+static int local_finds_needle(int budget)
+{
+    extern const vkat_strategy_ops vkat_strategy_local;
+    size_t counts[] = {12, 12, 4};
+    vkat_search_space sp = {3, counts, 12 * 12 * 4, NULL, NULL, NULL};
+    int found = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        void *st = vkat_strategy_local.create(&sp, seed);
+        uint32_t c[3];
+        double best = INFINITY;
+        for (int n = 0; st && n < budget && vkat_strategy_local.propose(st, c); n++) {
+            double t = needle_time(c);
+            vkat_strategy_local.observe(st, c, t);
+            best = t < best ? t : best;
+        }
+        found += best == 0.5;
+        vkat_strategy_local.destroy(st);
+    }
+    return found;
+}
+
 int main(void)
 {
     size_t big[] = {8, 8, 6, 5, 4, 7}, tiny[] = {2, 3};
@@ -134,5 +169,10 @@ int main(void)
         CHECK_MSG(mean < random_mean, "%s: mean best %.4f after 40, random %.4f", name, mean, random_mean);
         printf("%-10s mean best after 40 evaluations %.4f (random %.4f)\n", name, mean, random_mean);
     }
+    /* Kicks that move one parameter of the best point to any value reach it: 32 of 40 seeds after 200 of the 576
+     * configurations (kicks of random steps alone: 11; random sampling finds it with probability 0.35, 14). */
+    int found = local_finds_needle(200);
+    CHECK_MSG(found >= 24, "local search found the needle in %d of 40 seeds", found);
+    printf("local search found the needle in %d of 40 seeds after 200\n", found);
     TEST_END();
 }
