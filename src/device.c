@@ -50,11 +50,13 @@ int vkat_device_meets(const vkat_device_info *info, const char *const *extension
             snprintf(missing, missing_size, "%s", extensions[i]);
             return 0;
         }
-    for (size_t i = 0; i < feature_count; i++)
-        if (vkat_feature_index(features[i]) < 0 || !info->feature[vkat_feature_index(features[i])]) {
+    for (size_t i = 0; i < feature_count; i++) {
+        int f = vkat_feature_index(features[i]);
+        if (f < 0 || !info->feature[f]) {
             snprintf(missing, missing_size, "%s", features[i]);
             return 0;
         }
+    }
     return 1;
 }
 

@@ -41,6 +41,9 @@ typedef struct vkat_gpu {
 int vkat_device_meets(const vkat_device_info *info, const char *const *extensions, size_t extension_count,
                       const char *const *features, size_t feature_count, char *missing, size_t missing_size);
 
+/* The VKAT_FEATURE_* of a feature name (vkat_feature_names), -1 for a name the tuner does not know. */
+int vkat_feature_index(const char *name);
+
 /* "NVIDIA", "AMD", "Intel", "Mesa", ... for a PCI or Khronos vendor id; "unknown" otherwise (a static string). */
 const char *vkat_vendor_name(uint32_t vendor_id);
 

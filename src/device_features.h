@@ -34,9 +34,6 @@ const char *vkat_feature_struct_extension(int s);
 /* Zeroes the chain and links the structures of `used` (bit 1 << VKAT_FS_*) behind c->core, in enum order. */
 void vkat_feature_chain_init(vkat_feature_chain *c, unsigned used);
 
-/* The VKAT_FEATURE_* of a feature name, -1 for a name the tuner does not know. */
-int vkat_feature_index(const char *name);
-
 /* feature[VKAT_FEATURE_*] = the member's value in a chain of the structures `used`, as filled by
  * vkGetPhysicalDeviceFeatures2 (0 for a member of a structure not chained). */
 void vkat_feature_chain_read(vkat_feature_chain *c, unsigned used, unsigned char *feature);

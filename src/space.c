@@ -472,10 +472,7 @@ static vkat_result load_kernel(loader *ld)
     if (f[4] && word_list(ld, f[4], &s->features, &s->feature_count))
         return ld->failed;
     for (size_t i = 0; i < s->feature_count; i++) {
-        size_t k = 0;
-        while (vkat_feature_names[k] && strcmp(vkat_feature_names[k], s->features[i]) != 0)
-            k++;
-        if (!vkat_feature_names[k]) {
+        if (vkat_feature_index(s->features[i]) < 0) {
             char known[1024] = "";
             for (size_t j = 0; vkat_feature_names[j]; j++)
                 snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", j ? ", " : "",
