@@ -34,8 +34,9 @@ KERNELS = [
     ("xent_f32", "xent"), ("xent_f16", "xent"), ("xent_bf16", "xent"),
     ("rope_f32", "rope"), ("rope_f16", "rope"), ("rope_bf16", "rope"),
     ("swiglu_f32", "swiglu"), ("swiglu_f16", "swiglu"), ("swiglu_bf16", "swiglu"),
-    ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_cm_f16", "attention_cm"),
-    ("attention_fa_f16", "attention_fa"), ("attention_fa_nv_f16", "attention_fa_nv"),
+    ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_bf16", "attention"),
+    ("attention_cm_f16", "attention_cm"), ("attention_fa_f16", "attention_fa"),
+    ("attention_fa_nv_f16", "attention_fa_nv"), ("attention_fa_nv_bf16", "attention_fa_nv"),
     ("transpose", "transpose", TRANSPOSE_SHAPE),
     ("transpose_f16", "transpose", TRANSPOSE_SHAPE), ("transpose_bf16", "transpose", TRANSPOSE_SHAPE),
 ]

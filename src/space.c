@@ -373,6 +373,13 @@ static vkat_result parse_expr(loader *ld, const char *text, int line, vkat_expr 
 
 /* Checks a single-keyed section's keys against `allowed` (NULL-terminated) and fills found[i] with the entry of
  * allowed[i] or NULL. */
+/* The keys whose values are lists that may continue on further lines of the same key (a long list of features
+ * would not fit inih's line buffer); section_keys lets them repeat and returns the first. */
+static bool is_list_key(int sec, const char *key)
+{
+    return sec == SEC_KERNEL && (strcmp(key, "extensions") == 0 || strcmp(key, "features") == 0);
+}
+
 static vkat_result section_keys(loader *ld, int sec, const char *const *allowed, const entry **found)
 {
     size_t n = 0;
@@ -392,6 +399,8 @@ static vkat_result section_keys(loader *ld, int sec, const char *const *allowed,
             return lfail(ld, VKAT_ERR_SPACE, e->line, "unknown key '%s' in [%s] (known: %s)", e->key,
                          section_names[sec], known);
         }
+        if (found[k] && is_list_key(sec, e->key))
+            continue;
         if (found[k])
             return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key,
                          section_names[sec], found[k]->line);
@@ -400,7 +409,7 @@ static vkat_result section_keys(loader *ld, int sec, const char *const *allowed,
     return VKAT_OK;
 }
 
-/* A comma list of plain words ("VK_KHR_a, VK_KHR_b"); empty items are errors. */
+/* A comma list of plain words ("VK_KHR_a, VK_KHR_b"), appended to *out; empty items are errors. */
 static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *count)
 {
     char *copy = vkat_strdup(e->value);
@@ -409,6 +418,7 @@ static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *co
     size_t n = split_fields(copy, NULL, 0);
     char **fields = calloc(n, sizeof *fields), **words = calloc(n, sizeof *words);
     vkat_result r = VKAT_OK;
+    char **all = NULL;
     if (!fields || !words) {
         r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         goto done;
@@ -428,8 +438,15 @@ static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *co
             goto done;
         }
     }
-    *out = words;
-    *count = n;
+    all = realloc(*out, (*count + n) * sizeof *all);
+    if (!all) {
+        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        goto done;
+    }
+    memcpy(all + *count, words, n * sizeof *words);
+    *out = all;
+    *count += n;
+    free(words);
     words = NULL;
 done:
     if (words)
@@ -467,17 +484,25 @@ static vkat_result load_kernel(loader *ld)
         return lfail(ld, VKAT_ERR_IO, f[1]->line, "cannot open template '%s': %s", s->template_path,
                      strerror(errno));
     fclose(t);
-    if (f[3] && word_list(ld, f[3], &s->extensions, &s->extension_count))
-        return ld->failed;
-    if (f[4] && word_list(ld, f[4], &s->features, &s->feature_count))
-        return ld->failed;
-    for (size_t i = 0; i < s->feature_count; i++) {
-        if (vkat_feature_index(s->features[i]) < 0) {
-            char known[1024] = "";
-            for (size_t j = 0; vkat_feature_names[j]; j++)
-                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", j ? ", " : "",
-                         vkat_feature_names[j]);
-            return lfail(ld, VKAT_ERR_SPACE, f[4]->line, "unknown feature '%s' (known: %s)", s->features[i], known);
+    for (size_t i = 0; i < ld->count; i++) {  /* every line of a list key, in order */
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_KERNEL)
+            continue;
+        if (strcmp(e->key, "extensions") == 0 && word_list(ld, e, &s->extensions, &s->extension_count))
+            return ld->failed;
+        if (strcmp(e->key, "features") != 0)
+            continue;
+        size_t from = s->feature_count;
+        if (word_list(ld, e, &s->features, &s->feature_count))
+            return ld->failed;
+        for (size_t k = from; k < s->feature_count; k++) {
+            if (vkat_feature_index(s->features[k]) < 0) {
+                char known[1024] = "";
+                for (size_t j = 0; vkat_feature_names[j]; j++)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", j ? ", " : "",
+                             vkat_feature_names[j]);
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "unknown feature '%s' (known: %s)", s->features[k], known);
+            }
         }
     }
     return VKAT_OK;

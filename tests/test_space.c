@@ -45,6 +45,8 @@ static void test_errors(void)
     expect_error("missing_template.ini", VKAT_ERR_IO, 3,
                  "cannot open template '" DATA "nope.comp': No such file or directory", 1);
     expect_error("bad_feature.ini", VKAT_ERR_SPACE, 4, "unknown feature 'shaderFloat17' (known: shaderFloat16, ", 0);
+    expect_error("bad_feature_line2.ini", VKAT_ERR_SPACE, 6,
+                 "unknown feature 'cooperativeMatrixReduction' (known: shaderFloat16, ", 0);
     expect_error("empty_param.ini", VKAT_ERR_SPACE, 8, "parameter 'TN' has no values", 1);
     expect_error("dup_param.ini", VKAT_ERR_SPACE, 9, "duplicate parameter 'TM' (first at line 7)", 1);
     expect_error("dup_value.ini", VKAT_ERR_SPACE, 8, "duplicate value 2 in parameter 'TN'", 1);
@@ -364,10 +366,33 @@ static void test_problem_cpu(void)
               DATA "inline.ini:7: [problem.cpu] names 'Q', which [problem] does not define");
 }
 
+/* extensions and features may continue on further lines of the same key; the lists keep the file's order. */
+static void test_list_lines(void)
+{
+    vkat_space *s;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_load(DATA "list_lines.ini", &s, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    if (r)
+        return;
+    CHECK(s->extension_count == 3);
+    if (s->extension_count == 3) {
+        CHECK_STR(s->extensions[0], "VK_KHR_cooperative_matrix");
+        CHECK_STR(s->extensions[2], "VK_KHR_shader_bfloat16");
+    }
+    CHECK(s->feature_count == 3);
+    if (s->feature_count == 3) {
+        CHECK_STR(s->features[1], "shaderFloat16");
+        CHECK_STR(s->features[2], "cooperativeMatrixReductions");
+    }
+    vkat_space_destroy(s);
+}
+
 int main(void)
 {
     test_errors();
     test_good();
+    test_list_lines();
     test_walk_errors();
     test_problem_cpu();
     TEST_END();

@@ -11,8 +11,8 @@
 #     SPIR-V for the H200 profile that multiplies cooperative matrices (no device capability is needed for that):
 #     three older ones and one for every value of STAGES, PF and FB (register prefetch, the three-stage ring,
 #     double-buffered fragments), those valid under the H200's limits so the tuner there can measure them;
-#   - three configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16, whose softmax uses
-#     VK_NV_cooperative_matrix2's reductions, per-element functions and conversions) compile to valid SPIR-V too;
+#   - configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16 and _bf16, whose softmax
+#     uses VK_NV_cooperative_matrix2's reductions, per-element functions and conversions) compile to valid SPIR-V;
 #   - the VK_NV_cooperative_matrix2 GEMM spaces (cm2gemm_f16, cm2gemm_bf16): counts under the H200's limits as their
 #     comments state, and every loading path compiles to valid SPIR-V with tensor addressing;
 #   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so,
@@ -126,12 +126,20 @@ for config in "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,PADS=1,THR=8,SG=32" "BC=64,NSG=2,
     fi
 done
 
-# The softmax-in-accumulators attention: its NV operations must be in the SPIR-V (no shared-memory round trip).
-for config in "BC=64,NSG=4,RT=1,STAGES=1,PAD=1,THR=8,SG=32" "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,THR=0,SG=32" \
-    "BC=32,NSG=8,RT=1,STAGES=2,PAD=0,THR=8,SG=32"; do
-    name="compile attention_fa_nv_f16 $config"
-    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_f16.ini" --config "$config" \
-        --device-profile "$SRC/tests/data/profiles/h200.json" --disassemble >"$T/fanv.dis" 2>"$T/fanv.out"
+# The softmax-in-accumulators attention, fp16 and bf16: its NV operations must be in the SPIR-V (no shared-memory
+# round trip), for each way of staging K and V (two stages, register prefetch into one, K and V taking turns) and
+# of holding Q (registers, shared memory), with and without sub-blocks.
+for sc in "f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+    "f16 BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=0,QS=0,SB=16,SG=32" \
+    "f16 BC=64,NSG=8,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+    "f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
+    "bf16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
+    "bf16 BC=32,NSG=8,RT=1,STAGES=2,PF=0,PAD=0,THR=8,QS=0,SB=32,SG=32"; do
+    dtype=${sc%% *} config=${sc#* }
+    name="compile attention_fa_nv_$dtype $config"
+    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_$dtype.ini" \
+        --config "$config" --device-profile "$SRC/tests/data/profiles/h200.json" --disassemble \
+        >"$T/fanv.dis" 2>"$T/fanv.out"
     rc=$?
     if [ $rc -ne 0 ]; then
         fail "$name" "exit $rc"
@@ -141,8 +149,10 @@ for config in "BC=64,NSG=4,RT=1,STAGES=1,PAD=1,THR=8,SG=32" "BC=32,NSG=4,RT=1,ST
     else
         missing=""
         # (SPIR-V headers spell the reduction and per-element names NV or EXT, by version)
-        for op in OpCooperativeMatrixMulAddKHR OpCooperativeMatrixReduce OpCooperativeMatrixPerElementOp \
-            "OpCapability CooperativeMatrixConversions"; do
+        ops='OpCooperativeMatrixMulAddKHR OpCooperativeMatrixReduce OpCooperativeMatrixPerElementOp'
+        ops="$ops CooperativeMatrixConversions"
+        [ "$dtype" = bf16 ] && ops="$ops BFloat16CooperativeMatrixKHR"
+        for op in $ops; do
             grep -q "$op" "$T/fanv.dis" || missing="$missing $op"
         done
         if [ -n "$missing" ]; then fail "$name" "missing from the disassembly:$missing"; else ok "$name"; fi
