@@ -371,8 +371,6 @@ static vkat_result parse_expr(loader *ld, const char *text, int line, vkat_expr 
     return r;
 }
 
-/* Checks a single-keyed section's keys against `allowed` (NULL-terminated) and fills found[i] with the entry of
- * allowed[i] or NULL. */
 /* The keys whose values are lists that may continue on further lines of the same key (a long list of features
  * would not fit inih's line buffer); section_keys lets them repeat and returns the first. */
 static bool is_list_key(int sec, const char *key)
@@ -380,6 +378,8 @@ static bool is_list_key(int sec, const char *key)
     return sec == SEC_KERNEL && (strcmp(key, "extensions") == 0 || strcmp(key, "features") == 0);
 }
 
+/* Checks a single-keyed section's keys against `allowed` (NULL-terminated) and fills found[i] with the entry of
+ * allowed[i] or NULL. */
 static vkat_result section_keys(loader *ld, int sec, const char *const *allowed, const entry **found)
 {
     size_t n = 0;
@@ -418,7 +418,6 @@ static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *co
     size_t n = split_fields(copy, NULL, 0);
     char **fields = calloc(n, sizeof *fields), **words = calloc(n, sizeof *words);
     vkat_result r = VKAT_OK;
-    char **all = NULL;
     if (!fields || !words) {
         r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         goto done;
@@ -438,14 +437,16 @@ static vkat_result word_list(loader *ld, const entry *e, char ***out, size_t *co
             goto done;
         }
     }
-    all = realloc(*out, (*count + n) * sizeof *all);
-    if (!all) {
-        r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
-        goto done;
+    if (n) {
+        char **all = realloc(*out, (*count + n) * sizeof *all);
+        if (!all) {
+            r = lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+            goto done;
+        }
+        memcpy(all + *count, words, n * sizeof *words);
+        *out = all;
+        *count += n;
     }
-    memcpy(all + *count, words, n * sizeof *words);
-    *out = all;
-    *count += n;
     free(words);
     words = NULL;
 done:
