@@ -366,7 +366,8 @@ static void test_problem_cpu(void)
               DATA "inline.ini:7: [problem.cpu] names 'Q', which [problem] does not define");
 }
 
-/* extensions and features may continue on further lines of the same key; the lists keep the file's order. */
+/* extensions and features may continue on further lines of the same key (an empty one adds nothing); the lists
+ * keep the file's order. */
 static void test_list_lines(void)
 {
     vkat_space *s;
