@@ -37,6 +37,8 @@ KERNELS = [
     ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_bf16", "attention"),
     ("attention_cm_f16", "attention_cm"), ("attention_fa_f16", "attention_fa"),
     ("attention_fa_nv_f16", "attention_fa_nv"), ("attention_fa_nv_bf16", "attention_fa_nv"),
+    ("attention_decode_f32", "attention_decode"), ("attention_decode_f16", "attention_decode"),
+    ("attention_decode_bf16", "attention_decode"),
     ("transpose", "transpose", TRANSPOSE_SHAPE),
     ("transpose_f16", "transpose", TRANSPOSE_SHAPE), ("transpose_bf16", "transpose", TRANSPOSE_SHAPE),
 ]
@@ -169,9 +171,23 @@ def torch_op(torch, space, p):
         x = r(p["R"], p["C"])
         return lambda: x.t().contiguous()
     if kind.startswith("attention"):
-        q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
-        return lambda: F.scaled_dot_product_attention(q, k, v)
+        q, k, v, kw = sdpa_inputs(torch, space, p)
+        return lambda: F.scaled_dot_product_attention(q, k, v, **kw)
     raise ValueError(space)
+
+
+def sdpa_inputs(torch, space, p):
+    """q, k, v and the keyword arguments of scaled_dot_product_attention for an attention space: prefill (HEADS x S
+    queries and keys, batch 1) or decode (one query per sequence of a batch of B, grouped-query attention: HKV * G
+    query heads share HKV key/value heads, enable_gqa)."""
+    dt = torch_dtype(torch, space)
+    r = lambda *s: torch.randn(*s, device="cuda", dtype=dt)  # noqa: E731
+    if kind_dtype(space)[0] == "attention_decode":
+        q = r(p["B"], p["HKV"] * p["G"], 1, p["D"])
+        k, v = (r(p["B"], p["HKV"], p["S"], p["D"]) for _ in range(2))
+        return q, k, v, {"enable_gqa": True}
+    q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
+    return q, k, v, {}
 
 
 def rmsnorm_composite(torch, space, p):
@@ -194,8 +210,7 @@ def sdpa_backends(torch, space, p):
     except ImportError as e:
         return {"all": "torch.nn.attention missing: %s" % e}
     F = torch.nn.functional
-    dt = torch_dtype(torch, space)
-    q, k, v = (torch.randn(1, p["HEADS"], p["S"], p["D"], device="cuda", dtype=dt) for _ in range(3))
+    q, k, v, kw = sdpa_inputs(torch, space, p)
     out = {}
     for name in ("FLASH_ATTENTION", "CUDNN_ATTENTION", "EFFICIENT_ATTENTION"):
         backend = getattr(SDPBackend, name, None)
@@ -204,7 +219,7 @@ def sdpa_backends(torch, space, p):
             continue
         try:
             with sdpa_kernel(backend):
-                out[name] = time_cuda(torch, lambda: F.scaled_dot_product_attention(q, k, v))
+                out[name] = time_cuda(torch, lambda: F.scaled_dot_product_attention(q, k, v, **kw))
         except RuntimeError as e:  # the backend refuses these inputs on this device: report why
             out[name] = str(e).splitlines()[0][:120]
     del q, k, v
@@ -296,14 +311,16 @@ def main():
                 notes.append("%s: the textbook eager composite x * rsqrt(mean(x^2) + eps) * w takes %.4f ms; "
                              "vkautotune is %.2fx faster than it" % (space, composite, composite / ms))
             if kind.startswith("attention") and "flops" in metrics:
-                flops = evaluate(metrics["flops"], prob)
+                flops, nbytes = evaluate(metrics["flops"], prob), evaluate(metrics.get("bytes", "0"), prob)
                 for name, t in sdpa_backends(torch, space, prob).items():
                     if isinstance(t, str):
                         notes.append("%s: SDPA backend %s: %s" % (space, name, t))
                     else:
-                        notes.append("%s: SDPA backend %s: %.4f ms, %.1f TFLOP/s%s" % (
-                            space, name, t, flops / (t * 1e-3) / 1e12,
-                            "; vkautotune is %.2fx of it" % (t / ms) if ms else ""))
+                        # decode is memory-bound: its rate is bytes, prefill's is flops
+                        rate = ("%.0f GB/s" % (nbytes / (t * 1e-3) / 1e9) if kind == "attention_decode"
+                                else "%.1f TFLOP/s" % (flops / (t * 1e-3) / 1e12))
+                        notes.append("%s: SDPA backend %s: %.4f ms, %s%s" % (
+                            space, name, t, rate, "; vkautotune is %.2fx of it" % (t / ms) if ms else ""))
         rows.append({
             "kernel": kind, "dtype": dtype, "shape": shape, "ms": ms, "gbs": gbs,
             "frac": gbs / copy_gbs if gbs and copy_gbs else None, "tflops": tflops, "eager": eager, "compile": comp,

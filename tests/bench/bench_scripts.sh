@@ -24,15 +24,18 @@ check "--start went to the sgemm searches" grep -q "sgemm\.ini .*--start $START"
 check "--start did not go to the cmgemm searches" sh -c '! grep -q "cmgemm_f16\.ini .*--start" "$1"' - "$T/gemm/gemm.md"
 
 ONLY=softmax_f16,rmsnorm_f32,layernorm_bf16,reduce_sum_f16,reduce_max_f32,xent_f16,rope_f16,swiglu_f32,transpose,attention_f32
+ONLY=$ONLY,attention_decode_f16
 PYTHONPATH="$FAKE" python3 "$SRC/bench/llm_kernels.py" --binary "$BIN" --cpu-shapes --budget 1 --only "$ONLY" \
     --db "$T/k.db" --out "$T/llm.md" >"$T/llm.out" 2>"$T/llm.err"
 rc=$?
 check "llm_kernels.py --cpu-shapes runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/llm.err"
 rows=$(grep -c '^| [a-z_]* | [a-z0-9]* | .* | [0-9.]* | ' "$T/llm.md")
-check "a measured row per kernel (${rows:-0} of 10)" [ "${rows:-0}" -eq 10 ]
+check "a measured row per kernel (${rows:-0} of 11)" [ "${rows:-0}" -eq 11 ]
 check "the RMSNorm composite baseline is reported" grep -q "rmsnorm_f32: the textbook eager composite" "$T/llm.md"
 check "attention is timed with SDPA's FlashAttention-2 backend" \
     grep -q "attention_f32: SDPA backend FLASH_ATTENTION: [0-9.]* ms, [0-9.]* TFLOP/s; vkautotune is" "$T/llm.md"
 check "a backend that refuses the inputs says why" grep -q "attention_f32: SDPA backend CUDNN_ATTENTION: No available" "$T/llm.md"
+check "decode attention is timed with SDPA's backends, as a bandwidth" \
+    grep -q "attention_decode_f16: SDPA backend FLASH_ATTENTION: [0-9.]* ms, [0-9]* GB/s; vkautotune is" "$T/llm.md"
 finish
