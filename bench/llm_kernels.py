@@ -38,7 +38,8 @@ KERNELS = [
     ("attention_cm_f16", "attention_cm"), ("attention_fa_f16", "attention_fa"),
     ("attention_fa_nv_f16", "attention_fa_nv"), ("attention_fa_nv_bf16", "attention_fa_nv"),
     ("attention_decode_f32", "attention_decode"), ("attention_decode_f16", "attention_decode"),
-    ("attention_decode_bf16", "attention_decode"),
+    ("attention_decode_bf16", "attention_decode"), ("attention_decode_nv_f16", "attention_decode_nv"),
+    ("attention_decode_nv_bf16", "attention_decode_nv"),
     ("transpose", "transpose", TRANSPOSE_SHAPE),
     ("transpose_f16", "transpose", TRANSPOSE_SHAPE), ("transpose_bf16", "transpose", TRANSPOSE_SHAPE),
 ]
@@ -182,7 +183,7 @@ def sdpa_inputs(torch, space, p):
     query heads share HKV key/value heads, enable_gqa)."""
     dt = torch_dtype(torch, space)
     r = lambda *s: torch.randn(*s, device="cuda", dtype=dt)  # noqa: E731
-    if kind_dtype(space)[0] == "attention_decode":
+    if kind_dtype(space)[0].startswith("attention_decode"):
         q = r(p["B"], p["HKV"] * p["G"], 1, p["D"])
         k, v = (r(p["B"], p["HKV"], p["S"], p["D"]) for _ in range(2))
         return q, k, v, {"enable_gqa": True}
@@ -317,7 +318,7 @@ def main():
                         notes.append("%s: SDPA backend %s: %s" % (space, name, t))
                     else:
                         # decode is memory-bound: its rate is bytes, prefill's is flops
-                        rate = ("%.0f GB/s" % (nbytes / (t * 1e-3) / 1e9) if kind == "attention_decode"
+                        rate = ("%.0f GB/s" % (nbytes / (t * 1e-3) / 1e9) if kind.startswith("attention_decode")
                                 else "%.1f TFLOP/s" % (flops / (t * 1e-3) / 1e12))
                         notes.append("%s: SDPA backend %s: %.4f ms, %s%s" % (
                             space, name, t, rate, "; vkautotune is %.2fx of it" % (t / ms) if ms else ""))

@@ -1,7 +1,7 @@
 /* test_tune.c — the tuning run end to end on the default device (lavapipe in CI), through the library:
  * valid variants are found and ranked; a parameter that plants a bug is rejected by the checker; an
  * out-of-bounds write trips the canary; a second run resumes and measures nothing twice; the exported SPIR-V
- * validates and its manifest matches the database's best row. */
+ * validates and its manifest matches the database's best row; a variant's rel L2 is that of its worst output. */
 #include "compile.h"
 #include "test.h"
 #include "tune.h"
@@ -240,6 +240,31 @@ int main(void)
         CHECK(count_status(st4, &r4.key, VKAT_STATUS_CANARY) == 18);
         vkat_store_close(st1);
         vkat_store_close(st4);
+    }
+
+    /* A variant's rel L2 and max abs are those of its worst output, not of the last one compared. */
+    {
+        vkat_space *two;
+        r = vkat_space_load(VKAT_SOURCE_DIR "/tests/data/tune/two_outputs.ini", &two, &err);
+        CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+        char db5[300];
+        snprintf(db5, sizeof db5, "%s/two.db", tmp);
+        vkat_store *st5;
+        vkat_tune_report r5;
+        CHECK(vkat_store_open(db5, &st5, &err) == VKAT_OK);
+        if (r == VKAT_OK && vkat_tune_device(two, inst, dev, st5, &opts, &r5, &err) == VKAT_OK) {
+            vkat_row rows[2];
+            size_t nrows = 0;
+            CHECK(vkat_store_best(st5, &r5.key, rows, 2, &nrows, &err) == VKAT_OK && nrows == 2);
+            for (size_t i = 0; i < nrows; i++)
+                CHECK_MSG(rows[i].rel_l2 > 5e-6 && rows[i].rel_l2 < 2e-5 && rows[i].max_abs > 0,
+                          "%s: rel L2 %g, max abs %g (want those of NEAR, about 1e-5)", rows[i].config,
+                          rows[i].rel_l2, rows[i].max_abs);
+        } else {
+            CHECK_MSG(0, "tuning two_outputs.ini: %s", err.message);
+        }
+        vkat_store_close(st5);
+        vkat_space_destroy(two);
     }
 
     vkat_space_destroy(space);

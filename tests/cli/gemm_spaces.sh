@@ -11,8 +11,9 @@
 #     SPIR-V for the H200 profile that multiplies cooperative matrices (no device capability is needed for that):
 #     three older ones and one for every value of STAGES, PF and FB (register prefetch, the three-stage ring,
 #     double-buffered fragments), those valid under the H200's limits so the tuner there can measure them;
-#   - configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16 and _bf16, whose softmax
-#     uses VK_NV_cooperative_matrix2's reductions, per-element functions and conversions) compile to valid SPIR-V;
+#   - configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16 and _bf16 and
+#     attention_decode_nv_f16 and _bf16, whose softmax uses VK_NV_cooperative_matrix2's reductions, per-element
+#     functions and conversions) compile to valid SPIR-V;
 #   - the VK_NV_cooperative_matrix2 GEMM spaces (cm2gemm_f16, cm2gemm_bf16): counts under the H200's limits as their
 #     comments state, and every loading path compiles to valid SPIR-V with tensor addressing;
 #   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so,
@@ -126,18 +127,21 @@ for config in "BC=32,NSG=4,RT=1,STAGES=2,PAD=1,PADS=1,THR=8,SG=32" "BC=64,NSG=2,
     fi
 done
 
-# The softmax-in-accumulators attention, fp16 and bf16: its NV operations must be in the SPIR-V (no shared-memory
-# round trip), for each way of staging K and V (two stages, register prefetch into one, K and V taking turns) and
-# of holding Q (registers, shared memory), with and without sub-blocks.
-for sc in "f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=64,SG=32" \
-    "f16 BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=0,QS=0,SB=16,SG=32" \
-    "f16 BC=64,NSG=8,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
-    "f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
-    "bf16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
-    "bf16 BC=32,NSG=8,RT=1,STAGES=2,PF=0,PAD=0,THR=8,QS=0,SB=32,SG=32"; do
-    dtype=${sc%% *} config=${sc#* }
-    name="compile attention_fa_nv_$dtype $config"
-    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_$dtype.ini" \
+# The softmax-in-accumulators attentions, prefill and decode, fp16 and bf16: their NV operations must be in the
+# SPIR-V (no shared-memory round trip); for prefill each way of staging K and V (two stages, register prefetch into
+# one, K and V taking turns) and of holding Q (registers, shared memory), with and without sub-blocks.
+for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=0,QS=0,SB=16,SG=32" \
+    "attention_fa_nv f16 BC=64,NSG=8,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
+    "attention_fa_nv bf16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
+    "attention_fa_nv bf16 BC=32,NSG=8,RT=1,STAGES=2,PF=0,PAD=0,THR=8,QS=0,SB=32,SG=32" \
+    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,SG=32" \
+    "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,SG=32"; do
+    template=${sc%% *} rest=${sc#* }
+    dtype=${rest%% *} config=${rest#* }
+    name="compile ${template}_$dtype $config"
+    "$BIN" compile "$SRC/shaders/$template.comp.in" --space "$SRC/spaces/${template}_$dtype.ini" \
         --config "$config" --device-profile "$SRC/tests/data/profiles/h200.json" --disassemble \
         >"$T/fanv.dis" 2>"$T/fanv.out"
     rc=$?

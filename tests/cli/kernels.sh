@@ -59,9 +59,10 @@ if [ $n -eq 0 ]; then
     echo "FAIL: no kernel spaces under $SRC/spaces"
     exit 1
 fi
-# The cooperative-matrix attentions and the bf16 ones must be among them (and, on a device without their
+# The cooperative-matrix attentions, the bf16 ones and decode must be among them (and, on a device without their
 # extensions, skipped).
-for cm in attention_cm_f16 attention_fa_f16 attention_fa_nv_f16 attention_fa_nv_bf16 attention_bf16; do
+for cm in attention_cm_f16 attention_fa_f16 attention_fa_nv_f16 attention_fa_nv_bf16 attention_bf16 \
+    attention_decode_f16 attention_decode_nv_f16 attention_decode_nv_bf16; do
     [ -f "$SRC/spaces/$cm.ini" ] || { echo "FAIL: spaces/$cm.ini is missing"; failed=$((failed + 1)); }
 done
 finish
