@@ -185,7 +185,7 @@ def sdpa_inputs(torch, space, p):
     r = lambda *s: torch.randn(*s, device="cuda", dtype=dt)  # noqa: E731
     if kind_dtype(space)[0].startswith("attention_decode"):
         q = r(p["B"], p["HKV"] * p["G"], 1, p["D"])
-        k, v = (r(p["B"], p["HKV"], p["S"], p["D"]) for _ in range(2))
+        k, v = (r(p["B"], p["HKV"], p["L"], p["D"]) for _ in range(2))  # the keys in use
         return q, k, v, {"enable_gqa": True}
     q, k, v = (r(1, p["HEADS"], p["S"], p["D"]) for _ in range(3))
     return q, k, v, {}

@@ -1,8 +1,9 @@
 #version 450
-// Reference attention decode for checking: one invocation per query head, plain fp32 in two passes over its KV
-// head's S keys (max, then exponentials summed and values accumulated); KV head = query head / G. Same buffers and
-// layouts as attention_decode.comp.in: elements read and written as 32-bit words and converted by hand (DT = 0
-// fp32, 1 fp16, 2 bf16), so no 16-bit feature is needed. B, HKV, G, S, D and DT arrive as #defines from [problem].
+// Reference attention decode for checking: one invocation per query head, plain fp32 in two passes over the first L
+// keys of its KV head (max, then exponentials summed and values accumulated; S, the cache's capacity, is the heads'
+// stride); KV head = query head / G. Same buffers and layouts as attention_decode.comp.in: elements read and written
+// as 32-bit words and converted by hand (DT = 0 fp32, 1 fp16, 2 bf16), so no 16-bit feature is needed. B, HKV, G,
+// S, L, D and DT arrive as #defines from [problem].
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer BufQ { uint Q[]; };
 layout(std430, binding = 1) readonly buffer BufK { uint K[]; };
@@ -31,7 +32,7 @@ void main()
     const uint kv0 = (qh / G) * S * D;
     const float scale = 1.0 / sqrt(float(D));
     float m = -1.0 / 0.0;
-    for (uint j = 0; j < S; j++) {
+    for (uint j = 0; j < L; j++) {
         float s = 0.0;
         for (uint i = 0; i < D; i++)
             s += ELEM(Q, qh * D + i) * ELEM(K, kv0 + j * D + i);
@@ -41,7 +42,7 @@ void main()
     for (uint i = 0; i < D; i++)
         acc[i] = 0.0;
     float l = 0.0;
-    for (uint j = 0; j < S; j++) {
+    for (uint j = 0; j < L; j++) {
         float s = 0.0;
         for (uint i = 0; i < D; i++)
             s += ELEM(Q, qh * D + i) * ELEM(K, kv0 + j * D + i);
