@@ -279,6 +279,11 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     for (size_t i = 0; i < s->problem_count; i++)
         json_object_object_add(problem, s->problem[i].name, json_object_new_int64(problem_value(it, i)));
     json_object_object_add(k, "problem", problem);
+    json_object *compiled = json_object_new_array();
+    for (size_t i = 0; i < s->problem_count && i < 64; i++)
+        if (it->compiled_problem >> i & 1)
+            json_object_array_add(compiled, str(s->problem[i].name));
+    json_object_object_add(k, "compiled_problem", compiled);
     json_object_object_add(k, "config", str(row->config));
 
     json_object *params = json_object_new_object();
@@ -678,6 +683,16 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
             pinned = 1;
         }
         free(one.data);
+    }
+    /* Sizes compiled into the module: only their tuned values (H == 1000). */
+    for (size_t i = 0; !pinned && i < s->problem_count && i < 64; i++) {
+        if (!(it->compiled_problem >> i & 1))
+            continue;
+        const vkat_rt_op pin[3] = {{VKAT_RT_VAR, (int64_t)i}, {VKAT_RT_CONST, problem_value(it, i)}, {VKAT_RT_EQ, 0}};
+        size_t start;
+        put_ops(&c, pin, 3, &start);
+        tb_printf(&conds, "    {%s + %zu, 3, \"%s is compiled in\"},\n", ops_name, start, s->problem[i].name);
+        ncond++;
     }
     if (pinned) {
         /* A condition the runtime cannot check: allow only the tuned problem (M == 256 && N == 256 ...). */

@@ -16,6 +16,8 @@ typedef struct vkat_export_item {
     const vkat_value *env;      /* environment with problem, device and configuration applied */
     const vkat_launch *launch;  /* evaluated launch for that environment */
     uint32_t shared_bytes;      /* workgroup memory the module declares (for the header's limit check) */
+    uint64_t compiled_problem;  /* bit i: problem size i is compiled into the SPIR-V (a #define the template reads),
+                                   so the module is only for its tuned value of that size */
 } vkat_export_item;
 
 /* Creates `dir` if needed, writes <kernel>-<device-slug>-<problem-slug>.spv for each item and manifest.json

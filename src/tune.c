@@ -1174,6 +1174,7 @@ typedef struct export_slot {
     vkat_value *env;
     uint32_t *choice;
     uint32_t shared_bytes;
+    uint64_t compiled_problem; /* see vkat_export_item */
 } export_slot;
 
 static int same_device(const vkat_device_key *a, const vkat_device_key *b)
@@ -1215,6 +1216,34 @@ static vkat_result problem_filter(vkat_space *s, const char *text, int64_t *want
     return r;
 }
 
+/* Which problem sizes the variant's SPIR-V compiles in. Compiled again with one size doubled, a module that differs
+ * (or no longer builds) reads that size as a #define: the runtime must not run it at another value of that size,
+ * whatever the space's formulas say. Sizes that reach the kernel only through push constants, dispatch and buffer
+ * sizes leave the module as it is. */
+static uint64_t compiled_problem(export_slot *x, const vkat_device_info *dev)
+{
+    vkat_space *space = (vkat_space *)x->space;
+    uint64_t mask = 0;
+    for (size_t i = 0; i < space->problem_count && i < 64; i++) {
+        const int64_t tuned = space->problem[i].value;
+        space->problem[i].value = tuned ? 2 * tuned : 1;
+        vkat_value *env = vkat_space_env_create(space, x->device);
+        vkat_launch launch = {0};
+        vkat_spirv spirv = {0};
+        vkat_error ignored = {0};
+        int same = env && vkat_tune_build(space, dev, x->choice, env, &launch, &spirv, &ignored) == VKAT_OK &&
+                   spirv.count == x->spirv.count &&
+                   memcmp(spirv.words, x->spirv.words, spirv.count * sizeof *spirv.words) == 0;
+        if (!same)
+            mask |= 1ull << i;
+        vkat_spirv_free(&spirv);
+        vkat_launch_free(&launch);
+        free(env);
+        space->problem[i].value = tuned;
+    }
+    return mask;
+}
+
 static vkat_result export_build(export_slot *x, vkat_error *err)
 {
     vkat_space *space = (vkat_space *)x->space;
@@ -1243,6 +1272,7 @@ static vkat_result export_build(export_slot *x, vkat_error *err)
     if ((r = vkat_spirv_reflect(&x->spirv, spec, nspec, &si, err)))
         return r;
     x->shared_bytes = si.shared_bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)si.shared_bytes;
+    x->compiled_problem = compiled_problem(x, dev);
     return VKAT_OK;
 }
 
@@ -1255,7 +1285,8 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     for (size_t i = 0; i < n; i++)
         items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
-                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes};
+                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes,
+                                      slots[i].compiled_problem};
     vkat_result r = vkat_export_write(dir, items, n, err);
     if (r == VKAT_OK && header)
         r = vkat_export_write_header(dir, header, items, n, err);

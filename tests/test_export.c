@@ -219,7 +219,7 @@ static void test_export(void)
     make_launch(&l2, counts2, 512);
 
     vkat_export_item items[2] = {
-        {&space, &dev, &row1, &spv1, choice, env1, &l1},
+        {&space, &dev, &row1, &spv1, choice, env1, &l1, 0, 1u << 2}, /* K compiled into the first module */
         {&space, &dev, &row2, &spv2, choice, env2, &l2},
     };
     char out[256];
@@ -280,6 +280,10 @@ static void test_export(void)
     json_object *p = get(k, "problem");
     CHECK(geti(p, "M") == 256 && geti(p, "N") == 256 && geti(p, "K") == 256);
     CHECK(geti(get(k2, "problem"), "M") == 512);
+    json_object *compiled = get(k, "compiled_problem"), *compiled2 = get(k2, "compiled_problem");
+    CHECK(compiled && json_object_array_length(compiled) == 1 &&
+          !strcmp(json_object_get_string(json_object_array_get_idx(compiled, 0)), "K"));
+    CHECK(compiled2 && json_object_array_length(compiled2) == 0);
 
     json_object *params_json = get(k, "parameters");
     CHECK(params_json && json_object_object_length(params_json) == 2);

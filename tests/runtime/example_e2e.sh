@@ -3,7 +3,8 @@
 # in CI): tune spaces/gemm.ini on a tiny problem, export with --header (and again without any Vulkan device, from
 # the database alone, which must give the same SPIR-V), build examples/gemm_runtime.c against the generated header
 # and the runtime library of this build, and run it: its result must match the CPU GEMM, for the tuned problem
-# and for another size through the exported formulas; a size the variant cannot run must be refused.
+# and for another size through the exported formulas; a size the variant cannot run must be refused. And the sizes
+# a module compiles in are found and held: none for gemm (push constants), H and DT for softmax (#defines).
 #   sh example_e2e.sh VKAUTOTUNE SOURCE_DIR RUNTIME_LIB CC VULKAN_INCLUDE_DIR
 set -u
 BIN=$1 SRC=$2 RTLIB=$3 CC=$4 VKINC=$5
@@ -23,6 +24,23 @@ fi
     || { cat "$T/export.err"; fail "export --header"; exit 1; }
 [ -f "$T/out/gemm_kernels.h" ] && [ -f "$T/out/manifest.json" ] || fail "export wrote no header or manifest"
 grep -q 'static const vkat_rt_table gemm_kernels = ' "$T/out/gemm_kernels.h" || fail "no table in the header"
+# gemm.comp.in reads M, N, K from push constants: no size is compiled in, so the runtime may run other sizes.
+compiled() {  # the first kernel's compiled_problem, comma-separated
+    python3 -c 'import json, sys; print(",".join(json.load(open(sys.argv[1]))["kernels"][0]["compiled_problem"]))' "$1"
+}
+c=$(compiled "$T/out/manifest.json")
+[ -z "$c" ] || fail "gemm: sizes listed as compiled in: $c"
+# softmax.comp.in reads H and DT as #defines (not ROWS): the export finds that out by compiling again, lists them,
+# and the header's conditions hold those sizes to their tuned values.
+"$BIN" "$SRC/shaders/softmax.comp.in" --space "$SRC/spaces/softmax_f32.ini" --budget 2 --db "$T/t.db" -q \
+    --warmup 0.01 --repetitions 2 >"$T/sm.out" 2>&1 || { cat "$T/sm.out"; fail "tune softmax"; }
+"$BIN" export --db "$T/t.db" --space "$SRC/spaces/softmax_f32.ini" -o "$T/sm" --header sm.h -q 2>"$T/sm.err" \
+    || { cat "$T/sm.err"; fail "export softmax"; }
+c=$(compiled "$T/sm/manifest.json")
+[ "$c" = "H,DT" ] || fail "softmax: compiled in: '$c', not H,DT"
+grep -q '"H is compiled in"' "$T/sm/sm.h" && grep -q '"DT is compiled in"' "$T/sm/sm.h" \
+    || fail "softmax: no condition holding H and DT"
+grep -q '"ROWS is compiled in"' "$T/sm/sm.h" && fail "softmax: ROWS held though the module does not read it"
 
 # Without a device the variant comes from the database row and is compiled for Vulkan 1.3: same words, same hash.
 VK_ICD_FILENAMES=/nonexistent VK_DRIVER_FILES=/nonexistent "$BIN" export --db "$T/t.db" \
