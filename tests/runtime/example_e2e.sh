@@ -4,7 +4,8 @@
 # the database alone, which must give the same SPIR-V), build examples/gemm_runtime.c against the generated header
 # and the runtime library of this build, and run it: its result must match the CPU GEMM, for the tuned problem
 # and for another size through the exported formulas; a size the variant cannot run must be refused. And the sizes
-# a module compiles in are found and held: none for gemm (push constants), H and DT for softmax (#defines).
+# a module compiles in are found and held: none for gemm (push constants), H and DT for softmax (#defines), not the
+# cache length for decode.
 #   sh example_e2e.sh VKAUTOTUNE SOURCE_DIR RUNTIME_LIB CC VULKAN_INCLUDE_DIR
 set -u
 BIN=$1 SRC=$2 RTLIB=$3 CC=$4 VKINC=$5
@@ -41,6 +42,14 @@ c=$(compiled "$T/sm/manifest.json")
 grep -q '"H is compiled in"' "$T/sm/sm.h" && grep -q '"DT is compiled in"' "$T/sm/sm.h" \
     || fail "softmax: no condition holding H and DT"
 grep -q '"ROWS is compiled in"' "$T/sm/sm.h" && fail "softmax: ROWS held though the module does not read it"
+# Decode takes its cache length as a push constant: L, B and HKV stay free, and every constraint has a formula.
+"$BIN" "$SRC/shaders/attention_decode.comp.in" --space "$SRC/spaces/attention_decode_f32.ini" --budget 1 \
+    --db "$T/t.db" -q --warmup 0.01 --repetitions 2 >"$T/dec.out" 2>&1 || { cat "$T/dec.out"; fail "tune decode"; }
+"$BIN" export --db "$T/t.db" --space "$SRC/spaces/attention_decode_f32.ini" -o "$T/dec" --header dec.h 2>"$T/dec.err" \
+    || { cat "$T/dec.err"; fail "export decode"; }
+c=$(compiled "$T/dec/manifest.json")
+[ "$c" = "G,S,D,DT" ] || fail "decode: compiled in: '$c', not G,S,D,DT"
+grep -q "runs only its tuned problem" "$T/dec.err" && { cat "$T/dec.err"; fail "decode: a constraint without a formula"; }
 
 # Without a device the variant comes from the database row and is compiled for Vulkan 1.3: same words, same hash.
 VK_ICD_FILENAMES=/nonexistent VK_DRIVER_FILES=/nonexistent "$BIN" export --db "$T/t.db" \
