@@ -15,28 +15,13 @@ the script says so and exits 0.
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 
+from llm_kernels import time_cuda  # CUDA-event median after warm-up, as the kernel library's benchmark times
+
 PROBLEMS = [(4096, 4096, 4096), (8192, 8192, 8192)]
 DTYPES = ("fp16", "bf16")
-
-
-def median_ms(torch, fn):
-    """Median of 50 CUDA-event timings of fn() after 10 untimed calls."""
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(50):
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        e0.record()
-        fn()
-        e1.record()
-        e1.synchronize()
-        times.append(e0.elapsed_time(e1))
-    return statistics.median(times)
 
 
 def child(dtype_name, problems):
@@ -83,7 +68,7 @@ def child(dtype_name, problems):
         run()  # autotunes
         ref = torch.matmul(a, b).float()
         err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
-        ms = median_ms(torch, run)
+        ms = time_cuda(torch, run)
         best = matmul.best_config
         classes = set()  # over every configuration compiled (the same lowering picks the class for all)
         try:
@@ -107,7 +92,7 @@ def cublas(problems):
         for m, n, k in problems:
             a = torch.randn(m, k, device="cuda", dtype=dt)
             b = torch.randn(k, n, device="cuda", dtype=dt)
-            ms = median_ms(torch, lambda: torch.matmul(a, b))  # noqa: B023 (called before a, b change)
+            ms = time_cuda(torch, lambda: torch.matmul(a, b))  # noqa: B023 (called before a, b change)
             res[(dname, "%dx%dx%d" % (m, n, k))] = 2 * m * n * k / (ms * 1e-3) / 1e12
     return res
 
