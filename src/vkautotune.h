@@ -2,7 +2,7 @@
  *
  * The library tunes Vulkan compute shaders: it reads a search space, instantiates a GLSL template per
  * configuration, compiles it with glslang, validates it with SPIRV-Tools, measures it with timestamp queries,
- * checks it against a reference and stores every result. The CLI (src/main.c) sits on top.
+ * checks it against a reference and stores every result. The CLI (src/cli/main.c) sits on top.
  *
  * Contract for every function here unless its comment says otherwise:
  * - Fallible functions return a vkat_result (VKAT_OK == 0) and, when `err` is not NULL, fill it.
