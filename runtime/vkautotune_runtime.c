@@ -18,6 +18,15 @@ const char *vkat_rt_result_string(vkat_rt_result r)
     case VKAT_RT_ERR_NO_FORMULA: return "the export has no formula for this problem size";
     case VKAT_RT_ERR_EVAL: return "formula evaluation failed (division by zero or overflow)";
     case VKAT_RT_ERR_LIMITS: return "the variant exceeds the device's limits";
+    case VKAT_RT_ERR_VULKAN: return "a Vulkan call failed";
+    case VKAT_RT_ERR_DEVICE_LOST: return "the device was lost";
+    case VKAT_RT_ERR_NO_MEMORY: return "out of host or device memory";
+    case VKAT_RT_ERR_CHECK: return "the candidate's output differs from the reference candidate's";
+    case VKAT_RT_ERR_UNSUPPORTED: return "the candidate needs an extension or feature that is not enabled";
+    case VKAT_RT_ERR_TIME_LIMIT: return "the tuning time limit ran out before this candidate";
+    case VKAT_RT_ERR_NO_CANDIDATE: return "no candidate ran correctly on this device";
+    case VKAT_RT_ERR_NO_TUNE_DATA: return "the table has no candidate checks (export it again with this vkautotune)";
+    case VKAT_RT_ERR_CACHE: return "the tuning cache file could not be written";
     }
     return "unknown result";
 }
@@ -289,7 +298,8 @@ vkat_rt_result vkat_rt_select(const vkat_rt_table *table, const char *kernel, co
                         : tier == VKAT_RT_MATCH_GENERIC ? VKAT_RT_GENERIC_DEFAULT : 0;
         for (uint32_t i = 0; i < table->count; i++) {
             const vkat_rt_variant *v = &table->variants[i];
-            if (strcmp(v->kernel, kernel) != 0 || !fits_limits(v, &props->limits) ||
+            if (strcmp(v->kernel, kernel) != 0 || (v->flags & VKAT_RT_CANDIDATE_ONLY) ||
+                !fits_limits(v, &props->limits) ||
                 !runs_problem(v, problem, problem_count))
                 continue;
             vkat_rt_match t = tier_of(v, props, arch);

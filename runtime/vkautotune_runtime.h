@@ -32,7 +32,17 @@ typedef enum vkat_rt_result {
     VKAT_RT_ERR_PROBLEM,     /* a validity condition of the variant fails for this problem size */
     VKAT_RT_ERR_NO_FORMULA,  /* the exporter could not express a formula; only the tuned problem can run */
     VKAT_RT_ERR_EVAL,        /* division by zero, overflow, or a malformed formula */
-    VKAT_RT_ERR_LIMITS       /* the variant exceeds the device's workgroup or shared-memory limits */
+    VKAT_RT_ERR_LIMITS,      /* the variant exceeds the device's workgroup or shared-memory limits */
+    /* Runtime tuning (vkautotune_runtime_tune.h) only: */
+    VKAT_RT_ERR_VULKAN,      /* a Vulkan call failed (the VkResult is reported beside it) */
+    VKAT_RT_ERR_DEVICE_LOST, /* VK_ERROR_DEVICE_LOST: the device is unusable, nothing was chosen */
+    VKAT_RT_ERR_NO_MEMORY,   /* host or device memory ran out */
+    VKAT_RT_ERR_CHECK,       /* a candidate's output differs from the reference candidate's beyond the tolerance */
+    VKAT_RT_ERR_UNSUPPORTED, /* a candidate needs an extension or feature the application did not enable */
+    VKAT_RT_ERR_TIME_LIMIT,  /* the application's time limit ran out before this candidate was timed */
+    VKAT_RT_ERR_NO_CANDIDATE,/* no candidate ran correctly: nothing was chosen */
+    VKAT_RT_ERR_NO_TUNE_DATA,/* the table was exported before candidates and checks were (export it again) */
+    VKAT_RT_ERR_CACHE        /* the cache file could not be written (the choice itself is fine) */
 } vkat_rt_result;
 
 const char *vkat_rt_result_string(vkat_rt_result r); /* never NULL */
@@ -100,6 +110,8 @@ typedef struct vkat_rt_push_constant {
 /* Flags of a variant. */
 #define VKAT_RT_VENDOR_DEFAULT 1u  /* the exporter's choice for devices of this vendor that match nothing closer */
 #define VKAT_RT_GENERIC_DEFAULT 2u /* the exporter's choice for devices of unknown vendors */
+#define VKAT_RT_CANDIDATE_ONLY 4u  /* exported only as a candidate for runtime tuning (export --candidates): not any
+                                      device's winner, so vkat_rt_select never picks it */
 
 typedef struct vkat_rt_variant {
     const char *kernel;
@@ -140,11 +152,32 @@ typedef struct vkat_rt_variant {
     uint32_t samples, batch;
 } vkat_rt_variant;
 
+/* How vkautotune filled a buffer before measuring (the space's init): the runtime tuner fills its generated input
+ * the same way, so index buffers stay in range and a kernel's own state (stream-K partial sums) starts at zero. */
+typedef enum vkat_rt_fill_kind {
+    VKAT_RT_FILL_ZERO, VKAT_RT_FILL_RANDOM, VKAT_RT_FILL_CONST, VKAT_RT_FILL_IOTA
+} vkat_rt_fill_kind;
+
+typedef struct vkat_rt_fill {
+    int32_t kind;  /* vkat_rt_fill_kind */
+    double a, b;   /* RANDOM: uniform in [a, b); CONST: a; IOTA: a + b * index */
+} vkat_rt_fill;
+
+/* What the runtime tuner needs beside the variant: the space's check tolerance and the buffers' fills. */
+typedef struct vkat_rt_check {
+    double rel_l2;              /* the space's [check] rel_l2: tolerance on the relative L2 error of outputs */
+    double max_abs;             /* its max_abs; negative: none */
+    const vkat_rt_fill *fills;  /* per binding (binding_count of them) */
+} vkat_rt_check;
+
 typedef struct vkat_rt_table {
     uint32_t version; /* VKAT_RT_TABLE_VERSION */
     const char *generator;
     const vkat_rt_variant *variants;
     uint32_t count;
+    /* For runtime tuning only (selection never reads it): checks[i] belongs to variants[i]. NULL in tables exported
+     * before candidates were (they still select as before). */
+    const vkat_rt_check *checks;
 } vkat_rt_table;
 
 /* ---- Selection ---------------------------------------------------------------------------------------------
@@ -156,7 +189,7 @@ typedef struct vkat_rt_table {
  *   VENDOR        same vendor: the variant flagged VKAT_RT_VENDOR_DEFAULT, else as below
  *   GENERIC       any vendor: the variant flagged VKAT_RT_GENERIC_DEFAULT, else as below
  * Within a tier, a variant tuned for exactly `problem` wins, else the nearest tuned problem (sum of |log2| size
- * ratios), ties to the table's order. */
+ * ratios), ties to the table's order. Variants flagged VKAT_RT_CANDIDATE_ONLY are never picked. */
 typedef enum vkat_rt_match {
     VKAT_RT_MATCH_NONE,
     VKAT_RT_MATCH_EXACT,

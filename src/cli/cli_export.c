@@ -1,7 +1,8 @@
-/* cli_export.c — `vkautotune export --db DB --space SPACE [--space ...] -o DIR [--header NAME.h]`: writes the
- * database's winners as .spv files, manifest.json and optionally a C header for the runtime library, for devices
- * on this machine or (by name, or --all-devices-in-db) devices that were tuned elsewhere. The work is
- * vkat_tune_export_db; this file parses arguments and maps errors to exit codes. */
+/* cli_export.c — `vkautotune export --db DB --space SPACE [--space ...] -o DIR [--header NAME.h] [--candidates N]`:
+ * writes the database's winners (and candidates for runtime tuning) as .spv files, manifest.json and optionally a C
+ * header for the runtime library, for devices on this machine or (by name, or --all-devices-in-db) devices that
+ * were tuned elsewhere. The work is vkat_tune_export_db; this file parses arguments and maps errors to exit codes. */
+#include "candidates.h"
 #include "cli.h"
 #include "device_profile.h"
 #include "tune.h"
@@ -34,9 +35,13 @@ static void usage(FILE *f)
             "                        buffers read device.*)\n"
             "  --problem K=V,...     only tuned problems with these sizes (default: every tuned problem)\n"
             "  --header NAME.h       also write DIR/NAME.h: SPIR-V words and a selection table\n"
+            "  --candidates N        per kernel, N distinct configurations for the runtime library to time on an\n"
+            "                        untuned device (docs/runtime.md): every device's winner, then those best on\n"
+            "                        average across the exported devices (default %d; 0: the winners only)\n"
             "  -q, --quiet           no info messages\n"
             "  -v, --verbose         debug messages\n"
-            "  -h, --help            this text\n");
+            "  -h, --help            this text\n",
+            VKAT_EXPORT_DEFAULT_CANDIDATES);
 }
 
 int vkat_cmd_export(int argc, char **argv)
@@ -70,6 +75,15 @@ int vkat_cmd_export(int argc, char **argv)
             } else {
                 space_paths[nspaces++] = v;
             }
+        } else if (!strcmp(o, "--candidates")) {
+            char *end = NULL;
+            long c = v ? strtol(v, &end, 10) : -1;
+            if (!v || end == v || *end || c < 0 || c > 64) {
+                fprintf(stderr, "vkautotune export: --candidates expects a number from 0 to 64\n");
+                return VKAT_EXIT_USAGE;
+            }
+            req.candidates = c ? (int)c : -1;
+            i++;
         } else if (!strcmp(o, "--all-devices-in-db")) {
             req.all_in_db = 1;
         } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {

@@ -151,6 +151,11 @@ static void spv_name(const vkat_export_item *it, char *buf, size_t size)
         append_slug(buf, size, part);
     }
     size_t n = strlen(buf);
+    /* A candidate shares kernel, device and problem with its series' winner: its configuration tells them apart. */
+    if (it->candidate_only)
+        snprintf(buf + n, size - n, "-c%08llx", (unsigned long long)(XXH3_64bits(it->row->config,
+                                                                                strlen(it->row->config)) >> 32));
+    n = strlen(buf);
     snprintf(buf + n, size - n, ".spv");
 }
 
@@ -285,6 +290,11 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
             json_object_array_add(compiled, str(s->problem[i].name));
     json_object_object_add(k, "compiled_problem", compiled);
     json_object_object_add(k, "config", str(row->config));
+    json_object_object_add(k, "role", str(it->candidate_only ? "candidate" : "winner"));
+    json_object *check = json_object_new_object();
+    json_object_object_add(check, "rel_l2", num(s->rel_l2_tolerance));
+    json_object_object_add(check, "max_abs", num(s->max_abs_tolerance));
+    json_object_object_add(k, "check", check);
 
     json_object *params = json_object_new_object();
     json_object *spec = json_object_new_array();
@@ -326,6 +336,10 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
         json_object_object_add(o, "init", str(init_name(b->init)));
+        json_object *init_args = json_object_new_array();
+        json_object_array_add(init_args, num(b->init_a));
+        json_object_array_add(init_args, num(b->init_b));
+        json_object_object_add(o, "init_args", init_args);
         json_object_array_add(bindings, o);
     }
     json_object_object_add(k, "bindings", bindings);
@@ -840,10 +854,12 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     tb_cstr(var, dk->driver_version_string);
     tb_printf(var, ",\n        .device_type = ");
     tb_cstr(var, it->device ? it->device->device_type : "unknown");
-    tb_printf(var, ",\n        .flags = %s,\n",
-              flags == 0 ? "0" : flags == VKAT_RT_VENDOR_DEFAULT ? "VKAT_RT_VENDOR_DEFAULT"
-              : flags == VKAT_RT_GENERIC_DEFAULT ? "VKAT_RT_GENERIC_DEFAULT"
-              : "VKAT_RT_VENDOR_DEFAULT | VKAT_RT_GENERIC_DEFAULT");
+    tb_printf(var, ",\n        .flags = %s%s%s%s,\n", flags ? "" : "0",
+              flags & VKAT_RT_VENDOR_DEFAULT ? "VKAT_RT_VENDOR_DEFAULT" : "",
+              flags & VKAT_RT_GENERIC_DEFAULT ? (flags & VKAT_RT_VENDOR_DEFAULT ? " | VKAT_RT_GENERIC_DEFAULT"
+                                                                               : "VKAT_RT_GENERIC_DEFAULT") : "",
+              flags & VKAT_RT_CANDIDATE_ONLY ? (flags & ~VKAT_RT_CANDIDATE_ONLY ? " | VKAT_RT_CANDIDATE_ONLY"
+                                                                              : "VKAT_RT_CANDIDATE_ONLY") : "");
     if (s->problem_count)
         tb_printf(var, "        .problem_count = %zu, .problem_names = %s_problem_names_%zu, .problem = %s_problem_%zu,\n",
                   s->problem_count, id, k, id, k);
@@ -884,6 +900,30 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     return r;
 }
 
+/* What the runtime tuner needs beside the variant: the space's tolerance and each buffer's fill (its `init`). The
+ * fills array goes into `pre`, the vkat_rt_check initializer into `chk`. */
+static void header_check(text_buf *pre, text_buf *chk, const char *id, size_t k, const vkat_export_item *it)
+{
+    const vkat_space *s = it->space;
+    static const char *const kinds[] = {"VKAT_RT_FILL_ZERO", "VKAT_RT_FILL_RANDOM", "VKAT_RT_FILL_CONST",
+                                        "VKAT_RT_FILL_IOTA"};
+    if (s->buffer_count) {
+        tb_printf(pre, "static const vkat_rt_fill %s_fills_%zu[] = {", id, k);
+        for (size_t i = 0; i < s->buffer_count; i++) {
+            const vkat_buffer_decl *b = &s->buffers[i];
+            tb_printf(pre, "%s{%s, %.17g, %.17g}", i ? ", " : "", kinds[(unsigned)b->init < 4 ? b->init : 0],
+                      finite_or_zero(b->init_a), finite_or_zero(b->init_b));
+        }
+        tb_printf(pre, "};\n");
+    }
+    tb_printf(chk, "    {%.17g, %.17g, ", finite_or_zero(s->rel_l2_tolerance),
+              isfinite(s->max_abs_tolerance) ? s->max_abs_tolerance : -1.0);
+    if (s->buffer_count)
+        tb_printf(chk, "%s_fills_%zu},\n", id, k);
+    else
+        tb_printf(chk, "NULL},\n");
+}
+
 /* The portable choice for unknown devices: no extension or feature required, then the fewest invocations. */
 static uint64_t portability_cost(const vkat_export_item *it)
 {
@@ -905,17 +945,17 @@ vkat_result vkat_export_write_header(const char *dir, const char *header_name, c
     if (strchr(header_name, '/') || !header_name[0])
         return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "--header '%s': expected a file name (it is written into %s)",
                          header_name, dir);
-    text_buf pre = {0}, var = {0}, out = {0};
+    text_buf pre = {0}, var = {0}, out = {0}, chk = {0};
     vkat_result r = VKAT_OK;
     for (size_t i = 0; i < count && !r; i++) {
         const vkat_export_item *it = &items[i];
-        uint32_t flags = 0;
+        uint32_t flags = it->candidate_only ? VKAT_RT_CANDIDATE_ONLY : 0;
         /* The vendor default is the kernel's first variant of that vendor; the generic default, the most
          * portable of the kernel's variants (the first of equals). */
         int first_of_vendor = 1, most_portable = 1;
         for (size_t j = 0; j < count; j++) {
             const vkat_export_item *o = &items[j];
-            if (strcmp(item_kernel(o), item_kernel(it)) != 0)
+            if (strcmp(item_kernel(o), item_kernel(it)) != 0 || o->candidate_only)
                 continue;
             if (j < i && o->row->device.vendor_id == it->row->device.vendor_id)
                 first_of_vendor = 0;
@@ -923,9 +963,12 @@ vkat_result vkat_export_write_header(const char *dir, const char *header_name, c
             if (a < b || (a == b && j < i))
                 most_portable = 0;
         }
-        flags |= first_of_vendor ? VKAT_RT_VENDOR_DEFAULT : 0;
-        flags |= most_portable ? VKAT_RT_GENERIC_DEFAULT : 0;
+        if (!it->candidate_only) { /* selection never picks a candidate, so it is no default */
+            flags |= first_of_vendor ? VKAT_RT_VENDOR_DEFAULT : 0;
+            flags |= most_portable ? VKAT_RT_GENERIC_DEFAULT : 0;
+        }
         r = header_item(&pre, &var, id, i, it, flags, err);
+        header_check(&pre, &chk, id, i, it);
     }
     if (r)
         goto done;
@@ -946,12 +989,15 @@ vkat_result vkat_export_write_header(const char *dir, const char *header_name, c
     tb_printf(&out, "%s", pre.data ? pre.data : "");
     if (count)
         tb_printf(&out, "static const vkat_rt_variant %s_variants[%zu] = {\n%s};\n\n", id, count, var.data);
-    char variants[300];
+    if (count)
+        tb_printf(&out, "static const vkat_rt_check %s_checks[%zu] = {\n%s};\n\n", id, count, chk.data);
+    char variants[300], checks[300];
     snprintf(variants, sizeof variants, "%s_variants", id);
+    snprintf(checks, sizeof checks, "%s_checks", id);
     tb_printf(&out, "static const vkat_rt_table %s = {VKAT_RT_TABLE_VERSION, \"vkautotune " VKAT_VERSION_STRING
-                    "\", %s, %zu};\n\n#endif\n",
-              id, count ? variants : "NULL", count);
-    if (pre.failed || var.failed || out.failed) {
+                    "\", %s, %zu, %s};\n\n#endif\n",
+              id, count ? variants : "NULL", count, count ? checks : "NULL");
+    if (pre.failed || var.failed || out.failed || chk.failed) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
         goto done;
     }
@@ -963,5 +1009,6 @@ done:
     free(pre.data);
     free(var.data);
     free(out.data);
+    free(chk.data);
     return r;
 }

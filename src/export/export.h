@@ -18,6 +18,8 @@ typedef struct vkat_export_item {
     uint32_t shared_bytes;      /* workgroup memory the module declares (for the header's limit check) */
     uint64_t compiled_problem;  /* bit i: problem size i is compiled into the SPIR-V (a #define the template reads),
                                    so the module is only for its tuned value of that size */
+    int candidate_only;         /* not a winner: a configuration exported for runtime tuning (candidates.h); the
+                                   manifest's role "candidate", the header's VKAT_RT_CANDIDATE_ONLY */
 } vkat_export_item;
 
 /* Creates `dir` if needed, writes <kernel>-<device-slug>-<problem-slug>.spv for each item and manifest.json

@@ -100,22 +100,32 @@ static vkat_result build_one(vkat_store *st, const vkat_row *rows, size_t n, con
         for (size_t j = 0; j < nd; j++) {
             const vkat_cmp_device *dj = &c->devices[j];
             c->portability[i * nd + j] = NAN;
-            if (!di->ok_count || !dj->ok_count)
+            if (!di->ok_count)
                 continue;
-            for (size_t r = 0; r < dj->count; r++) {
-                if (strcmp(dj->rows[r].config, di->rows[0].config))
-                    continue;
-                if (dj->rows[r].status == VKAT_STATUS_OK) {
-                    c->port_state[i * nd + j] = VKAT_PORT_OK;
-                    c->portability[i * nd + j] = dj->rows[0].median_s / dj->rows[r].median_s;
-                } else {
-                    c->port_state[i * nd + j] = VKAT_PORT_FAILED;
-                }
-                break;
-            }
+            c->portability[i * nd + j] =
+                vkat_portability_fraction(dj->rows, dj->count, dj->ok_count, di->rows[0].config,
+                                          &c->port_state[i * nd + j]);
         }
     }
     return VKAT_OK;
+}
+
+double vkat_portability_fraction(const vkat_row *rows, size_t count, size_t ok_count, const char *config, int *state)
+{
+    *state = VKAT_PORT_UNMEASURED;
+    if (!ok_count)
+        return NAN;
+    for (size_t r = 0; r < count; r++) {
+        if (strcmp(rows[r].config, config))
+            continue;
+        if (rows[r].status != VKAT_STATUS_OK) {
+            *state = VKAT_PORT_FAILED;
+            return NAN;
+        }
+        *state = VKAT_PORT_OK;
+        return rows[0].median_s / rows[r].median_s;
+    }
+    return NAN;
 }
 
 vkat_result vkat_compare_build(vkat_store *st, const char *kernel, const char *problem, vkat_comparison **out,

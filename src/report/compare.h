@@ -42,6 +42,11 @@ vkat_result vkat_compare_build(vkat_store *st, const char *kernel, const char *p
                                size_t *count, vkat_error *err);
 void vkat_comparisons_free(vkat_comparison *c, size_t count);
 
+/* One portability cell: how `config` does on one series (rows ok first by median, so rows[0] is its winner when
+ * ok_count > 0): the winner's median over the config's, 1 = as good as the winner. *state is VKAT_PORT_OK, or
+ * VKAT_PORT_FAILED / VKAT_PORT_UNMEASURED with NaN returned. The matrix above and export's candidates use it. */
+double vkat_portability_fraction(const vkat_row *rows, size_t count, size_t ok_count, const char *config, int *state);
+
 /* The value of parameter `name` in a "K=V,..." config; returns 1 and sets *value when present. */
 int vkat_config_value(const char *config, const char *name, long long *value);
 /* The name of the i-th parameter of a config into buf; returns 0 when there is none. */

@@ -3,6 +3,7 @@
  * outputs are poisoned before its checked run and compared afterwards. Nothing here prints: progress goes to a
  * callback, diagnostics to the log. */
 #include "tune.h"
+#include "candidates.h"
 #include "check.h"
 #include "check_gpu.h"
 #include "pool.h"
@@ -1175,6 +1176,7 @@ typedef struct export_slot {
     uint32_t *choice;
     uint32_t shared_bytes;
     uint64_t compiled_problem; /* see vkat_export_item */
+    int candidate_only;        /* see vkat_export_item */
 } export_slot;
 
 static int same_device(const vkat_device_key *a, const vkat_device_key *b)
@@ -1286,7 +1288,7 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
     for (size_t i = 0; i < n; i++)
         items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
                                       slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes,
-                                      slots[i].compiled_problem};
+                                      slots[i].compiled_problem, slots[i].candidate_only};
     vkat_result r = vkat_export_write(dir, items, n, err);
     if (r == VKAT_OK && header)
         r = vkat_export_write_header(dir, header, items, n, err);
@@ -1303,6 +1305,56 @@ static void free_slots(export_slot *slots, size_t n)
         free(slots[i].choice);
     }
     free(slots);
+}
+
+/* A zeroed slot at the end of *slots, grown as needed; NULL when out of memory. */
+static export_slot *new_slot(export_slot **slots, size_t *n, size_t *cap)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 8;
+        export_slot *ns = realloc(*slots, ncap * sizeof *ns);
+        if (!ns)
+            return NULL;
+        *slots = ns;
+        *cap = ncap;
+    }
+    export_slot *x = &(*slots)[(*n)++];
+    memset(x, 0, sizeof *x);
+    return x;
+}
+
+/* After one space's winners (slots[first..n)): its extra candidates for runtime tuning, each built for the device of
+ * the series it does best on (a device that is present, or its database identity as for that series' winner). */
+static vkat_result add_candidates(vkat_store *store, export_slot **slots, size_t *n, size_t *cap, size_t first,
+                                  int wanted, vkat_error *err)
+{
+    size_t nw = *n - first, max = wanted ? (size_t)wanted : VKAT_EXPORT_DEFAULT_CANDIDATES, count = 0;
+    vkat_row *winners = calloc(nw ? nw : 1, sizeof *winners);
+    vkat_candidate *extra = NULL;
+    if (!winners)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; i < nw; i++)
+        winners[i] = (*slots)[first + i].row;
+    vkat_result r = vkat_export_candidates(store, winners, nw, max, &extra, &count, err);
+    for (size_t i = 0; i < count && !r; i++) {
+        export_slot *x = new_slot(slots, n, cap);
+        if (!x) {
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+            break;
+        }
+        const export_slot *w = &(*slots)[first + extra[i].series];
+        x->row = extra[i].row;
+        x->space = w->space;
+        x->device = w->device;
+        x->absent = w->absent;
+        x->candidate_only = 1;
+        vkat_log(VKAT_LOG_DEBUG, "export: candidate %s of '%s' (%.0f%% of the winners' speed on average)",
+                 x->row.config, x->row.kernel, 100 * extra[i].mean_fraction);
+        r = export_build(x, err);
+    }
+    free(winners);
+    free(extra);
+    return r;
 }
 
 vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
@@ -1377,7 +1429,7 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
     for (size_t si = 0; si < req->space_count; si++) {
         vkat_space *space = req->spaces[si];
         vkat_row key, *rows = NULL;
-        size_t nrows = 0, matched = 0;
+        size_t nrows = 0, matched = 0, first = n;
         free(want);
         want = calloc(space->problem_count ? space->problem_count : 1, sizeof *want);
         if (!want) {
@@ -1422,18 +1474,11 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
                          "limits (device.*)", space->name, row->device.name, row->device.name);
                 continue;
             }
-            if (n == cap) {
-                size_t ncap = cap ? cap * 2 : 8;
-                export_slot *ns = realloc(slots, ncap * sizeof *ns);
-                if (!ns) {
-                    r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-                    goto cleanup_rows;
-                }
-                slots = ns;
-                cap = ncap;
+            export_slot *x = new_slot(&slots, &n, &cap);
+            if (!x) {
+                r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+                goto cleanup_rows;
             }
-            export_slot *x = &slots[n++];
-            memset(x, 0, sizeof *x);
             x->row = *row;
             x->space = space;
             x->device = dev;
@@ -1442,6 +1487,8 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
             if ((r = export_build(x, err)))
                 goto cleanup_rows;
         }
+        if (!r && req->candidates >= 0)
+            r = add_candidates(store, &slots, &n, &cap, first, req->candidates, err);
         if (matched == 0)
             vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for the chosen device(s)%s%s in %s",
                      space->name, req->problem ? " and problem " : "", req->problem ? req->problem : "",

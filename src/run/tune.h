@@ -136,6 +136,9 @@ typedef struct vkat_export_request {
     const char *header;        /* NULL: no C header; else its file name in dir */
     const vkat_device_info *profile; /* NULL, or a device described by a file: an absent device of the same name,
                                         vendor and device id is exported with its limits */
+    int candidates;            /* distinct configurations per kernel, the winners included: the winners plus those
+                                  best on average across the exported series (candidates.h), for runtime tuning;
+                                  0: VKAT_EXPORT_DEFAULT_CANDIDATES; negative: the winners only */
 } vkat_export_request;
 
 /* Exports the best stored variant of each (space, device, problem) selected by `req`, recompiling each: for a
