@@ -2,8 +2,11 @@
  * library, no volk; libvulkan is opened with dlopen. It selects the variant for the device from the header that
  * `vkautotune export --header` wrote, checks its result against a CPU GEMM, and times its own dispatches with
  * timestamp queries (median of N samples, the tuner's batch size) next to the median the tuner recorded.
+ * With --tune CACHE it lets the runtime library's tuner (vkautotune_runtime_tune.h) time the exported candidates on
+ * this device instead and run the fastest correct one; the pick is kept in CACHE, so the next run measures nothing.
  *
- *   gemm_runtime [--device INDEX] [--problem M,N,K] [--repetitions N] [--warmup SECONDS]
+ *   gemm_runtime [--device INDEX] [--problem M,N,K] [--repetitions N] [--warmup SECONDS] [--tune CACHE
+ *                [--time-limit SECONDS]]
  *
  * Build: cc -std=c99 -DVKAT_KERNELS_HEADER='"gemm_kernels.h"' -DVKAT_KERNELS_TABLE=gemm_kernels -I<export dir>
  *        gemm_runtime.c -lvkautotune-runtime -ldl -lm   (docs/runtime.md). Exit: 0 ok, 1 wrong result,
@@ -12,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define VK_NO_PROTOTYPES
 #include "vkautotune_runtime.h"
+#include "vkautotune_runtime_tune.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -216,7 +220,8 @@ int main(int argc, char **argv)
     int64_t problem[3] = {0, 0, 0};
     int have_problem = 0;
     unsigned repetitions = 25;
-    double warmup_s = 0.2;
+    double warmup_s = 0.2, time_limit_s = 0;
+    const char *tune_cache = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--device") && v) {
@@ -237,9 +242,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--warmup") && v) {
             warmup_s = atof(v);
             i++;
+        } else if (!strcmp(argv[i], "--tune") && v) {
+            tune_cache = v;
+            i++;
+        } else if (!strcmp(argv[i], "--time-limit") && v) {
+            time_limit_s = atof(v);
+            i++;
         } else {
-            fprintf(stderr, "usage: %s [--device INDEX] [--problem M,N,K] [--repetitions N] [--warmup SECONDS]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [--device INDEX] [--problem M,N,K] [--repetitions N] [--warmup SECONDS] "
+                            "[--tune CACHE [--time-limit SECONDS]]\n", argv[0]);
             return 2;
         }
     }
@@ -342,6 +353,46 @@ int main(int argc, char **argv)
     DEVICE_FUNCS(LOAD_D)
 #undef LOAD_D
     vkGetDeviceQueue(g.dev, family, 0, &g.queue);
+
+    /* With --tune: the runtime tuner times the candidates on this device (or reads its earlier pick from the cache)
+     * and the program runs its pick instead of the selected variant. The device was created with the selected
+     * variant's extensions, so candidates that need others are skipped. */
+    if (tune_cache) {
+        vkat_rt_vulkan tvk = {instance, g.pd, g.dev, g.queue, family, vkGetInstanceProcAddr, vkGetDeviceProcAddr};
+        vkat_rt_tune_desc td;
+        memset(&td, 0, sizeof td);
+        td.kernel = VKAT_KERNEL_NAME;
+        td.problem = problem;
+        td.problem_count = 3;
+        td.cache_path = tune_cache;
+        td.time_limit_s = time_limit_s;
+        td.enabled_extensions = v->extensions;
+        vkat_rt_tune_report *rep = malloc(sizeof *rep);
+        const vkat_rt_variant *pick = NULL;
+        if (!rep)
+            die(4, "out of memory");
+        vkat_rt_result tr = vkat_rt_tune(table, &tvk, &td, &pick, rep);
+        if (tr != VKAT_RT_OK) {
+            fprintf(stderr, "gemm_runtime: tuning failed: %s: %s\n", vkat_rt_result_string(tr), rep->detail);
+            return tr == VKAT_RT_ERR_NOT_FOUND || tr == VKAT_RT_ERR_NO_CANDIDATE ? 3 : 4;
+        }
+        printf("tuned: %s in %.3f s%s%s\n", rep->from_cache ? "from the cache" : "measured", rep->seconds,
+               rep->cache_result ? "; cache not written: " : "", rep->cache_result ? rep->detail : "");
+        for (uint32_t i = 0; i < rep->count; i++) {
+            const vkat_rt_candidate_report *c = &rep->candidates[i];
+            printf("candidate: %s%s%s: %s, median %.4f ms (%u samples of %u); %s\n", c->variant->config,
+                   c->variant == rep->fallback ? " [fallback]" : "", c->variant == pick ? " [pick]" : "",
+                   vkat_rt_result_string(c->status), c->median_ms, c->samples, c->batch, c->detail);
+        }
+        free(rep);
+        v = pick;
+        how = VKAT_RT_MATCH_NONE;
+        rr = vkat_rt_launch_eval(v, problem, 3, &launch);
+        if (rr != VKAT_RT_OK)
+            die(3, vkat_rt_result_string(rr));
+        printf("variant: %s %s (tuned on %s, driver %s; picked by the runtime tuner)\n", v->kernel, v->config,
+               v->device_name, v->driver_version_string);
+    }
     VkCommandPoolCreateInfo cpi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     cpi.queueFamilyIndex = family;
