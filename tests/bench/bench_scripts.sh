@@ -2,7 +2,7 @@
 # bench_scripts.sh — the H200 benchmark scripts run end to end on lavapipe at their small sizes, with PyTorch
 # replaced by tests/bench/faketorch (names only, 1 ms per timing): a script error shows here, not after minutes of
 # a GPU machine's time. bench/gemm_vs_cublas.py --cpu (tune, export, gemm_verify, the cuBLAS side) and
-# bench/llm_kernels.py --cpu-shapes for one space of each PyTorch code path.
+# bench/llm_kernels.py --cpu-shapes for one space of each PyTorch code path; bench/runtime_tune.sh at tiny sizes.
 #   sh bench_scripts.sh VKAUTOTUNE SOURCE_DIR
 . "$(dirname "$0")/../cli/lib/common.sh" "$@"
 need_device
@@ -38,4 +38,16 @@ check "attention is timed with SDPA's FlashAttention-2 backend" \
 check "a backend that refuses the inputs says why" grep -q "attention_f32: SDPA backend CUDNN_ATTENTION: No available" "$T/llm.md"
 check "decode attention is timed with SDPA's backends, as a bandwidth" \
     grep -q "attention_decode_f16: SDPA backend FLASH_ATTENTION: [0-9.]* ms, [0-9]* GB/s; vkautotune is" "$T/llm.md"
+
+# The runtime tuner's measurement (issue 24): candidates from M=N=K=32, the real problem 64; it builds the example
+# against the build's runtime library, so it runs from the source tree with BUILD next to the binary.
+(cd "$SRC" && SMALL=32 REAL=64 BUDGET_SMALL=4 BUDGET_REAL=4 CANDIDATES=3 TIME_LIMIT=5 BUILD=$(dirname "$BIN") \
+    OUT="$T/rtb" sh bench/runtime_tune.sh) >"$T/rtb.out" 2>&1
+rc=$?
+check "runtime_tune.sh runs (exit $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -n 20 "$T/rtb.out"
+check "it reports the first launch's tuning time" grep -q "^first launch, tuning: *[0-9.]* s (measured)" "$T/rtb/summary.txt"
+check "the second launch takes the pick from the cache" grep -q "^second launch, tuning: .*(from the cache)" "$T/rtb/summary.txt"
+check "it reports the pick's and the fallback's fraction of the own winner's speed" \
+    grep -q "^tier fallback .* = [0-9.]* of the own winner's speed" "$T/rtb/summary.txt"
 finish
