@@ -227,7 +227,7 @@ int vkat_rt_problem_index(const vkat_rt_variant *v, const char *name)
     return -1;
 }
 
-static int fits_limits(const vkat_rt_variant *v, const VkPhysicalDeviceLimits *l)
+int vkat_rt_fits_limits(const vkat_rt_variant *v, const VkPhysicalDeviceLimits *l)
 {
     uint64_t invocations = (uint64_t)v->local_size[0] * v->local_size[1] * v->local_size[2];
     for (int i = 0; i < 3; i++)
@@ -299,7 +299,7 @@ vkat_rt_result vkat_rt_select(const vkat_rt_table *table, const char *kernel, co
         for (uint32_t i = 0; i < table->count; i++) {
             const vkat_rt_variant *v = &table->variants[i];
             if (strcmp(v->kernel, kernel) != 0 || (v->flags & VKAT_RT_CANDIDATE_ONLY) ||
-                !fits_limits(v, &props->limits) ||
+                !vkat_rt_fits_limits(v, &props->limits) ||
                 !runs_problem(v, problem, problem_count))
                 continue;
             vkat_rt_match t = tier_of(v, props, arch);

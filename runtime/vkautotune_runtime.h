@@ -219,6 +219,9 @@ vkat_rt_result vkat_rt_select_physical_device(const vkat_rt_table *table, const 
  * "mesa-llvmpipe", ...; "" when unknown (the ARCHITECTURE tier is then skipped). A small table, see the source. */
 const char *vkat_rt_architecture(uint32_t vendor_id, uint32_t device_id, const char *device_name);
 
+/* 1 when the variant's local size, invocations and shared memory fit the device's limits (what selection checks). */
+int vkat_rt_fits_limits(const vkat_rt_variant *v, const VkPhysicalDeviceLimits *limits);
+
 /* Index of a problem-size name in the variant's order, or -1. */
 int vkat_rt_problem_index(const vkat_rt_variant *v, const char *name);
 

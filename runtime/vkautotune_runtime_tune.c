@@ -331,15 +331,6 @@ static int outputs_agree(const unsigned char *ref, const unsigned char *got, siz
 
 /* ---- Candidates ----------------------------------------------------------------------------------------------- */
 
-static int fits_device(const vkat_rt_variant *v, const VkPhysicalDeviceLimits *l)
-{
-    uint64_t inv = (uint64_t)v->local_size[0] * v->local_size[1] * v->local_size[2];
-    for (int i = 0; i < 3; i++)
-        if (v->local_size[i] > l->maxComputeWorkGroupSize[i])
-            return 0;
-    return inv <= l->maxComputeWorkGroupInvocations && v->shared_bytes <= l->maxComputeSharedMemorySize;
-}
-
 static int listed(const char *const *list, const char *name)
 {
     for (size_t i = 0; list && list[i]; i++)
@@ -877,9 +868,11 @@ static vkat_rt_result measure(run *g, uint32_t c, const vkat_rt_variant *v, doub
     if (r != VKAT_RT_OK) {
         rep->vk_result = g->vr;
         say(rep->detail, sizeof rep->detail, "%s", g->detail[0] ? g->detail : vkat_rt_result_string(r));
-        /* A lost device ends everything; anything else is this candidate's problem (its pipeline may not compile
-         * on this driver, or need more memory than is left). */
-        return r == VKAT_RT_ERR_DEVICE_LOST ? r : VKAT_RT_OK;
+        /* A lost device, or work still running after a minute, ends everything; anything else is this candidate's
+         * problem (its pipeline may not compile on this driver, or need more memory than is left). */
+        if (g->vr == VK_TIMEOUT)
+            say(rep->detail, sizeof rep->detail, "still running after 60 s (the queue is left busy)");
+        return r == VKAT_RT_ERR_DEVICE_LOST || g->vr == VK_TIMEOUT ? r : VKAT_RT_OK;
     }
     /* The first sample (one dispatch) sized the batch; the median is over the batched ones when there are any. */
     double *s = ns > 1 ? samples + 1 : samples;
@@ -971,7 +964,7 @@ vkat_rt_result vkat_rt_tune(const vkat_rt_table *table, const vkat_rt_vulkan *vk
         int dup = 0;
         for (uint32_t k = 0; k < n && !dup; k++)
             dup = same_configuration(cands[k], v);
-        if (!dup && strcmp(v->kernel, desc->kernel) == 0 && fits_device(v, &g->props.limits) &&
+        if (!dup && strcmp(v->kernel, desc->kernel) == 0 && vkat_rt_fits_limits(v, &g->props.limits) &&
             v->problem_count == desc->problem_count)
             cands[n++] = v;
     }
@@ -984,7 +977,7 @@ vkat_rt_result vkat_rt_tune(const vkat_rt_table *table, const vkat_rt_vulkan *vk
         vkat_rt_result lr = vkat_rt_launch_eval(cands[c], desc->problem, desc->problem_count, &g->launches[c]);
         if (lr == VKAT_RT_OK && missing)
             lr = VKAT_RT_ERR_UNSUPPORTED;
-        if (lr == VKAT_RT_OK && runnable && !same_bindings(cands[c], g->bindings ? cands[0] : cands[c]))
+        if (lr == VKAT_RT_OK && runnable && !same_bindings(cands[c], cands[0]))
             lr = VKAT_RT_ERR_ARGUMENT;
         cr->status = lr;
         if (lr != VKAT_RT_OK) {

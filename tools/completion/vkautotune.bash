@@ -18,7 +18,7 @@ _vkautotune()
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
         --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model forest gp" -- "$cur")); return ;;
         --check-on) COMPREPLY=($(compgen -W "auto gpu host" -- "$cur")); return ;;
-        --problem|--config|--start|--budget|--seed|--seeds|--shard|--top|--warmup|--repetitions|--header|--jobs|--watchdog|--param|--param2|--title|--kernel|--window) return ;;
+        --problem|--config|--start|--budget|--seed|--seeds|--shard|--top|--warmup|--repetitions|--header|--candidates|--jobs|--watchdog|--param|--param2|--title|--kernel|--window) return ;;
     esac
     local opts
     case $cmd in
@@ -31,7 +31,7 @@ _vkautotune()
         report) opts="--db -o --param --param2 --title --help" ;;
         merge) opts="--help" ;;
         compile) opts="--space --config --problem --device --device-profile -o --disassemble --verbose --help" ;;
-        export) opts="--space --output -o --db --device --all-devices-in-db --device-profile --problem --header --quiet --verbose
+        export) opts="--space --output -o --db --device --all-devices-in-db --device-profile --problem --header --candidates --quiet --verbose
                       --help" ;;
         devices) opts="--json --help" ;;
         *) opts="" ;;
