@@ -397,8 +397,10 @@ typedef struct run {
     VkDeviceSize offset[VKAT_RT_MAX_BINDINGS], out_offset[VKAT_RT_MAX_BINDINGS];
     unsigned char *host;             /* the inputs, laid out as `upload` */
     unsigned char *ref_out;          /* the reference candidate's outputs, laid out as `download` */
-    int have_ref;
-    uint32_t ref_index;              /* the reference candidate */
+    int have_ref, have_chal;
+    uint32_t ref_index, chal_index;  /* the reference candidate, the first that disagreed with it */
+    unsigned char *chal_out;         /* the challenger's outputs */
+    uint8_t votes[VKAT_RT_MAX_CANDIDATES];
     vkat_rt_launch launches[VKAT_RT_MAX_CANDIDATES];
     VkResult vr;                     /* the last failed call */
     char detail[256];
@@ -581,7 +583,8 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
         return r;
     g->host = malloc((size_t)total ? (size_t)total : 1);
     g->ref_out = malloc((size_t)total_out ? (size_t)total_out : 1);
-    if (!g->host || !g->ref_out) {
+    g->chal_out = malloc((size_t)total_out ? (size_t)total_out : 1);
+    if (!g->host || !g->ref_out || !g->chal_out) {
         say(g->detail, sizeof g->detail, "out of host memory for %llu bytes of inputs and outputs",
             (unsigned long long)(total + total_out));
         return VKAT_RT_ERR_NO_MEMORY;
@@ -625,6 +628,7 @@ static void teardown(run *g)
     free_buffer(g, &g->download);
     free(g->host);
     free(g->ref_out);
+    free(g->chal_out);
 }
 
 /* One candidate's pipeline and descriptor set. */
@@ -805,8 +809,36 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Measures candidate c: check (against the reference, or becoming it), then timing until `deadline`. A failure that
- * concerns only this candidate is its status; the return value is nonzero only for what ends the whole run. */
+/* Do `got`'s outputs agree with `base`'s (the outputs of candidate base_index) over every output binding? The
+ * largest differences go to *rel_l2 and *max_abs, the first disagreement's description to `why`. */
+static int agrees_with(const run *g, const unsigned char *base, uint32_t base_index, const unsigned char *got,
+                       const vkat_rt_launch *l, const vkat_rt_check *chk, double *rel_l2, double *max_abs, char *why,
+                       size_t why_size)
+{
+    *rel_l2 = *max_abs = 0;
+    for (uint32_t b = 0; b < g->binding_count; b++) {
+        if (!(g->bindings[b].direction & VKAT_RT_OUT))
+            continue;
+        /* The shorter of the two: a candidate may pad its buffers differently. */
+        size_t bytes = (size_t)g->launches[base_index].buffer_bytes[b];
+        if ((size_t)l->buffer_bytes[b] < bytes)
+            bytes = (size_t)l->buffer_bytes[b];
+        double rl2, mabs;
+        int ok = outputs_agree(base + g->out_offset[b], got + g->out_offset[b], bytes, &g->bindings[b], chk, &rl2,
+                               &mabs, why, why_size);
+        *rel_l2 = rl2 > *rel_l2 ? rl2 : *rel_l2;
+        *max_abs = mabs > *max_abs ? mabs : *max_abs;
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* Measures candidate c: its check, then timing until `deadline`. The first candidate that runs is the reference;
+ * the first that disagrees with it becomes the challenger, and every later one is compared with both: g->votes[c]
+ * says whom it agrees with (1 the reference, 2 the challenger), and vkat_rt_tune lets the larger group win. One that
+ * agrees with neither is skipped here. A failure that concerns only this candidate is its status; the return value
+ * is nonzero only for what ends the whole run. */
 static vkat_rt_result measure(run *g, uint32_t c, const vkat_rt_variant *v, double deadline,
                               vkat_rt_candidate_report *rep, unsigned char *scratch)
 {
@@ -818,20 +850,22 @@ static vkat_rt_result measure(run *g, uint32_t c, const vkat_rt_variant *v, doub
     vkat_rt_result r = make_pipe(g, v, l, &p);
     if (r == VKAT_RT_OK)
         r = run_once(g, &p, l, g->have_ref ? scratch : g->ref_out);
-    if (r == VKAT_RT_OK && g->have_ref) {
-        for (uint32_t b = 0; b < g->binding_count && r == VKAT_RT_OK; b++) {
-            if (!(g->bindings[b].direction & VKAT_RT_OUT))
-                continue;
-            /* The reference's element count: a candidate may pad its buffers differently. */
-            size_t bytes = (size_t)g->launches[g->ref_index].buffer_bytes[b];
-            if ((size_t)l->buffer_bytes[b] < bytes)
-                bytes = (size_t)l->buffer_bytes[b];
-            double rl2, mabs;
-            if (!outputs_agree(g->ref_out + g->out_offset[b], scratch + g->out_offset[b], bytes, &g->bindings[b], chk,
-                               &rl2, &mabs, rep->detail, sizeof rep->detail))
-                r = VKAT_RT_ERR_CHECK;
-            rep->rel_l2 = rl2 > rep->rel_l2 ? rl2 : rep->rel_l2;
-            rep->max_abs = mabs > rep->max_abs ? mabs : rep->max_abs;
+    g->votes[c] = 0;
+    if (r == VKAT_RT_OK) {
+        double rl2 = 0, mabs = 0;
+        char other[192];
+        if (!g->have_ref || agrees_with(g, g->ref_out, g->ref_index, scratch, l, chk, &rep->rel_l2, &rep->max_abs,
+                                        rep->detail, sizeof rep->detail)) {
+            g->votes[c] = 1;
+        } else if (!g->have_chal) {
+            memcpy(g->chal_out, scratch, (size_t)g->download.size);
+            g->have_chal = 1;
+            g->chal_index = c;
+            g->votes[c] = 2;
+        } else if (agrees_with(g, g->chal_out, g->chal_index, scratch, l, chk, &rl2, &mabs, other, sizeof other)) {
+            g->votes[c] = 2;
+        } else {
+            r = VKAT_RT_ERR_CHECK;
         }
     }
     /* Timing: warm-up, one dispatch to size the batch (samples of at least 1 ms, so timestamps' resolution and the
@@ -886,9 +920,9 @@ static vkat_rt_result measure(run *g, uint32_t c, const vkat_rt_variant *v, doub
         g->have_ref = 1;
         g->ref_index = c;
         say(rep->detail, sizeof rep->detail, "the reference");
-    } else {
+    } else if (g->votes[c] == 1) {
         say(rep->detail, sizeof rep->detail, "agrees with the reference (rel L2 %.3g)", rep->rel_l2);
-    }
+    } /* else the difference from the reference stays in rep->detail */
     return VKAT_RT_OK;
 }
 
@@ -1043,6 +1077,32 @@ vkat_rt_result vkat_rt_tune(const vkat_rt_table *table, const vkat_rt_vulkan *vk
         say(rep->detail, sizeof rep->detail, "%s", g->detail);
         goto done;
     }
+    /* Who was right: the reference's group unless more candidates agree with the challenger (a tie trusts the
+     * reference, the variant that vkautotune checked against the space's reference kernel where it was tuned). */
+    uint32_t ref_votes = 0, chal_votes = 0;
+    for (uint32_t c = 0; c < n; c++)
+        if (rep->candidates[c].status == VKAT_RT_OK) {
+            ref_votes += g->votes[c] & 1;
+            chal_votes += (g->votes[c] & 2) != 0;
+        }
+    int chal_wins = g->have_chal && chal_votes > ref_votes;
+    for (uint32_t c = 0; c < n; c++) {
+        vkat_rt_candidate_report *cr = &rep->candidates[c];
+        if (cr->status != VKAT_RT_OK || (g->votes[c] & (chal_wins ? 2 : 1)))
+            continue;
+        cr->status = VKAT_RT_ERR_CHECK;
+        if (chal_wins)
+            say(cr->detail, sizeof cr->detail, "outvoted: its outputs agree with %u candidate(s), the others' with "
+                "each other (%u)", ref_votes, chal_votes);
+    }
+    if (chal_wins)
+        for (uint32_t c = 0; c < n; c++)
+            if (rep->candidates[c].status == VKAT_RT_OK)
+                say(rep->candidates[c].detail, sizeof rep->candidates[c].detail, "agrees with the majority (%u of "
+                    "%u), not with the fallback", chal_votes, chal_votes + ref_votes);
+    if (chal_wins)
+        g->ref_index = g->chal_index;
+
     /* The fastest correct one. */
     for (uint32_t c = 0; c < n; c++) {
         const vkat_rt_candidate_report *cr = &rep->candidates[c];

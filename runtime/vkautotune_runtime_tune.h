@@ -73,8 +73,8 @@ typedef struct vkat_rt_candidate_report {
 typedef struct vkat_rt_tune_report {
     const vkat_rt_variant *chosen;    /* the pick (NULL on failure) */
     const vkat_rt_variant *fallback;  /* vkat_rt_select's pick for this device and problem (the tier fallback) */
-    const vkat_rt_variant *reference; /* the candidate the others were checked against: the fallback, unless it
-                                         failed to run */
+    const vkat_rt_variant *reference; /* the candidate whose outputs were taken as correct: the fallback, unless
+                                         it failed to run or was outvoted */
     int from_cache;                   /* 1: the pick came from the cache file, nothing was measured */
     double seconds;                   /* wall time of the call */
     vkat_rt_result cache_result;      /* VKAT_RT_OK, or VKAT_RT_ERR_CACHE: the file could not be written */
@@ -89,7 +89,10 @@ typedef struct vkat_rt_tune_report {
  * the pick in the cache. Candidates are the kernel's variants (winners and VKAT_RT_CANDIDATE_ONLY ones) that fit
  * the device's limits and run the problem, one per configuration, the fallback (vkat_rt_select) first: it is the
  * reference the others' outputs are checked against, within twice the kernel's tolerance (each may differ from
- * the exact result by the tolerance). A candidate whose output differs is never chosen.
+ * the exact result by the tolerance). The first candidate that disagrees with the reference is the challenger, and
+ * later ones are compared with it too; when more candidates agree with the challenger than with the reference, the
+ * challenger's group is taken as correct (a wrong fallback is outvoted; a tie trusts the reference). A candidate
+ * whose outputs are not the correct group's is never chosen (VKAT_RT_ERR_CHECK).
  * *out points into the table. `report` may be NULL. Errors: VKAT_RT_ERR_ARGUMENT, _NOT_FOUND (no candidate
  * fits), _NO_TUNE_DATA (a table exported before candidates), _DEVICE_LOST, _NO_MEMORY, _VULKAN (a call the tuning
  * needs as a whole failed), _NO_CANDIDATE (none ran correctly). A cache that cannot be written is not an error:

@@ -253,7 +253,28 @@ int main(int argc, char **argv)
                    cached == again, "the damaged cache (%s) was not rewritten", damage[d]);
     }
 
-    /* 6. Errors are clear: no checks in the table, no candidate for a problem nothing runs. */
+    /* 6. The broken one as the fallback (first in the table, with the winner's flags): the reference itself is
+     * wrong. The other candidates agree with each other, outvote it, and it is still not chosen. */
+    static vkat_rt_variant first_broken[MAX];
+    static vkat_rt_check first_checks[MAX];
+    first_broken[0] = *broken;
+    first_broken[0].flags = table->variants[0].flags;
+    first_checks[0] = table->checks[0];
+    memcpy(first_broken + 1, table->variants, table->count * sizeof *first_broken);
+    memcpy(first_checks + 1, table->checks, table->count * sizeof *first_checks);
+    vkat_rt_table broken_first = {VKAT_RT_TABLE_VERSION, "tune_test", first_broken, table->count + 1, first_checks};
+    desc.cache_path = NULL;
+    r = vkat_rt_tune(&broken_first, &vk, &desc, &again, &rep);
+    print_report("the broken candidate as the fallback", r, &rep);
+    EXPECT(rep.fallback == &first_broken[0], "the broken candidate is not the fallback");
+    EXPECT(r == VKAT_RT_OK && again && again != &first_broken[0], "the broken fallback was chosen");
+    EXPECT(rep.reference && rep.reference != &first_broken[0], "the broken fallback stayed the reference");
+    EXPECT(rep.count >= 1 && rep.candidates[0].variant == &first_broken[0] &&
+               rep.candidates[0].status == VKAT_RT_ERR_CHECK && strstr(rep.candidates[0].detail, "outvoted"),
+           "the broken fallback was not outvoted: %s", rep.count ? rep.candidates[0].detail : "");
+    desc.cache_path = cache;
+
+    /* 7. Errors are clear: no checks in the table. */
     vkat_rt_table old = {VKAT_RT_TABLE_VERSION, "old", table->variants, table->count, NULL};
     r = vkat_rt_tune(&old, &vk, &desc, &again, &rep);
     EXPECT(r == VKAT_RT_ERR_NO_TUNE_DATA, "a table without checks: %s", vkat_rt_result_string(r));
