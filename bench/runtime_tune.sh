@@ -39,7 +39,9 @@ for t in cand own; do
         -o "$W/app-$t" examples/gemm_runtime.c "$RTLIB" -ldl -lm
 done
 t1=$(date +%s)
-run() { "$W/app-$1" --problem "$REAL,$REAL,$REAL" --tune "$W/$2" --time-limit "$TIME_LIMIT" --repetitions 10 --warmup 0.1; }
+run() {
+    "$W/app-$1" --problem "$REAL,$REAL,$REAL" --tune "$W/$2" --time-limit "$TIME_LIMIT" --repetitions 10 --warmup 0.1
+}
 run cand cache >"$OUT/first-launch.txt" 2>&1
 run cand cache >"$OUT/second-launch.txt" 2>&1
 run own own-cache >"$OUT/own-winner.txt" 2>&1

@@ -46,8 +46,10 @@ check "decode attention is timed with SDPA's backends, as a bandwidth" \
 rc=$?
 check "runtime_tune.sh runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 20 "$T/rtb.out"
-check "it reports the first launch's tuning time" grep -q "^first launch, tuning: *[0-9.]* s (measured)" "$T/rtb/summary.txt"
-check "the second launch takes the pick from the cache" grep -q "^second launch, tuning: .*(from the cache)" "$T/rtb/summary.txt"
+check "it reports the first launch's tuning time" \
+    grep -q "^first launch, tuning: *[0-9.]* s (measured)" "$T/rtb/summary.txt"
+check "the second launch takes the pick from the cache" \
+    grep -q "^second launch, tuning: .*(from the cache)" "$T/rtb/summary.txt"
 check "it reports the pick's and the fallback's fraction of the own winner's speed" \
     grep -q "^tier fallback .* = [0-9.]* of the own winner's speed" "$T/rtb/summary.txt"
 finish

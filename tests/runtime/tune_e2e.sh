@@ -24,7 +24,8 @@ fi
 roles=$(python3 -c 'import json, sys; print(" ".join(k["role"] for k in json.load(open(sys.argv[1]))["kernels"]))' \
     "$T/out/manifest.json")
 [ "$roles" = "winner candidate candidate candidate" ] || fail "manifest roles: '$roles'"
-"$BIN" export --db "$T/t.db" --space "$SRC/spaces/gemm.ini" -o "$T/only" --candidates 0 -q 2>/dev/null || fail "--candidates 0"
+"$BIN" export --db "$T/t.db" --space "$SRC/spaces/gemm.ini" -o "$T/only" --candidates 0 -q 2>/dev/null \
+    || fail "--candidates 0"
 n=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["kernels"]))' "$T/only/manifest.json")
 [ "$n" = 1 ] || fail "--candidates 0 exported $n variants"
 "$BIN" export --db "$T/t.db" --space "$SRC/spaces/gemm.ini" -o "$T/bad" --candidates x 2>"$T/bad.err"
@@ -40,11 +41,13 @@ rc=$?
 
 "$CC" $CFLAGS -I"$SRC/runtime" -I"$VKINC" -I"$T/out" -o "$T/gemm_runtime" "$SRC/examples/gemm_runtime.c" "$RTLIB" \
     -ldl -lm 2>"$T/cc2.err" || { cat "$T/cc2.err"; fail "building the example"; exit 1; }
-"$T/gemm_runtime" --tune "$T/app-cache.txt" --repetitions 3 --warmup 0 >"$T/run1.out" 2>&1 || fail "example, first run: exit $?"
+"$T/gemm_runtime" --tune "$T/app-cache.txt" --repetitions 3 --warmup 0 >"$T/run1.out" 2>&1 \
+    || fail "example, first run: exit $?"
 cat "$T/run1.out"
 grep -q '^tuned: measured' "$T/run1.out" || fail "the first run did not measure the candidates"
 grep -q '^check: ok' "$T/run1.out" || fail "the first run's result is wrong"
-"$T/gemm_runtime" --tune "$T/app-cache.txt" --repetitions 3 --warmup 0 >"$T/run2.out" 2>&1 || fail "example, second run: exit $?"
+"$T/gemm_runtime" --tune "$T/app-cache.txt" --repetitions 3 --warmup 0 >"$T/run2.out" 2>&1 \
+    || fail "example, second run: exit $?"
 cat "$T/run2.out"
 grep -q '^tuned: from the cache' "$T/run2.out" || fail "the second run did not use the cache"
 grep -q '^check: ok' "$T/run2.out" || fail "the second run's result is wrong"

@@ -82,7 +82,8 @@ int main(int argc, char **argv)
         printf("SKIPPED: no Vulkan instance\n");
         return 77;
     }
-    PFN_vkEnumeratePhysicalDevices enum_pd = (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
+    PFN_vkEnumeratePhysicalDevices enum_pd =
+        (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
     PFN_vkGetPhysicalDeviceQueueFamilyProperties get_qf =
         (PFN_vkGetPhysicalDeviceQueueFamilyProperties)gipa(instance, "vkGetPhysicalDeviceQueueFamilyProperties");
     PFN_vkCreateDevice create_device = (PFN_vkCreateDevice)gipa(instance, "vkCreateDevice");
@@ -205,7 +206,8 @@ int main(int argc, char **argv)
     /* 2. The cache: the same pick, nothing measured. */
     r = vkat_rt_tune(&with_broken, &vk, &desc, &again, &rep);
     print_report("second launch", r, &rep);
-    EXPECT(r == VKAT_RT_OK && rep.from_cache && again == pick && rep.count == 0, "the second launch did not use the cache");
+    EXPECT(r == VKAT_RT_OK && rep.from_cache && again == pick && rep.count == 0,
+           "the second launch did not use the cache");
 
     /* 3. A pick stored for another driver version is not used; tuning replaces it. */
     vkat_rt_device_identity id;
