@@ -1,12 +1,15 @@
 /* test_runtime.c — the runtime library (runtime/vkautotune_runtime.c) and the exporter's lowering to it:
  * every formula operator against vkat_expr_eval on many inputs, what cannot be lowered, evaluation errors, each
  * selection tier and its fallback order, limits, conditions, the nearest problem, launch evaluation and the
- * specialization info. Needs no device: properties are made by hand. */
+ * specialization info; candidates for runtime tuning are never selected; the tuner's cache file (keys, damage,
+ * replacement). Needs no device: properties and identities are made by hand. */
 #include "expr.h"
 #include "test.h"
 #include "vkautotune_runtime.h"
+#include "vkautotune_runtime_tune.h"
 
 #include <stdint.h>
+#include <unistd.h>
 
 /* ---- Lowering: the runtime computes what the space language computes ------------------------------------ */
 
@@ -287,11 +290,121 @@ static void test_launch(void)
     CHECK(value == 128);
 }
 
+/* ---- Candidates and the tuner's cache -------------------------------------------------------------------------- */
+
+static void test_candidate_only(void)
+{
+    /* The exact match for the H200, first in the table, but only a candidate: selection takes the next one. */
+    vkat_rt_variant v2[3] = {variants[0], variants[0], variants[2]};
+    v2[0].flags = VKAT_RT_CANDIDATE_ONLY;
+    v2[0].config = "candidate";
+    vkat_rt_table t = {VKAT_RT_TABLE_VERSION, "t", v2, 3, NULL};
+    VkPhysicalDeviceProperties h200 = device(0x10de, 0x2335, 100, "NVIDIA H200");
+    int64_t want256[] = {256, 256};
+    const vkat_rt_variant *v = NULL;
+    vkat_rt_match how;
+    CHECK(vkat_rt_select(&t, "k", &h200, want256, 2, &v, &how) == VKAT_RT_OK && v == &v2[1] &&
+          how == VKAT_RT_MATCH_EXACT);
+    /* Only candidates: nothing to select (the tuner can still measure them). */
+    vkat_rt_table only = {VKAT_RT_TABLE_VERSION, "t", v2, 1, NULL};
+    CHECK(vkat_rt_select(&only, "k", &h200, want256, 2, &v, &how) == VKAT_RT_ERR_NOT_FOUND);
+    CHECK(vkat_rt_fits_limits(&variants[0], &h200.limits) && !vkat_rt_fits_limits(&variants[6], &h200.limits));
+}
+
+static int file_text(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return (int)n;
+}
+
+static void test_cache(void)
+{
+    char dir[] = "/tmp/vkat-test-rtcache-XXXXXX", path[128], text[4096];
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/cache.txt", dir);
+    vkat_rt_device_identity id = {0x10de, 0x2335, 100, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+    int64_t big[] = {4096, 4096}, small[] = {256, 256};
+    const vkat_rt_variant *v = NULL;
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "k", big, 2, &v) == VKAT_RT_ERR_NOT_FOUND && !v); /* none */
+    CHECK(vkat_rt_cache_store(path, &id, &table, "k", big, 2, &variants[3], NULL, 0) == VKAT_RT_OK);
+    CHECK(vkat_rt_cache_store(path, &id, &table, "k", small, 2, &variants[0], NULL, 0) == VKAT_RT_OK);
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "k", big, 2, &v) == VKAT_RT_OK && v == &variants[3]);
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "k", small, 2, &v) == VKAT_RT_OK && v == &variants[0]);
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "other", small, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    /* Replacing one pick keeps the other. */
+    CHECK(vkat_rt_cache_store(path, &id, &table, "k", big, 2, &variants[1], NULL, 0) == VKAT_RT_OK);
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "k", big, 2, &v) == VKAT_RT_OK && v == &variants[1]);
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "k", small, 2, &v) == VKAT_RT_OK && v == &variants[0]);
+    /* Every part of the identity is part of the key. */
+    vkat_rt_device_identity other = id;
+    other.driver_version++;
+    CHECK(vkat_rt_cache_lookup(path, &other, &table, "k", small, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    other = id;
+    other.device_uuid[15] ^= 1;
+    CHECK(vkat_rt_cache_lookup(path, &other, &table, "k", small, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    other = id;
+    other.device_id++;
+    CHECK(vkat_rt_cache_lookup(path, &other, &table, "k", small, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    /* Another table: another hash, no pick. A store for another identity starts afresh. */
+    vkat_rt_variant v2[8];
+    memcpy(v2, variants, sizeof v2);
+    v2[2].config = "changed";
+    vkat_rt_table t2 = {VKAT_RT_TABLE_VERSION, "t", v2, 8, NULL};
+    CHECK(vkat_rt_table_hash(&t2) != vkat_rt_table_hash(&table));
+    CHECK(vkat_rt_cache_lookup(path, &id, &t2, "k", small, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    other = id;
+    other.driver_version++;
+    CHECK(vkat_rt_cache_store(path, &other, &table, "k", small, 2, &variants[0], NULL, 0) == VKAT_RT_OK);
+    CHECK(vkat_rt_cache_lookup(path, &other, &table, "k", big, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    CHECK(vkat_rt_cache_lookup(path, &id, &table, "k", small, 2, &v) == VKAT_RT_ERR_NOT_FOUND);
+    /* Damage: every single-byte change is caught (checksum or syntax); a store then rewrites the file. */
+    int n = file_text(path, text, sizeof text);
+    CHECK(n > 0);
+    int missed = 0;
+    for (int i = 0; i < n; i++) {
+        char bad[4096];
+        memcpy(bad, text, (size_t)n);
+        bad[i] ^= 0x04;
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(bad, 1, (size_t)n, f) != (size_t)n) {
+            CHECK(0);
+            if (f)
+                fclose(f);
+            break;
+        }
+        fclose(f);
+        missed += vkat_rt_cache_lookup(path, &other, &table, "k", small, 2, &v) == VKAT_RT_OK;
+    }
+    CHECK_MSG(missed == 0, "%d damaged caches were used", missed);
+    CHECK(vkat_rt_cache_store(path, &other, &table, "k", small, 2, &variants[0], NULL, 0) == VKAT_RT_OK);
+    CHECK(vkat_rt_cache_lookup(path, &other, &table, "k", small, 2, &v) == VKAT_RT_OK && v == &variants[0]);
+    /* Nothing but the file is left behind; an unwritable path is VKAT_RT_ERR_CACHE with the reason. */
+    char cmd[256], detail[160];
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    CHECK(system(cmd) == 0);
+    CHECK(vkat_rt_cache_store("/nonexistent/dir/c.txt", &id, &table, "k", small, 2, &variants[0], detail,
+                              sizeof detail) == VKAT_RT_ERR_CACHE);
+    CHECK_CONTAINS(detail, "/nonexistent/dir/c.txt");
+    CHECK(vkat_rt_cache_store(path, &id, &table, "k", small, 2, &v2[0], NULL, 0) == VKAT_RT_ERR_ARGUMENT);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
     test_lowering();
     test_eval_errors();
     test_selection();
     test_launch();
+    test_candidate_only();
+    test_cache();
     TEST_END();
 }
