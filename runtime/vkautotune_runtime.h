@@ -10,6 +10,9 @@
  * C99, depends only on the Vulkan headers (types only; it calls no Vulkan function itself) and libc. It never
  * prints, never exits, never allocates. Every function is thread-safe (the table is read-only). Functions that
  * can fail return a vkat_rt_result (VKAT_RT_OK == 0).
+ *
+ * The same library has an optional part, vkautotune_runtime_tune.h, that times the exported candidates on the
+ * application's device and caches the fastest correct one; nothing here depends on it.
  */
 #ifndef VKAUTOTUNE_RUNTIME_H
 #define VKAUTOTUNE_RUNTIME_H

@@ -519,7 +519,8 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     for (uint32_t i = 0; i < v->binding_count; i++) {
         dbi[i].buffer = g->bufs[i].buf;
         dbi[i].offset = 0;
-        dbi[i].range = VK_WHOLE_SIZE;
+        /* This candidate's own size, as vkautotune bound it: a kernel may read its buffers' lengths. */
+        dbi[i].range = l->buffer_bytes[i] ? l->buffer_bytes[i] : VK_WHOLE_SIZE;
         memset(&wr[i], 0, sizeof wr[i]);
         wr[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         wr[i].dstSet = p->set;
