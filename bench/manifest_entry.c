@@ -270,6 +270,10 @@ int manifest_read_kernel(const char *dir, const char *kernel, manifest_entry **e
                 strcat(strcat(names, names[0] ? ", " : ""), nm);
             continue;
         }
+        /* Candidates for runtime tuning are no device's winner: the verification runs winners. */
+        json_object *role = member(o, "role", json_type_string);
+        if (role && !strcmp(json_object_get_string(role), "candidate"))
+            continue;
         manifest_entry *e = &(*entries)[*count];
         snprintf(e->kernel, sizeof e->kernel, "%s", nm);
         if (read_entry(&r, dir, o, i, e))

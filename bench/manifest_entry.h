@@ -49,7 +49,7 @@ typedef struct manifest_entry {
 } manifest_entry;
 
 /* Reads DIR/manifest.json and returns, in a malloc'ed array the caller frees, every entry whose `kernel` is
- * `kernel` (in manifest order). Returns 0 on success with *count >= 1; -1 with a message in `err` (file name first)
+ * `kernel` (in manifest order), winners only (entries of role "candidate" are left out). Returns 0 on success with *count >= 1; -1 with a message in `err` (file name first)
  * for an unreadable or malformed manifest, an unknown format or version, or no entry for `kernel` (the message
  * then lists the kernels it has). */
 int manifest_read_kernel(const char *dir, const char *kernel, manifest_entry **entries, size_t *count, char *err,
