@@ -98,8 +98,15 @@ int main(void)
     json_object *m = json_object_from_file(manifest);
     CHECK(m != NULL);
     json_object *kernels = NULL, *k0 = NULL, *file = NULL, *hash = NULL;
-    if (m && json_object_object_get_ex(m, "kernels", &kernels) && json_object_array_length(kernels) == 1) {
+    /* The winner first, then the candidates for runtime tuning (export's default). */
+    if (m && json_object_object_get_ex(m, "kernels", &kernels) && json_object_array_length(kernels) >= 1) {
         k0 = json_object_array_get_idx(kernels, 0);
+        for (size_t i = 0; i < json_object_array_length(kernels); i++) {
+            json_object *role = NULL;
+            CHECK(json_object_object_get_ex(json_object_array_get_idx(kernels, i), "role", &role));
+            if (role)
+                CHECK_STR(json_object_get_string(role), i ? "candidate" : "winner");
+        }
         CHECK(json_object_object_get_ex(k0, "spirv", &file) || json_object_object_get_ex(k0, "spirv_file", &file));
         CHECK(json_object_object_get_ex(k0, "spirv_hash", &hash));
         if (hash)
@@ -120,7 +127,7 @@ int main(void)
             CHECK_MSG(0, "manifest has no parameter WG");
         }
     } else {
-        CHECK_MSG(0, "manifest has no single kernel entry");
+        CHECK_MSG(0, "manifest has no kernel entry");
     }
     if (file) {
         char spv_path[600];

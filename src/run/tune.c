@@ -1361,8 +1361,8 @@ vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const
                              const char *const *problems, size_t device_count, vkat_store *store, const char *dir,
                              vkat_error *err)
 {
-    export_slot *slots = calloc(device_count ? device_count : 1, sizeof *slots);
-    size_t n = 0;
+    size_t n = 0, cap = device_count ? device_count : 1;
+    export_slot *slots = calloc(cap, sizeof *slots);
     vkat_result r = VKAT_OK;
     if (!slots)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
@@ -1385,10 +1385,11 @@ vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const
         if ((r = export_build(x, err)))
             goto cleanup;
     }
+    /* The same candidates as `vkautotune export` with its default, so both write the same manifest. */
     if (n == 0)
         r = vkat_fail(err, VKAT_ERR_DB, NULL, 0, "nothing to export: no correct variant of '%s' in the database",
                       space->name);
-    else
+    else if (!(r = add_candidates(store, &slots, &n, &cap, 0, 0, err)))
         r = write_slots(slots, n, dir, NULL, err);
 cleanup:
     free_slots(slots, n);

@@ -113,8 +113,8 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
 vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
                             vkat_value *env, vkat_launch *launch, vkat_spirv *spirv, vkat_error *err);
 
-/* Writes the best stored variant of `space` for each device into `dir` (SPIR-V + one manifest), each device at its
- * own problem: problems[d] as the results database writes it ("M=256,N=256,K=256"), or NULL for the space's
+/* Writes the best stored variant of `space` for each device into `dir` (SPIR-V + one manifest; with the default
+ * candidates for runtime tuning, as vkat_tune_export_db), each device at its own problem: problems[d] as the results database writes it ("M=256,N=256,K=256"), or NULL for the space's
  * current problem throughout (the space's problem is changed). Recompiles each; the export command's
  * vkat_tune_export_db does the same for rows chosen from the database. VKAT_ERR_DB when no device has an ok row. */
 vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,

@@ -141,8 +141,11 @@ elif [ "$(od -A n -t x1 -N 4 "$spv" | tr -d ' \n')" != 03022307 ]; then
 elif ! python3 -c '
 import json, os, sys
 m = json.load(open(sys.argv[1]))
-k = m["kernels"][0]
-assert os.path.basename(sys.argv[2]) == k["spirv"], "manifest names " + k["spirv"]
+winners = [e for e in m["kernels"] if e["role"] == "winner"]
+assert len(winners) == 1, "%d winners" % len(winners)
+k = winners[0]
+assert os.path.basename(sys.argv[2]) in [e["spirv"] for e in m["kernels"]], "manifest does not name " + sys.argv[2]
+assert os.path.exists(os.path.join(os.path.dirname(sys.argv[2]), k["spirv"])), "no " + k["spirv"]
 assert k["config"] == sys.argv[3], "manifest config " + k["config"] + " is not the best " + sys.argv[3]
 ' "$T/exported/manifest.json" "$spv" "$(table_configs "$T/first.out" | head -n 1)" >"$T/export.py" 2>&1; then
     fail "--export" "$(tail -n 1 "$T/export.py")"

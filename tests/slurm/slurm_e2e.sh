@@ -165,7 +165,7 @@ shards = [configs(f"{out}/db/all-shard{k}-of-3.db") for k in range(3)]
 merged = configs(f"{out}/merged.db")
 assert [len(s) for s in shards] == [12, 12, 12], f"shard sizes {[len(s) for s in shards]}"
 assert len(merged) == 36 and merged == shards[0] | shards[1] | shards[2], f"merged {len(merged)} configurations"
-kernels = json.load(open(f"{out}/export/manifest.json"))["kernels"]
+kernels = [k for k in json.load(open(f"{out}/export/manifest.json"))["kernels"] if k["role"] == "winner"]
 best = sqlite3.connect(f"{out}/merged.db").execute(
     "SELECT config FROM results WHERE status = 'ok' ORDER BY median_s, id LIMIT 1").fetchone()[0]
 assert len(kernels) == 1 and kernels[0]["config"] == best, f"exported {[k['config'] for k in kernels]}, best {best}"
