@@ -78,8 +78,8 @@ int vkat_cmd_export(int argc, char **argv)
         } else if (!strcmp(o, "--candidates")) {
             char *end = NULL;
             long c = v ? strtol(v, &end, 10) : -1;
-            if (!v || end == v || *end || c < 0 || c > 64) {
-                fprintf(stderr, "vkautotune export: --candidates expects a number from 0 to 64\n");
+            if (!v || end == v || *end || c < 0 || c > 32) { /* the runtime tuner times at most 32 */
+                fprintf(stderr, "vkautotune export: --candidates expects a number from 0 to 32\n");
                 return VKAT_EXIT_USAGE;
             }
             req.candidates = c ? (int)c : -1;
