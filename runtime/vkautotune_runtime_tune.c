@@ -909,7 +909,7 @@ vkat_rt_result vkat_rt_tune(const vkat_rt_table *table, const vkat_rt_vulkan *vk
         for (uint32_t c = 0; c < n; c++)
             if (rep->candidates[c].status == VKAT_RT_OK)
                 say(rep->candidates[c].detail, sizeof rep->candidates[c].detail, "agrees with the majority (%u of "
-                    "%u), not with the fallback", chal_votes, chal_votes + ref_votes);
+                    "%u), not with the first candidate", chal_votes, chal_votes + ref_votes);
     if (chal_wins)
         g->ref_index = g->chal_index;
 
@@ -932,8 +932,7 @@ vkat_rt_result vkat_rt_tune(const vkat_rt_table *table, const vkat_rt_vulkan *vk
                                                 desc->problem_count, *out, rep->detail, sizeof rep->detail);
 done:
     free(scratch);
-    if (g->pool || g->bufs[0].buf || g->upload.buf)
-        teardown(g);
+    teardown(g); /* destroys only what was created */
     free(g);
     rep->seconds = wall_s() - t0;
     return r;
