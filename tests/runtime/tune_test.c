@@ -276,7 +276,51 @@ int main(int argc, char **argv)
            "the broken fallback was not outvoted: %s", rep.count ? rep.candidates[0].detail : "");
     desc.cache_path = cache;
 
-    /* 7. Errors are clear: no checks in the table. */
+    /* 7. The application's own inputs: used when big enough (every candidate still agrees), refused with the
+     * binding's name when too small; a candidate needing an extension that is not enabled is skipped. */
+    desc.cache_path = NULL;
+    vkat_rt_launch l0;
+    vkat_rt_input inputs[VKAT_RT_MAX_BINDINGS];
+    memset(inputs, 0, sizeof inputs);
+    static float app_data[2][1 << 16];
+    EXPECT(vkat_rt_launch_eval(&table->variants[0], problem, problem_count, &l0) == VKAT_RT_OK &&
+               table->variants[0].binding_count >= 2 && l0.buffer_bytes[0] <= sizeof app_data[0] &&
+               l0.buffer_bytes[1] <= sizeof app_data[1],
+           "the GEMM's inputs do not fit the test's arrays");
+    for (int b = 0; b < 2; b++) {
+        for (size_t i = 0; i < sizeof app_data[b] / sizeof app_data[b][0]; i++)
+            app_data[b][i] = (float)((i * 7 + (size_t)b) % 13) / 13.0f - 0.5f;
+        inputs[b] = (vkat_rt_input){app_data[b], (size_t)l0.buffer_bytes[b]};
+    }
+    desc.inputs = inputs;
+    desc.input_count = 2;
+    r = vkat_rt_tune(&with_broken, &vk, &desc, &again, &rep);
+    print_report("the application's inputs", r, &rep);
+    EXPECT(r == VKAT_RT_OK && again && again != broken, "with the application's inputs: %s", rep.detail);
+    inputs[1].bytes = 8;
+    r = vkat_rt_tune(table, &vk, &desc, &again, &rep);
+    printf("too small an input: %s: %s\n", vkat_rt_result_string(r), rep.detail);
+    EXPECT(r == VKAT_RT_ERR_ARGUMENT && strstr(rep.detail, table->variants[0].bindings[1].name) &&
+               strstr(rep.detail, "8 bytes"),
+           "too small an input was not refused clearly");
+    desc.inputs = NULL;
+    desc.input_count = 0;
+    static const char *const fake_ext[] = {"VK_KHR_not_enabled_here", NULL};
+    static vkat_rt_variant needs_ext[MAX];
+    memcpy(needs_ext, table->variants, table->count * sizeof *needs_ext);
+    needs_ext[1].extensions = fake_ext;
+    vkat_rt_table ext_table = {VKAT_RT_TABLE_VERSION, "tune_test", needs_ext, table->count, table->checks};
+    r = vkat_rt_tune(&ext_table, &vk, &desc, &again, &rep);
+    EXPECT(r == VKAT_RT_OK && again != &needs_ext[1], "a candidate needing an extension that is not enabled ran");
+    int skipped_ext = 0;
+    for (uint32_t i = 0; i < rep.count; i++)
+        skipped_ext |= rep.candidates[i].variant == &needs_ext[1] &&
+                       rep.candidates[i].status == VKAT_RT_ERR_UNSUPPORTED &&
+                       strstr(rep.candidates[i].detail, "VK_KHR_not_enabled_here") != NULL;
+    EXPECT(skipped_ext, "the candidate needing an extension was not skipped with its name");
+    desc.cache_path = cache;
+
+    /* 8. Errors are clear: no checks in the table. */
     vkat_rt_table old = {VKAT_RT_TABLE_VERSION, "old", table->variants, table->count, NULL};
     r = vkat_rt_tune(&old, &vk, &desc, &again, &rep);
     EXPECT(r == VKAT_RT_ERR_NO_TUNE_DATA, "a table without checks: %s", vkat_rt_result_string(r));
