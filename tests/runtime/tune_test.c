@@ -318,9 +318,18 @@ int main(int argc, char **argv)
                        rep.candidates[i].status == VKAT_RT_ERR_UNSUPPORTED &&
                        strstr(rep.candidates[i].detail, "VK_KHR_not_enabled_here") != NULL;
     EXPECT(skipped_ext, "the candidate needing an extension was not skipped with its name");
+
+    /* 8. A time limit that the reference uses up: the others are skipped as such and the reference is chosen. */
+    desc.time_limit_s = 1e-9;
+    r = vkat_rt_tune(table, &vk, &desc, &again, &rep);
+    print_report("a time limit of 1 ns", r, &rep);
+    EXPECT(r == VKAT_RT_OK && again == &table->variants[0] && rep.count >= 2, "the reference was not chosen");
+    for (uint32_t i = 1; i < rep.count; i++)
+        EXPECT(rep.candidates[i].status == VKAT_RT_ERR_TIME_LIMIT, "candidate %u: %s", i, rep.candidates[i].detail);
+    desc.time_limit_s = 10;
     desc.cache_path = cache;
 
-    /* 8. Errors are clear: no checks in the table. */
+    /* 9. Errors are clear: no checks in the table. */
     vkat_rt_table old = {VKAT_RT_TABLE_VERSION, "old", table->variants, table->count, NULL};
     r = vkat_rt_tune(&old, &vk, &desc, &again, &rep);
     EXPECT(r == VKAT_RT_ERR_NO_TUNE_DATA, "a table without checks: %s", vkat_rt_result_string(r));
