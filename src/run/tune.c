@@ -270,7 +270,7 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
     const vkat_space *s = c->space;
     vkat_check_on where = c->opts->check_on;
     /* On a CPU device a read-back is a memcpy and the device's float64 sums are emulated: lavapipe checks a 16M
-     * output 3-5x slower than the host does (bench/results/check_speed.txt), so auto leaves it to the host. */
+     * output 3-5x slower than the host does (records/check_speed.txt), so auto leaves it to the host. */
     if (where == VKAT_CHECK_HOST || (where == VKAT_CHECK_AUTO && !strcmp(c->device->device_type, "cpu")))
         return VKAT_OK;
     int *use = calloc(s->buffer_count ? s->buffer_count : 1, sizeof *use);
