@@ -4,6 +4,7 @@
  * (--device all) each device is tuned by its own thread with its own copy of the space (problem sizes fit for
  * that device) and its own database connection; output is buffered per device and printed in device order. */
 #include "cli.h"
+#include "device_key.h"
 #include "device_profile.h"
 #include "peaks.h"
 #include "search.h"
@@ -618,19 +619,11 @@ static const char *pipeline_cache_file(const char *dir, const vkat_device_info *
         snprintf(base, sizeof base, "%s/.cache/vkautotune", getenv("HOME"));
     else
         return NULL;
-    /* mkdir -p */
-    for (char *p = base + 1;; p++) {
-        char c = *p;
-        if (c == '/' || c == 0) {
-            *p = 0;
-            if (mkdir(base, 0755) != 0 && errno != EEXIST) {
-                vkat_log(VKAT_LOG_WARN, "pipeline cache disabled: cannot create %s: %s", base, strerror(errno));
-                return NULL;
-            }
-            *p = c;
-        }
-        if (!c)
-            break;
+    vkat_error err;
+    if (vkat_make_dirs(base, &err)) {
+        char msg[2048];
+        vkat_log(VKAT_LOG_WARN, "pipeline cache disabled: %s", vkat_error_format(&err, msg, sizeof msg));
+        return NULL;
     }
     char uuid[33];
     for (int i = 0; i < 16; i++)
@@ -1011,16 +1004,15 @@ int vkat_cmd_tune(int argc, char **argv)
         code = VKAT_EXIT_FAILURE;
         goto done;
     }
-    /* Identical GPUs (same name, driver and driver version) share one search, each taking the next proposal when
-     * it is free; different devices each run their own, side by side. */
+    /* Identical GPUs (vkat_device_identical: same model, driver and driver version) share one search, each taking
+     * the next proposal when it is free; different devices each run their own, side by side. */
     uint32_t ngroups = 0;
     for (uint32_t d = 0; d < ndev; d++) {
         const vkat_device_info *di = vkat_instance_device(inst, devices[d]);
         device_job *g = NULL;
         for (uint32_t k = 0; k < ngroups && !g; k++) {
             const vkat_device_info *gk = vkat_instance_device(inst, jobs[k].index);
-            if (!strcmp(gk->name, di->name) && !memcmp(gk->driver_uuid, di->driver_uuid, 16) &&
-                gk->driver_version == di->driver_version && jobs[k].nindices < 64)
+            if (vkat_device_identical(gk, di) && jobs[k].nindices < 64)
                 g = &jobs[k];
         }
         if (!g) {

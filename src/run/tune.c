@@ -5,6 +5,7 @@
 #include "tune.h"
 #include "check.h"
 #include "check_gpu.h"
+#include "device_key.h"
 #include "pool.h"
 #include "export.h"
 #include "search.h"
@@ -946,8 +947,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device %u", device_indices[0]);
     for (size_t i = 1; i < device_count; i++) {
         const vkat_device_info *d = vkat_instance_device(inst, device_indices[i]);
-        if (!d || strcmp(d->name, dev->name) != 0 || memcmp(d->driver_uuid, dev->driver_uuid, 16) != 0 ||
-            d->driver_version != dev->driver_version)
+        if (!d || !vkat_device_identical(d, dev))
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0,
                              "devices %u and %u are not identical: one search can only be shared by identical GPUs",
                              device_indices[0], device_indices[i]);
@@ -1177,12 +1177,6 @@ typedef struct export_slot {
     uint64_t compiled_problem; /* see vkat_export_item */
 } export_slot;
 
-static int same_device(const vkat_device_key *a, const vkat_device_key *b)
-{
-    return strcmp(a->name, b->name) == 0 && a->vendor_id == b->vendor_id && a->device_id == b->device_id &&
-           a->driver_version == b->driver_version && strcmp(a->driver_uuid, b->driver_uuid) == 0;
-}
-
 /* Does any dispatch, buffer-size or push-constant expression read a device.* name? */
 static int launch_reads_device(const vkat_space *s)
 {
@@ -1394,7 +1388,7 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
             for (uint32_t d = 0; req->inst && d < vkat_instance_device_count(req->inst); d++) {
                 vkat_device_key k;
                 vkat_device_key_from_info(vkat_instance_device(req->inst, d), &k);
-                if (!same_device(&k, &row->device))
+                if (!vkat_device_key_equal(&k, &row->device))
                     continue;
                 dev = vkat_instance_device(req->inst, d);
                 for (uint32_t j = 0; j < nlocal; j++)
