@@ -79,6 +79,8 @@ static void usage(FILE *f)
             "  --watchdog SECONDS  measure in a child process; when it makes no progress for this long (a hung\n"
             "                      shader, a wedged driver) or dies, kill it, mark the variant it was running as\n"
             "                      timeout or device-lost, and restart it to carry on (default 120; 0: off)\n"
+            "  --run-timeout SECONDS  how long one variant's checked run may take before it is stored as a timeout\n"
+            "                      (default 10; on a CPU device such as lavapipe it includes compiling the shader)\n"
             "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
@@ -99,6 +101,7 @@ typedef struct tune_args {
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
     double watchdog; /* seconds; 0: measure in this process */
+    double run_timeout; /* seconds for a variant's checked run; 0: the library's default */
     const char *pipeline_cache;
     vkat_timing_opts timing;
     vkat_check_on check_on;
@@ -177,6 +180,15 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->watchdog = strtod(v, &end);
             if (*end || end == v || a->watchdog < 0) {
                 fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
+                return 0;
+            }
+        }
+        else if (!strcmp(o, "--run-timeout")) {
+            NEEDS_VALUE();
+            char *end;
+            a->run_timeout = strtod(v, &end);
+            if (*end || end == v || !(a->run_timeout > 0) || a->run_timeout > 86400) {
+                fprintf(stderr, "vkautotune: --run-timeout '%s': expected seconds, more than 0\n", v);
                 return 0;
             }
         }
@@ -726,6 +738,7 @@ static void *tune_one(void *arg)
     opts.shard_index = a->shard_index;
     opts.shard_count = a->shard_count;
     opts.timing = a->timing;
+    opts.run_timeout_ns = (uint64_t)(a->run_timeout * 1e9);
     opts.jobs = a->jobs;
     opts.check_on = a->check_on;
     opts.starts = a->starts;
