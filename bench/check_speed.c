@@ -1,7 +1,7 @@
 /* check_speed.c — seconds to check one variant's output against the reference, on the host (read the whole
  * output back, compare with check.c) and on the device (check_gpu.c: read back the canary and partial sums), for
  * float32, float16 and bfloat16 outputs of argv[2] elements (default 16M) on the default device. Prints the
- * figures and writes them to argv[1] (default bench/results/check_speed.txt). */
+ * figures and writes them to argv[1] (default records/check_speed.txt). */
 #include "check_gpu.h"
 #include "util.h"
 
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
                         "Times the host and the device check of one output (default 16M elements) per float type.\n");
         return argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? 0 : 2;
     }
-    const char *out_path = argc > 1 ? argv[1] : VKAT_SOURCE_DIR "/bench/results/check_speed.txt";
+    const char *out_path = argc > 1 ? argv[1] : VKAT_SOURCE_DIR "/records/check_speed.txt";
     uint64_t count = argc > 2 ? strtoull(argv[2], NULL, 10) : 16ull << 20;
     if (count == 0) {
         fprintf(stderr, "check_speed: ELEMENTS must be a positive number\n");

@@ -1,6 +1,6 @@
 /* expr_speed.c — constraint evaluations per second on a GEMM-like space: a big space (millions of configurations)
  * walked lazily by index (decode -> apply -> check), the way a search strategy samples it. Prints the figure and
- * writes it to argv[1] (default bench/results/expr_speed.txt). */
+ * writes it to argv[1] (default records/expr_speed.txt). */
 #include "space.h"
 #include "util.h"
 
@@ -26,7 +26,7 @@ static const char *const space_text =
 
 int main(int argc, char **argv)
 {
-    const char *out_path = argc > 1 ? argv[1] : VKAT_SOURCE_DIR "/bench/results/expr_speed.txt";
+    const char *out_path = argc > 1 ? argv[1] : VKAT_SOURCE_DIR "/records/expr_speed.txt";
     vkat_space *s;
     vkat_error err = {0};
     char path[1024];

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 {
     uint64_t seeds = 50;
     unsigned threads = 2;
-    const char *out = "bench/results";
+    const char *out = "records";
     const char *paths[MAX_TABLES];
     size_t nt = 0;
     for (int i = 1; i < argc; i++) {

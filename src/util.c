@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <vulkan/vulkan_core.h>
 
@@ -145,6 +146,31 @@ char *vkat_strndup(const char *s, size_t n)
         p[n] = 0;
     }
     return p;
+}
+
+vkat_result vkat_make_dirs(const char *dir, vkat_error *err)
+{
+    char *p = vkat_strdup(dir);
+    if (!p)
+        return vkat_fail(err, VKAT_ERR_NOMEM, dir, 0, "out of memory");
+    vkat_result r = VKAT_OK;
+    size_t n = strlen(p);
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] != '/' && p[i] != 0)
+            continue;
+        char saved = p[i];
+        p[i] = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            r = vkat_fail(err, VKAT_ERR_IO, p, 0, "cannot create directory: %s", strerror(errno));
+            break;
+        }
+        p[i] = saved;
+    }
+    struct stat sb;
+    if (!r && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        r = vkat_fail(err, VKAT_ERR_IO, dir, 0, "not a directory");
+    free(p);
+    return r;
 }
 
 char *vkat_read_file(const char *path, size_t *size)

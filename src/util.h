@@ -33,6 +33,9 @@ char *vkat_strdup(const char *s);
 char *vkat_strndup(const char *s, size_t n);
 /* Reads a whole file into a NUL-terminated buffer (caller frees). NULL with errno set on failure. */
 char *vkat_read_file(const char *path, size_t *size);
+/* mkdir -p: creates every missing component of `dir` (mode 0777 less the umask); an existing directory is fine,
+ * an existing file is not (VKAT_ERR_IO, the component in err->file). */
+vkat_result vkat_make_dirs(const char *dir, vkat_error *err);
 /* Case-insensitive substring search. */
 bool vkat_contains_nocase(const char *haystack, const char *needle);
 /* Monotonic clock in seconds. */

@@ -1,4 +1,4 @@
-/* test_gemm_check.c — bench/gemm_check.c, the host side of bench/gemm_verify: inputs rounded to nearest even in
+/* test_gemm_check.c — src/check/gemm_check.c, the host side of bench/gemm_verify: inputs rounded to nearest even in
  * their 16-bit types, the fp64 reference for both B layouts, and an error measure that passes an fp32-accumulated
  * GEMM of 16-bit inputs but fails a dropped product, a wrong layout and unwritten elements. No device: lavapipe has
  * no bfloat16, so this is where the bf16 path is tested (the fp16 one also runs end to end, tests/bench). */

@@ -4,6 +4,7 @@
  * (--device all) each device is tuned by its own thread with its own copy of the space (problem sizes fit for
  * that device) and its own database connection; output is buffered per device and printed in device order. */
 #include "cli.h"
+#include "device_key.h"
 #include "device_profile.h"
 #include "peaks.h"
 #include "search.h"
@@ -78,6 +79,8 @@ static void usage(FILE *f)
             "  --watchdog SECONDS  measure in a child process; when it makes no progress for this long (a hung\n"
             "                      shader, a wedged driver) or dies, kill it, mark the variant it was running as\n"
             "                      timeout or device-lost, and restart it to carry on (default 120; 0: off)\n"
+            "  --run-timeout SECONDS  how long one variant's checked run may take before it is stored as a timeout\n"
+            "                      (default 10; on a CPU device such as lavapipe it includes compiling the shader)\n"
             "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
@@ -98,6 +101,7 @@ typedef struct tune_args {
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
     double watchdog; /* seconds; 0: measure in this process */
+    double run_timeout; /* seconds for a variant's checked run; 0: the library's default */
     const char *pipeline_cache;
     vkat_timing_opts timing;
     vkat_check_on check_on;
@@ -176,6 +180,15 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->watchdog = strtod(v, &end);
             if (*end || end == v || a->watchdog < 0) {
                 fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
+                return 0;
+            }
+        }
+        else if (!strcmp(o, "--run-timeout")) {
+            NEEDS_VALUE();
+            char *end;
+            a->run_timeout = strtod(v, &end);
+            if (*end || end == v || !(a->run_timeout > 0) || a->run_timeout > 86400) {
+                fprintf(stderr, "vkautotune: --run-timeout '%s': expected seconds, more than 0\n", v);
                 return 0;
             }
         }
@@ -618,19 +631,11 @@ static const char *pipeline_cache_file(const char *dir, const vkat_device_info *
         snprintf(base, sizeof base, "%s/.cache/vkautotune", getenv("HOME"));
     else
         return NULL;
-    /* mkdir -p */
-    for (char *p = base + 1;; p++) {
-        char c = *p;
-        if (c == '/' || c == 0) {
-            *p = 0;
-            if (mkdir(base, 0755) != 0 && errno != EEXIST) {
-                vkat_log(VKAT_LOG_WARN, "pipeline cache disabled: cannot create %s: %s", base, strerror(errno));
-                return NULL;
-            }
-            *p = c;
-        }
-        if (!c)
-            break;
+    vkat_error err;
+    if (vkat_make_dirs(base, &err)) {
+        char msg[2048];
+        vkat_log(VKAT_LOG_WARN, "pipeline cache disabled: %s", vkat_error_format(&err, msg, sizeof msg));
+        return NULL;
     }
     char uuid[33];
     for (int i = 0; i < 16; i++)
@@ -733,6 +738,7 @@ static void *tune_one(void *arg)
     opts.shard_index = a->shard_index;
     opts.shard_count = a->shard_count;
     opts.timing = a->timing;
+    opts.run_timeout_ns = (uint64_t)(a->run_timeout * 1e9);
     opts.jobs = a->jobs;
     opts.check_on = a->check_on;
     opts.starts = a->starts;
@@ -1011,16 +1017,15 @@ int vkat_cmd_tune(int argc, char **argv)
         code = VKAT_EXIT_FAILURE;
         goto done;
     }
-    /* Identical GPUs (same name, driver and driver version) share one search, each taking the next proposal when
-     * it is free; different devices each run their own, side by side. */
+    /* Identical GPUs (vkat_device_identical: same model, driver and driver version) share one search, each taking
+     * the next proposal when it is free; different devices each run their own, side by side. */
     uint32_t ngroups = 0;
     for (uint32_t d = 0; d < ndev; d++) {
         const vkat_device_info *di = vkat_instance_device(inst, devices[d]);
         device_job *g = NULL;
         for (uint32_t k = 0; k < ngroups && !g; k++) {
             const vkat_device_info *gk = vkat_instance_device(inst, jobs[k].index);
-            if (!strcmp(gk->name, di->name) && !memcmp(gk->driver_uuid, di->driver_uuid, 16) &&
-                gk->driver_version == di->driver_version && jobs[k].nindices < 64)
+            if (vkat_device_identical(gk, di) && jobs[k].nindices < 64)
                 g = &jobs[k];
         }
         if (!g) {

@@ -20,39 +20,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #define MANIFEST_NAME "manifest.json"
 #define MANIFEST_VERSION 1
 
-/* ---- Files -------------------------------------------------------------------------------------------------- */
-
-/* mkdir -p: creates every missing component; an existing directory is fine, an existing file is not. */
-static vkat_result make_dirs(const char *dir, vkat_error *err)
+/* The hash the results database gives a module (vkat_spirv_hash), as the manifest and the header print it. */
+static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
 {
-    char *p = vkat_strdup(dir);
-    if (!p)
-        return vkat_fail(err, VKAT_ERR_NOMEM, dir, 0, "out of memory");
-    vkat_result r = VKAT_OK;
-    size_t n = strlen(p);
-    for (size_t i = 1; i <= n; i++) {
-        if (p[i] != '/' && p[i] != 0)
-            continue;
-        char saved = p[i];
-        p[i] = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            r = vkat_fail(err, VKAT_ERR_IO, p, 0, "cannot create directory: %s", strerror(errno));
-            break;
-        }
-        p[i] = saved;
-    }
-    struct stat sb;
-    if (!r && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
-        r = vkat_fail(err, VKAT_ERR_IO, dir, 0, "not a directory");
-    free(p);
-    return r;
+    snprintf(out, 17, "%016llx", (unsigned long long)vkat_spirv_hash(m));
+    return out;
 }
+
+/* ---- Files -------------------------------------------------------------------------------------------------- */
 
 /* Writes `size` bytes to dir/name through dir/.name.tmp + fsync + rename, so readers (and a crash) see either
  * the old file or the whole new one. */
@@ -271,7 +249,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory building the manifest");
     size_t spv_bytes = it->spirv->count * sizeof(uint32_t);
     char hash[17];
-    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)XXH3_64bits(it->spirv->words, spv_bytes));
+    spirv_hash_hex(it->spirv, hash);
 
     json_object_object_add(k, "kernel", str(s->name ? s->name : row->kernel));
     json_object_object_add(k, "entry_point", str(s->entry ? s->entry : "main"));
@@ -441,7 +419,7 @@ vkat_result vkat_export_write(const char *dir, const vkat_export_item *items, si
         json_object_array_add(kernels, k);
     }
 
-    if ((r = make_dirs(dir, err)))
+    if ((r = vkat_make_dirs(dir, err)))
         goto done;
     for (size_t i = 0; i < count; i++) {
         const vkat_spirv *m = items[i].spirv;
@@ -651,12 +629,6 @@ static int reads(const vkat_expr *e, const vkat_space *s, const int *var_index, 
     return 0;
 }
 
-static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
-{
-    snprintf(out, 17, "%016llx",
-             (unsigned long long)XXH3_64bits(m->words, m->count * sizeof(uint32_t)));
-    return out;
-}
 
 /* One variant's arrays (SPIR-V, problem, ops, conditions, spec constants, bindings, push constants, requirements)
  * go into `pre`; its vkat_rt_variant initializer into `var`. */
@@ -1001,7 +973,7 @@ vkat_result vkat_export_write_header(const char *dir, const char *header_name, c
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
         goto done;
     }
-    if ((r = make_dirs(dir, err)) || (r = write_atomic(dir, header_name, out.data, out.len, err)))
+    if ((r = vkat_make_dirs(dir, err)) || (r = write_atomic(dir, header_name, out.data, out.len, err)))
         goto done;
     sync_dir(dir);
     vkat_log(VKAT_LOG_INFO, "wrote %s/%s (%zu variant(s), table '%s')", dir, header_name, count, id);

@@ -6,6 +6,7 @@
 #include "candidates.h"
 #include "check.h"
 #include "check_gpu.h"
+#include "device_key.h"
 #include "pool.h"
 #include "export.h"
 #include "search.h"
@@ -271,7 +272,7 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
     const vkat_space *s = c->space;
     vkat_check_on where = c->opts->check_on;
     /* On a CPU device a read-back is a memcpy and the device's float64 sums are emulated: lavapipe checks a 16M
-     * output 3-5x slower than the host does (bench/results/check_speed.txt), so auto leaves it to the host. */
+     * output 3-5x slower than the host does (records/check_speed.txt), so auto leaves it to the host. */
     if (where == VKAT_CHECK_HOST || (where == VKAT_CHECK_AUTO && !strcmp(c->device->device_type, "cpu")))
         return VKAT_OK;
     int *use = calloc(s->buffer_count ? s->buffer_count : 1, sizeof *use);
@@ -947,8 +948,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device %u", device_indices[0]);
     for (size_t i = 1; i < device_count; i++) {
         const vkat_device_info *d = vkat_instance_device(inst, device_indices[i]);
-        if (!d || strcmp(d->name, dev->name) != 0 || memcmp(d->driver_uuid, dev->driver_uuid, 16) != 0 ||
-            d->driver_version != dev->driver_version)
+        if (!d || !vkat_device_identical(d, dev))
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0,
                              "devices %u and %u are not identical: one search can only be shared by identical GPUs",
                              device_indices[0], device_indices[i]);
@@ -1178,12 +1178,6 @@ typedef struct export_slot {
     uint64_t compiled_problem; /* see vkat_export_item */
     int candidate_only;        /* see vkat_export_item */
 } export_slot;
-
-static int same_device(const vkat_device_key *a, const vkat_device_key *b)
-{
-    return strcmp(a->name, b->name) == 0 && a->vendor_id == b->vendor_id && a->device_id == b->device_id &&
-           a->driver_version == b->driver_version && strcmp(a->driver_uuid, b->driver_uuid) == 0;
-}
 
 /* Does any dispatch, buffer-size or push-constant expression read a device.* name? */
 static int launch_reads_device(const vkat_space *s)
@@ -1447,7 +1441,7 @@ vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *stor
             for (uint32_t d = 0; req->inst && d < vkat_instance_device_count(req->inst); d++) {
                 vkat_device_key k;
                 vkat_device_key_from_info(vkat_instance_device(req->inst, d), &k);
-                if (!same_device(&k, &row->device))
+                if (!vkat_device_key_equal(&k, &row->device))
                     continue;
                 dev = vkat_instance_device(req->inst, d);
                 for (uint32_t j = 0; j < nlocal; j++)

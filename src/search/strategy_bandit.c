@@ -24,7 +24,7 @@ extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_local, vka
 #define DISCOUNT 0.97 /* per observation: gains older than ~30 evaluations fade */
 #define STALE 40      /* observations without a new best after which only local search and the GP propose */
 /* Observations of a stale phase in which the GP and local search take turns: 20 on the shared tables (10..40
- * within seed noise there; 0 cost MI50_GEMM 0.005 after 200), bench/results/strategies-session3.md. */
+ * within seed noise there; 0 cost MI50_GEMM 0.005 after 200), records/strategies-session3.md. */
 #define STALE_SURROGATE 20
 #define LOCAL_ARM 1
 #define SURROGATE_ARM 3

@@ -15,14 +15,14 @@
  * parameter time need not be unimodal (a tile size interacts with the workgroup): an optimum a few values away,
  * behind worse ones, is out of reach of adjacent steps, and a kick of several random steps rarely changes one
  * parameter alone. 0.35: the best of 0.35 / 0.5 / 0.7 on the four shared tables after 400 and 800 (0.5 and 0.7 do
- * better on convolution_A100 alone, and 0.5 lost a held-out table after 800); bench/results/strategies-session4.md. */
+ * better on convolution_A100 alone, and 0.5 lost a held-out table after 800); records/strategies-session4.md. */
 #define LINE_KICK 0.35
 /* The share among the first FRESH_KICKS kicks (restarts included) after the best point last improved, whoever
  * found it. A new best's one-parameter lines are the likeliest way on: on convolution_A100, kicks that changed one
  * parameter of the 0.911 configuration reached the optimum's basin in 29 % of cases, other kicks in about 5 %. Once
  * its lines have been sampled without success, the multi-step kicks (which a needle without a basin, synth2,
  * prefers) get their share back. 0.7 for 11 kicks: convolution_A100 after 400 0.952 -> 0.961 over seeds 0..299;
- * 0.7 for 6 and 1.0 for 6 did less there; bench/results/strategies-session4.md. */
+ * 0.7 for 6 and 1.0 for 6 did less there; records/strategies-session4.md. */
 #define LINE_KICK_FRESH 0.7
 #define FRESH_KICKS 11
 #define RESTART_CANDIDATES 16 /* random points a restart chooses the farthest of */

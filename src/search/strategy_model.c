@@ -25,7 +25,7 @@
 #define CANDIDATES 48
 #define K 5
 #define KAPPA 0.5
-/* forest, chosen on the four shared tables (bench/results/strategies-session2.md, third section) */
+/* forest, chosen on the four shared tables (records/strategies-session2.md, third section) */
 #define TREES 16
 #define DEPTH 12
 #define LEAF 2

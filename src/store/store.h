@@ -7,6 +7,7 @@
 #ifndef VKAT_STORE_H
 #define VKAT_STORE_H
 
+#include "device_key.h"
 #include "vkautotune.h"
 
 typedef struct vkat_store vkat_store;
@@ -36,18 +37,6 @@ typedef enum vkat_status {
 
 const char *vkat_status_name(vkat_status s);
 int vkat_status_from_name(const char *name); /* -1 when unknown */
-
-/* Who measured: enough to tell devices and driver versions apart across machines. */
-typedef struct vkat_device_key {
-    char name[256];
-    char vendor[32];
-    uint32_t vendor_id, device_id, driver_version;
-    char driver_version_string[64];
-    char driver_uuid[40];         /* hex with dashes */
-    char pipeline_cache_uuid[40];
-} vkat_device_key;
-
-void vkat_device_key_from_info(const vkat_device_info *info, vkat_device_key *key);
 
 typedef struct vkat_row {
     int64_t id;         /* set by the store */
@@ -152,8 +141,5 @@ vkat_result vkat_store_put_peaks(vkat_store *st, vkat_peaks *peaks, vkat_error *
 int vkat_store_get_peaks(vkat_store *st, const vkat_device_key *device, vkat_peaks *out, vkat_error *err);
 /* Every peaks entry, by device name; *out malloc'ed (NULL when none), the caller frees it. */
 vkat_result vkat_store_list_peaks(vkat_store *st, vkat_peaks **out, size_t *count, vkat_error *err);
-
-/* Same device and driver (the key the results and the peaks use)? */
-int vkat_device_key_equal(const vkat_device_key *a, const vkat_device_key *b);
 
 #endif

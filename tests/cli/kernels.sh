@@ -4,23 +4,29 @@
 # that each run exits 0 and ranks at least one variant that passed the reference check — or, for a space whose
 # [kernel] needs what the device lacks (cooperative matrices, bf16 on lavapipe), that it was skipped with a
 # message naming the missing extension.
+# ctest runs it in four parts side by side, each taking every fourth space (tests/README.md):
+# ctest parts: 1 2 3 4
 #
-#   sh tests/cli/kernels.sh BINARY SOURCE_DIR
+#   sh tests/cli/kernels.sh BINARY SOURCE_DIR           # every space
+#   VKAT_TEST_PART=2 sh tests/cli/kernels.sh ...        # spaces 2, 6, 10, ...
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
 need_python "to read --json"
 
+PARTS=$(sed -n 's/^# ctest parts: //p' "$0" | wc -w)
 n=0
 for space in "$SRC"/spaces/*.ini; do
     name=$(basename "$space" .ini)
     case $name in gemm) continue ;; esac
     n=$((n + 1))
+    in_part $(((n - 1) % PARTS + 1)) || continue
     template="$SRC/shaders/$(sed -n 's|^template = \.\./shaders/\(.*\)$|\1|p' "$space")"
     # Spaces that need an extension: on a device without it, the run must say so and skip.
     need=$(sed -n 's/^extensions = //p' "$space")
+    # --run-timeout: lavapipe compiles a shader at its first (checked) run, which on busy cores can pass 10 s.
     "$BIN" "$template" --space "$space" --db "$T/kernels.db" --budget 6 --seed 1 --warmup 0.01 --repetitions 2 \
-        --json >"$T/$name.json" 2>"$T/$name.err" </dev/null
+        --run-timeout 300 --json >"$T/$name.json" 2>"$T/$name.err" </dev/null
     rc=$?
     if [ $rc -ne 0 ]; then
         echo "$name: FAIL (exit $rc)"
@@ -61,6 +67,7 @@ if [ $n -eq 0 ]; then
 fi
 # The cooperative-matrix attentions, the bf16 ones and decode must be among them (and, on a device without their
 # extensions, skipped).
+in_part 1 || { finish; exit; }
 for cm in attention_cm_f16 attention_fa_f16 attention_fa_nv_f16 attention_fa_nv_bf16 attention_bf16 \
     attention_decode_f16 attention_decode_nv_f16 attention_decode_nv_bf16; do
     [ -f "$SRC/spaces/$cm.ini" ] || { echo "FAIL: spaces/$cm.ini is missing"; failed=$((failed + 1)); }

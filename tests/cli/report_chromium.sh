@@ -1,6 +1,6 @@
 #!/bin/sh
 # report_chromium.sh — `vkautotune report` rendered by a real browser: headless Chromium loads the HTML written
-# from the checked-in comparison database (bench/results/compare/merged.db), the dumped DOM must hold every part
+# from the checked-in comparison database (records/compare/merged.db), the dumped DOM must hold every part
 # of the report, the console must show no error, and a screenshot must come out. Skips, saying why, when
 # Chromium is absent (CI installs it: .ci/run).
 #
@@ -19,7 +19,7 @@ if [ -z "$CHROMIUM" ]; then
     echo "skip: no chromium on PATH (apt-get install chromium); the report's browser test needs it"
     exit 77
 fi
-DB=$SRC/bench/results/compare/merged.db
+DB=$SRC/records/compare/merged.db
 
 # The database is read, not changed: work on a copy (opening switches journaling files next to it).
 cp "$DB" "$T/merged.db"

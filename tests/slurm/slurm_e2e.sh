@@ -5,7 +5,10 @@
 # them (300 s at most) and checks the merged database (the 36 configurations of the space, each shard's 12) and the
 # export's manifest. Every daemon it started is stopped on exit; on failure the daemons' and jobs' logs are printed.
 # Needs root (slurmd starts jobs as their user) and Debian's slurmctld, slurmd, munge and slurm-client packages
-# (tools/setup.sh installs them); without them it is skipped (exit 77) and says why.
+# (tools/setup.sh installs them); without them it is skipped (exit 77) and says why. A daemon that exits while the
+# cluster starts (slurmd where the machine has no cgroups, say) skips it at once with the end of that daemon's log;
+# one that exits later, or a node that Slurm takes out of service, fails it at once. Every wait is bounded in
+# seconds, each Slurm command by `timeout`.
 #
 #   sh tests/slurm/slurm_e2e.sh BINARY SOURCE_DIR
 # shellcheck disable=SC2317 # cleanup, node_idle and job_done are called through trap and wait_for
@@ -29,6 +32,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-slurm.XXXXXX") || exit 1
 chmod 755 "$T"
 started=$(date +%s)
 pids=""
+daemons="" # NAME:PID:LOG of each daemon started, watched while waiting
+up=0
 status=1
 array=""
 merge=""
@@ -45,11 +50,11 @@ show_logs() {
     done
 }
 cleanup() {
-    [ "$status" -eq 0 ] || show_logs
+    [ "$status" -eq 0 ] || [ "$status" -eq 77 ] || show_logs
     # Jobs still queued or running (a timeout) go first: slurmstepd outlives slurmd.
     if [ -n "$array$merge" ] && [ "$status" -ne 0 ]; then
         # shellcheck disable=SC2086 # an empty id drops out
-        scancel $array $merge 2>/dev/null
+        timeout 10 scancel $array $merge 2>/dev/null
         sleep 2
     fi
     for p in $pids; do
@@ -72,15 +77,58 @@ fail() {
     echo "FAIL: $*"
     exit 1
 }
-# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every half second until it succeeds.
+# start NAME LOG COMMAND...: runs a daemon in the foreground of a background job, watched by daemons_alive.
+start() {
+    name=$1
+    log=$2
+    shift 2
+    "$@" >>"$log" 2>&1 &
+    pids="$pids $!"
+    daemons="$daemons $name:$!:$log"
+}
+# daemons_alive: every daemon started still runs. One that exited while the cluster was starting means this machine
+# cannot run it (exit 77, its reason from its log); one that exited after is a failure.
+daemons_alive() {
+    for d in $daemons; do
+        name=${d%%:*}
+        rest=${d#*:}
+        pid=${rest%%:*}
+        log=${rest#*:}
+        kill -0 "$pid" 2>/dev/null && continue
+        wait "$pid" 2>/dev/null
+        rc=$?
+        reason=$(grep -v '^[[:space:]]*$' "$log" | tail -n 5 | sed 's/^/  | /')
+        if [ "$up" -eq 0 ]; then
+            echo "skip: $name exited (status $rc) while the cluster started, after $(($(date +%s) - started)) s:"
+            echo "$reason"
+            status=77
+            exit 77
+        fi
+        fail "$name exited (status $rc) after $(($(date +%s) - started)) s:
+$reason"
+    done
+    # Once up, a node that Slurm takes out of service (it could not start a job, say) fails at once, with why.
+    if [ "$up" -eq 1 ]; then
+        node=$(timeout 10 sinfo -h -N -o '%T %E' 2>/dev/null | head -n 1)
+        case $node in
+        down* | drain* | fail*)
+            fail "the node is ${node%% *} after $(($(date +%s) - started)) s: ${node#* }
+$(grep -v '^[[:space:]]*$' "$T/log/slurmd.log" | tail -n 5 | sed 's/^/  | /')"
+            ;;
+        esac
+    fi
+}
+# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every half second until it succeeds, for at most SECONDS
+# of wall time (a Slurm command that hangs is cut by its own timeout), stopping at once if a daemon exits.
 wait_for() {
-    limit=$1
+    secs=$1
     what=$2
     shift 2
-    i=0
+    limit=$(($(date +%s) + secs))
     while ! "$@" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -le $((limit * 2)) ] || fail "$what: not after $limit s"
+        daemons_alive
+        [ "$(date +%s)" -lt "$limit" ] ||
+            fail "$what: not after $secs s$(timeout 10 sinfo -h -N -o ' (node %T: %E)' 2>/dev/null)"
         sleep 0.5
     done
 }
@@ -90,10 +138,9 @@ chmod 700 "$T/munge"
 
 # ---- munge: its own key and socket --------------------------------------------------------------------------------
 mungekey --create --keyfile="$T/munge/munge.key" >"$T/log/mungekey.log" 2>&1 || fail "mungekey"
-munged --foreground --force --socket="$T/munge/munge.sock" --key-file="$T/munge/munge.key" \
-    --pid-file="$T/munge/munged.pid" --log-file="$T/log/munged.log" --seed-file="$T/munge/munged.seed" \
-    >>"$T/log/munged.log" 2>&1 &
-pids="$pids $!"
+start munged "$T/log/munged.log" munged --foreground --force --socket="$T/munge/munge.sock" \
+    --key-file="$T/munge/munge.key" --pid-file="$T/munge/munged.pid" --log-file="$T/log/munged.log" \
+    --seed-file="$T/munge/munged.seed"
 wait_for 20 "munged's socket" test -S "$T/munge/munge.sock"
 
 # ---- Slurm: controller and one node (this machine, 2 CPUs), ports of our own ----------------------------------------
@@ -130,12 +177,11 @@ NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$T/slurm.conf"
-slurmctld -D -i -f "$T/slurm.conf" >>"$T/log/slurmctld.log" 2>&1 &
-pids="$pids $!"
-slurmd -D -N localhost -f "$T/slurm.conf" >>"$T/log/slurmd.log" 2>&1 &
-pids="$pids $!"
-node_idle() { sinfo -h -N -o %T 2>/dev/null | grep -q '^idle'; }
+start slurmctld "$T/log/slurmctld.log" slurmctld -D -i -f "$T/slurm.conf"
+start slurmd "$T/log/slurmd.log" slurmd -D -N localhost -f "$T/slurm.conf"
+node_idle() { timeout 10 sinfo -h -N -o %T 2>/dev/null | grep -q '^idle'; }
 wait_for 60 "the node to come up idle" node_idle
+up=1
 echo "slurm up after $(($(date +%s) - started)) s (ports $port, $((port + 1)))"
 
 # ---- the array and the merge ----------------------------------------------------------------------------------------
@@ -148,9 +194,9 @@ merge=$(sed -n 's/^merge: job \([0-9]*\) .*/\1/p' "$T/log/submit.log")
 if [ -z "$array" ] || [ -z "$merge" ]; then
     fail "no job ids from submit.sh"
 fi
-job_done() { [ -z "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; }
+job_done() { timeout 10 squeue -h -j "$array,$merge" -o %i >"$T/squeue.out" 2>/dev/null && [ ! -s "$T/squeue.out" ]; }
 wait_for 300 "jobs $array and $merge to finish" job_done
-state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u | tr '\n' ' '; }
+state() { timeout 10 scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u | tr '\n' ' '; }
 echo "array $array: $(state "$array"); merge $merge: $(state "$merge") (after $(($(date +%s) - started)) s)"
 [ "$(state "$array")" = "COMPLETED " ] || fail "the array did not complete: $(state "$array")"
 [ "$(state "$merge")" = "COMPLETED " ] || fail "the merge job did not complete: $(state "$merge")"

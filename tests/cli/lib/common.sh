@@ -2,6 +2,9 @@
 # a scratch directory removed on exit, and the counter behind the closing "N passed, N failed" line.
 #   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...; check_tune
 #                                               # (or ok NAME / fail NAME WHY); finish
+# A long script may be split into parts that ctest runs side by side: a header line "# ctest parts: A B ..." makes
+# tests/CMakeLists.txt register one test per part with VKAT_TEST_PART set, and the script runs a section only when
+# `in_part A` says so. Run by hand (VKAT_TEST_PART unset), a script runs every part.
 if [ $# -ne 2 ]; then
     echo "usage: $0 BINARY SOURCE_DIR" >&2
     exit 2
@@ -12,6 +15,16 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/vkat-test.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 passed=0
 failed=0
+if [ -n "${VKAT_TEST_PART:-}" ] &&
+    ! sed -n 's/^# ctest parts: //p' "$0" | tr ' ' '\n' | grep -qx -- "$VKAT_TEST_PART"; then
+    echo "$0: VKAT_TEST_PART=$VKAT_TEST_PART is not among its '# ctest parts:'" >&2
+    exit 2
+fi
+
+# in_part NAME: does this run do part NAME? (Every part when VKAT_TEST_PART is unset.)
+in_part() {
+    [ -z "${VKAT_TEST_PART:-}" ] || [ "$VKAT_TEST_PART" = "$1" ]
+}
 
 need_device() {
     "$BIN" devices >/dev/null 2>&1 || { echo "SKIPPED: no Vulkan device (install mesa-vulkan-drivers for lavapipe)"; exit 77; }
@@ -40,6 +53,10 @@ fail() {
 
 finish() {
     echo "$passed passed, $failed failed"
+    if [ -n "${VKAT_TEST_PART:-}" ] && [ $((passed + failed)) -eq 0 ]; then
+        echo "FAIL: part $VKAT_TEST_PART checked nothing"
+        return 1
+    fi
     [ $failed -eq 0 ]
 }
 

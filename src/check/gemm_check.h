@@ -1,7 +1,7 @@
-/* gemm_check.h — the host side of bench/gemm_verify: GEMM inputs in their element types and an fp64 reference at
- * sampled elements of C. Pure host code: no Vulkan, no printing. */
-#ifndef VKAT_BENCH_GEMM_CHECK_H
-#define VKAT_BENCH_GEMM_CHECK_H
+/* gemm_check.h — the fp64 GEMM reference that bench/gemm_verify checks an exported GEMM with: inputs in their
+ * element types and the reference at sampled elements of C. Pure host code: no Vulkan, no printing. */
+#ifndef VKAT_GEMM_CHECK_H
+#define VKAT_GEMM_CHECK_H
 
 #include "vkautotune.h"
 
