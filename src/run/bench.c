@@ -713,8 +713,8 @@ VkBuffer vkat_workspace_buffer(const vkat_workspace *ws, size_t index, uint64_t 
     return b->buffer;
 }
 
-vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
-                                  vkat_error *err)
+static vkat_result upload_at(vkat_workspace *ws, VkBuffer dst, uint64_t at, const void *data, uint64_t bytes,
+                             vkat_error *err)
 {
     for (uint64_t off = 0; off < bytes; off += ws->staging_size) {
         uint64_t n = bytes - off < ws->staging_size ? bytes - off : ws->staging_size;
@@ -722,11 +722,26 @@ vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *
         if (r)
             return r;
         memcpy(ws->staging_map, (const unsigned char *)data + off, n);
-        r = copy_chunk(ws, dst, off, n, 1, err);
+        r = copy_chunk(ws, dst, at + off, n, 1, err);
         if (r)
             return r;
     }
     return VKAT_OK;
+}
+
+vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
+                                  vkat_error *err)
+{
+    return upload_at(ws, dst, 0, data, bytes, err);
+}
+
+vkat_result vkat_workspace_upload_data(vkat_workspace *ws, size_t index, const void *data, vkat_error *err)
+{
+    if (index >= ws->count)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
+                         ws->count);
+    const ws_buffer *b = &ws->bufs[index];
+    return upload_at(ws, b->buffer, 0, data, b->bytes, err);
 }
 
 vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,

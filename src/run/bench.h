@@ -58,6 +58,9 @@ VkBuffer vkat_workspace_buffer(const vkat_workspace *ws, size_t index, uint64_t 
  * buffer. */
 vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
                                   vkat_error *err);
+/* Overwrites buffer `index`'s data (its element count's bytes from `data`), leaving its guard zones as they are:
+ * what a kernel finds there until the next reset. */
+vkat_result vkat_workspace_upload_data(vkat_workspace *ws, size_t index, const void *data, vkat_error *err);
 /* Records `record`'s commands into the workspace's command buffer between barriers (after every earlier dispatch
  * and transfer; before later ones and host reads), submits and waits up to timeout_ns. */
 typedef void (*vkat_record_fn)(VkCommandBuffer cmd, void *user);
