@@ -330,8 +330,11 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         int canary_ok = 1;
         r = vkat_workspace_read(c->ws, i, &c->reference[i], &canary_ok, err);
         if (r == VKAT_OK && !canary_ok)
-            r = vkat_fail(err, VKAT_ERR_CHECK, s->reference_path, 0,
-                          "the reference shader wrote past the end of buffer '%s'", s->buffers[i].name);
+        {
+            char where[200];
+            r = vkat_fail(err, VKAT_ERR_CHECK, s->reference_path, 0, "the reference shader %s",
+                          vkat_workspace_guard_hit(c->ws, i, where, sizeof where));
+        }
     }
     if (r == VKAT_OK)
         r = check_reference_wrote(c, k, &launch, timeout_ns, err);
@@ -478,7 +481,7 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
                 return r;
             if (!canary_ok) {
                 row->status = VKAT_STATUS_CANARY;
-                snprintf(row->reason, sizeof row->reason, "wrote past the end of buffer '%s'", s->buffers[i].name);
+                vkat_workspace_guard_hit(c->ws, i, row->reason, sizeof row->reason);
                 return VKAT_OK;
             }
             if ((r = vkat_gpu_check_compare(c->gpu_check, i, &copts, &g, err)) != VKAT_OK)
@@ -497,7 +500,7 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
             return r;
         if (!canary_ok) {
             row->status = VKAT_STATUS_CANARY;
-            snprintf(row->reason, sizeof row->reason, "wrote past the end of buffer '%s'", s->buffers[i].name);
+            vkat_workspace_guard_hit(c->ws, i, row->reason, sizeof row->reason);
             free(got);
             return VKAT_OK;
         }
