@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -300,6 +301,9 @@ typedef struct progress_ctx {
 /* The measuring child's heartbeat to its watchdog (-1: not supervised). One byte per evaluated variant; write() of
  * one byte to a pipe is atomic, so device threads need no lock. */
 static int heartbeat_fd = -1;
+/* Set before each fork: the tag the measuring process puts in its "aborted" rows, so that the watchdog blames
+ * only what this process was running, not rows an earlier killed run or another kernel left. */
+static char watchdog_claim[64];
 
 static void heartbeat(void)
 {
@@ -741,6 +745,7 @@ static void *tune_one(void *arg)
     char cache_path[4096];
     opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
     opts.stop = &interrupted;
+    opts.claim = watchdog_claim[0] ? watchdog_claim : NULL;
     opts.progress = show_progress;
     opts.progress_user = &pc;
     vkat_tune_report rep;
@@ -856,6 +861,8 @@ static int supervise(const tune_args *a)
             fprintf(stderr, "vkautotune: cannot create the watchdog's pipe: %s\n", strerror(errno));
             return VKAT_EXIT_FAILURE;
         }
+        snprintf(watchdog_claim, sizeof watchdog_claim, "[measuring process %ld.%ld.%u]", (long)getpid(),
+                 (long)time(NULL), restarts);
         fflush(NULL);
         pid_t pid = fork();
         if (pid < 0) {
@@ -907,8 +914,8 @@ static int supervise(const tune_args *a)
         vkat_error err = {0};
         uint64_t blamed = 0;
         if (vkat_store_open(a->db, &st, &err) != VKAT_OK ||
-            vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason, &blamed,
-                                       &err) != VKAT_OK) {
+            vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason,
+                                       watchdog_claim, &blamed, &err) != VKAT_OK) {
             vkat_store_close(st);
             return vkat_cli_report(&err);
         }

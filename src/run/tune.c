@@ -845,7 +845,8 @@ static void lane_measure(run_ctx *c, job *j)
      * process, the database says which one it was (the watchdog in cli_tune.c relies on this). */
     vkat_row pending = j->row;
     pending.status = VKAT_STATUS_ABORTED;
-    snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running");
+    snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running%s%s",
+             c->opts->claim ? " " : "", c->opts->claim ? c->opts->claim : "");
     if ((j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error)) != VKAT_OK) {
         release_job(j);
         return;

@@ -580,15 +580,19 @@ vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_fai
     return r;
 }
 
-vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, uint64_t *count,
-                                       vkat_error *err)
+vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, const char *claim,
+                                       uint64_t *count, vkat_error *err)
 {
     sqlite3_stmt *s = NULL;
     vkat_result r = VKAT_OK;
-    if (sqlite3_prepare_v2(st->db, "UPDATE results SET status = ?1, reason = ?2 WHERE status = 'aborted'", -1, &s,
-                           NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(st->db,
+                           "UPDATE results SET status = ?1, reason = ?2 WHERE status = 'aborted' AND "
+                           "(?3 IS NULL OR instr(reason, ?3) > 0)",
+                           -1, &s, NULL) != SQLITE_OK ||
         sqlite3_bind_text(s, 1, vkat_status_name(status), -1, SQLITE_STATIC) != SQLITE_OK ||
-        sqlite3_bind_text(s, 2, reason, -1, SQLITE_TRANSIENT) != SQLITE_OK || sqlite3_step(s) != SQLITE_DONE)
+        sqlite3_bind_text(s, 2, reason, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+        (claim ? sqlite3_bind_text(s, 3, claim, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(s, 3)) != SQLITE_OK ||
+        sqlite3_step(s) != SQLITE_DONE)
         r = db_fail(err, st->db, st->path);
     else if (count)
         *count = (uint64_t)sqlite3_changes(st->db);

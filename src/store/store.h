@@ -99,10 +99,12 @@ vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_fai
 vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **rows, size_t *count, vkat_error *err);
 
 /* Counts rows per status for that same (device, kernel, hashes, problem) key. */
-/* Turns every "aborted" row (a variant that was running when its process ended) into `status` with `reason`, e.g.
- * after a watchdog killed a hung measuring process. *count (may be NULL) receives how many rows changed. */
-vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, uint64_t *count,
-                                       vkat_error *err);
+/* Turns the "aborted" rows (variants that were running when their process ended) whose reason contains `claim`
+ * (vkat_tune_opts.claim of the run that wrote them) into `status` with `reason`, e.g. after a watchdog killed a
+ * hung measuring process: rows other runs left (an earlier kill -9, another kernel) are not touched. A NULL claim
+ * takes every aborted row. *count (may be NULL) receives how many rows changed. */
+vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, const char *claim,
+                                       uint64_t *count, vkat_error *err);
 
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);
