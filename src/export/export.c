@@ -6,6 +6,7 @@
  * This file must not measure, compile or evaluate anything: the caller hands it the evaluated launch. JSON is
  * built with json-c, never by hand. */
 #define _POSIX_C_SOURCE 200809L
+#include "atomic_file.h"
 #include "export.h"
 #include "util.h"
 #include "vkautotune_runtime.h"
@@ -54,43 +55,14 @@ static vkat_result make_dirs(const char *dir, vkat_error *err)
     return r;
 }
 
-/* Writes `size` bytes to dir/name through dir/.name.tmp + fsync + rename, so readers (and a crash) see either
- * the old file or the whole new one. */
+/* Writes `size` bytes to dir/name through a temporary file + fsync + rename (atomic_file.c), so readers (and a
+ * crash) see either the old file or the whole new one, and a symlink planted in dir is never written through. */
 static vkat_result write_atomic(const char *dir, const char *name, const void *data, size_t size, vkat_error *err)
 {
-    char path[4096], tmp[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path ||
-        (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name) >= sizeof tmp)
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
         return vkat_fail(err, VKAT_ERR_IO, dir, 0, "path too long");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        return vkat_fail(err, VKAT_ERR_IO, tmp, 0, "cannot create: %s", strerror(errno));
-    const char *p = data;
-    size_t left = size;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = w < 0 ? errno : EIO;
-            close(fd);
-            unlink(tmp);
-            return vkat_fail(err, VKAT_ERR_IO, tmp, 0, "cannot write: %s", strerror(e));
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return vkat_fail(err, VKAT_ERR_IO, tmp, 0, "cannot write: %s", strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot replace: %s", strerror(e));
-    }
-    return VKAT_OK;
+    return vkat_write_file_atomic(path, data, size, err);
 }
 
 /* The renames are durable only once the directory itself is synced. */
