@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- Transfers ------------------------------------------------------------------------------------------------ */
 
@@ -207,7 +209,7 @@ int vkat_cmd_compare(int argc, char **argv)
     vkat_comparison *cs = NULL;
     size_t nc = 0;
     int code = VKAT_EXIT_OK;
-    if ((space_path && vkat_space_load(space_path, &space, &err)) || vkat_store_open(db, &st, &err) ||
+    if ((space_path && vkat_space_load(space_path, &space, &err)) || vkat_store_open_readonly(db, &st, &err) ||
         vkat_compare_build(st, kernel, problem, &cs, &nc, &err)) {
         code = vkat_cli_report(&err);
         goto done;
@@ -279,11 +281,19 @@ int vkat_cmd_merge(int argc, char **argv)
             fprintf(stderr, "vkautotune: merge: %s is both the output and an input\n", paths[0]);
             return VKAT_EXIT_USAGE;
         }
-    /* Check every input first, so a typo does not leave a half-merged output. */
-    for (int i = 1; i < n; i++)
+    /* Check every input first (readable, a vkautotune database), so a typo or a foreign file leaves no output, not
+     * even an empty one, and no half-merged one. */
+    vkat_error err = {0};
+    for (int i = 1; i < n; i++) {
         if (!vkat_cli_database_exists(paths[i], NULL))
             return VKAT_EXIT_INPUT;
-    vkat_error err = {0};
+        vkat_store *in = NULL;
+        if (vkat_store_open_readonly(paths[i], &in, &err))
+            return vkat_cli_report(&err);
+        vkat_store_close(in);
+    }
+    struct stat sb;
+    int created = stat(paths[0], &sb) != 0;
     vkat_store *st = NULL;
     int code = VKAT_EXIT_OK;
     if (vkat_store_open(paths[0], &st, &err)) {
@@ -305,5 +315,15 @@ int vkat_cmd_merge(int argc, char **argv)
     }
 done:
     vkat_store_close(st);
+    if (code != VKAT_EXIT_OK && created) {
+        /* A merge that failed part way leaves nothing where nothing was (each input's merge is one transaction,
+         * so an output that existed is as it was before the failed input). */
+        static const char *const suffixes[] = {"", "-wal", "-shm"};
+        for (size_t k = 0; k < 3; k++) {
+            char p[4096];
+            snprintf(p, sizeof p, "%s%s", paths[0], suffixes[k]);
+            unlink(p);
+        }
+    }
     return code;
 }

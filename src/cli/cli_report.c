@@ -72,7 +72,7 @@ int vkat_cmd_report(int argc, char **argv)
     vkat_peaks *peaks = NULL;
     size_t nc = 0, np = 0;
     int code = VKAT_EXIT_OK;
-    if (vkat_store_open(db, &st, &err) || vkat_compare_build(st, kernel, problem, &cs, &nc, &err) ||
+    if (vkat_store_open_readonly(db, &st, &err) || vkat_compare_build(st, kernel, problem, &cs, &nc, &err) ||
         vkat_store_list_peaks(st, &peaks, &np, &err)) {
         code = vkat_cli_report(&err);
         goto done;

@@ -69,7 +69,14 @@ typedef struct vkat_row {
     char pipeline_stats[512];  /* driver statistics ("Register Count=40; ..."), "" when the driver has none */
 } vkat_row;
 
+/* Opens (creating when missing) for reading and writing: switches the file to WAL and migrates an older schema.
+ * A SQLite file with other tables is refused (VKAT_ERR_DB) before anything in it is changed. */
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err);
+/* Opens an existing database for reading only (compare, report, export, merge's inputs): SQLITE_OPEN_READONLY,
+ * nothing in the file changes (no WAL switch; an older schema is migrated in a copy in memory), and a read-only
+ * file or directory is fine. A missing file is VKAT_ERR_IO; a file that is not a vkautotune database VKAT_ERR_DB.
+ * Nothing may be written through it: a write fails on the file (or changes only the copy in memory). */
+vkat_result vkat_store_open_readonly(const char *path, vkat_store **out, vkat_error *err);
 void vkat_store_close(vkat_store *st);
 /* The path the store was opened with. */
 const char *vkat_store_path(const vkat_store *st);
