@@ -672,14 +672,35 @@ static void report_first_failure(vkat_store *store, const vkat_row *key)
     free(rows);
 }
 
-/* Ctrl-C asks the run to stop after the variant being measured; a second Ctrl-C kills as usual. */
-static volatile int interrupted;
+/* SIGINT (Ctrl-C) or SIGTERM asks the run to stop after the variant being measured: `interrupted` holds the
+ * signal. A second one ends the process at once with 128 + its number: what finished is committed, and the
+ * variant in flight is left "aborted", which a rerun measures again. */
+static volatile sig_atomic_t interrupted;
+static volatile int stop_requested; /* opts.stop: the library reads an int */
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
-    signal(SIGINT, SIG_DFL);
+    if (interrupted)
+        _exit(128 + sig);
+    interrupted = sig;
+    stop_requested = 1;
+}
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The exit code of a run that a signal stopped: 130 for SIGINT, 143 for SIGTERM (docs/exit-codes.md). */
+static int interrupted_code(void)
+{
+    return interrupted == SIGTERM ? 128 + SIGTERM : VKAT_EXIT_INTERRUPTED;
 }
 
 /* ---- One device's run (its own thread when there are several) ---------------------------------------------------- */
@@ -744,7 +765,7 @@ static void *tune_one(void *arg)
     opts.warm_start = a->warm_start;
     char cache_path[4096];
     opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
-    opts.stop = &interrupted;
+    opts.stop = &stop_requested;
     opts.claim = watchdog_claim[0] ? watchdog_claim : NULL;
     opts.progress = show_progress;
     opts.progress_user = &pc;
@@ -812,7 +833,7 @@ static void *tune_one(void *arg)
     if (rep.interrupted) {
         vkat_log(VKAT_LOG_WARN, "%s: interrupted: stopped after the variant in flight; everything measured is in %s "
                  "and a rerun resumes from it", dev->name, a->db);
-        j->code = VKAT_EXIT_INTERRUPTED;
+        j->code = interrupted_code();
         goto done;
     }
     uint64_t raw = vkat_space_raw_count(space);
@@ -838,24 +859,52 @@ done:
 
 static volatile pid_t supervised_child;
 
-/* Ctrl-C at a terminal reaches the whole process group, the child included, so the watchdog only passes on an
- * interrupt sent to it alone (kill(1): SI_USER), and waits for the child to stop cleanly. */
-static void forward_sigint(int sig, siginfo_t *info, void *context)
+/* The stop signal the watchdog received (0: none): the run then ends with 128 + it, and whatever the child's end
+ * (clean, killed by a second signal), nothing is blamed and nothing restarts. */
+static volatile sig_atomic_t watchdog_stop;
+
+/* Ctrl-C at a terminal reaches the whole process group, the child included, so the watchdog only passes on a
+ * signal sent to it by a process (kill(1): SI_USER); a kill of the process group thus reaches the child twice,
+ * which ends it at once, its variant in flight left to be measured again. */
+static void forward_stop(int sig, siginfo_t *info, void *context)
 {
     (void)context;
+    if (!watchdog_stop)
+        watchdog_stop = sig;
     if (supervised_child > 0 && (info->si_code == SI_USER || info->si_code == SI_QUEUE))
         kill(supervised_child, sig);
+}
+
+/* How the watchdog ends when a stop signal ended the run (-1: none did). */
+static int stopped_code(int status)
+{
+    int sig = watchdog_stop;
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
+        sig = sig ? sig : WTERMSIG(status);
+    if (!sig)
+        return -1;
+    if (WIFEXITED(status) && WEXITSTATUS(status) > 128)
+        return WEXITSTATUS(status);
+    return 128 + sig;
 }
 
 static int supervise(const tune_args *a)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = forward_sigint;
+    sa.sa_sigaction = forward_stop;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* Blocked across fork, so that a signal arriving then waits for the child's own handler. */
+    sigset_t stops, old;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
     for (unsigned restarts = 0;; restarts++) {
+        if (watchdog_stop)
+            return 128 + watchdog_stop;
         int fds[2];
         if (pipe(fds) != 0) {
             fprintf(stderr, "vkautotune: cannot create the watchdog's pipe: %s\n", strerror(errno));
@@ -864,15 +913,20 @@ static int supervise(const tune_args *a)
         snprintf(watchdog_claim, sizeof watchdog_claim, "[measuring process %ld.%ld.%u]", (long)getpid(),
                  (long)time(NULL), restarts);
         fflush(NULL);
+        sigprocmask(SIG_BLOCK, &stops, &old);
         pid_t pid = fork();
         if (pid < 0) {
+            sigprocmask(SIG_SETMASK, &old, NULL);
             fprintf(stderr, "vkautotune: cannot start the measuring process: %s\n", strerror(errno));
             return VKAT_EXIT_FAILURE;
         }
         if (pid == 0) {
             close(fds[0]);
             heartbeat_fd = fds[1];
-            signal(SIGINT, SIG_DFL); /* the run installs its own handler */
+            install_stop_handlers();
+            if (watchdog_stop) /* the watchdog was asked to stop before this child existed */
+                on_stop_signal(watchdog_stop);
+            sigprocmask(SIG_SETMASK, &old, NULL);
 #ifdef __linux__
             prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed watchdog takes its child along */
 #endif
@@ -880,6 +934,7 @@ static int supervise(const tune_args *a)
         }
         close(fds[1]);
         supervised_child = pid;
+        sigprocmask(SIG_SETMASK, &old, NULL);
         int hung = 0;
         for (;;) {
             struct pollfd p = {fds[0], POLLIN, 0};
@@ -900,6 +955,9 @@ static int supervise(const tune_args *a)
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         supervised_child = 0;
+        int stopped = stopped_code(status);
+        if (!hung && stopped >= 0)
+            return stopped;
         if (!hung && WIFEXITED(status))
             return WEXITSTATUS(status);
         char reason[256];
@@ -920,6 +978,8 @@ static int supervise(const tune_args *a)
             return vkat_cli_report(&err);
         }
         vkat_store_close(st);
+        if (stopped >= 0)
+            return stopped; /* hung while asked to stop: the variant is blamed, nothing restarts */
         if (blamed == 0) {
             fprintf(stderr, "vkautotune: %s, but not while a variant ran (setting up the device or the reference?); "
                             "giving up\n", hung ? "the measuring process stopped making progress" :
@@ -952,6 +1012,8 @@ int vkat_cmd_tune(int argc, char **argv)
         int code = supervise(&a);
         if (code >= 0)
             return code; /* the watchdog's own exit: the child's code or why it gave up */
+    } else if (!a.dry_run) {
+        install_stop_handlers();
     }
 
     vkat_error err = {0};
@@ -1044,7 +1106,10 @@ int vkat_cmd_tune(int argc, char **argv)
         jobs[k].several = ngroups > 1;
     }
     ndev = ngroups;
-    signal(SIGINT, on_sigint);
+    if (interrupted) { /* before anything was measured */
+        code = interrupted_code();
+        goto done;
+    }
     /* Threads even for one device: one code path, exercised by every test run on lavapipe. */
     uint32_t started = 0;
     for (; started < ndev; started++)
@@ -1068,8 +1133,14 @@ int vkat_cmd_tune(int argc, char **argv)
             problems[ntuned] = jobs[d].problem;
             tuned[ntuned++] = jobs[d].index;
         }
-        if (code == VKAT_EXIT_OK || jobs[d].code == VKAT_EXIT_INTERRUPTED)
+        if (code == VKAT_EXIT_OK || jobs[d].code == interrupted_code())
             code = jobs[d].code;
+    }
+    if (interrupted) {
+        /* Whatever else happened (a search that ended before it saw the flag, a device that failed), a stop signal
+         * ends the run with its code, and --export is not run on a partial result. */
+        code = interrupted_code();
+        goto done;
     }
     if (a.export_dir && ntuned > 0) {
         if (vkat_tune_export(space, inst, tuned, problems, ntuned, store, a.export_dir, &err) != VKAT_OK) {
