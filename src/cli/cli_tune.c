@@ -7,6 +7,7 @@
 #include "device_profile.h"
 #include "peaks.h"
 #include "search.h"
+#include "space_census.h"
 #include "tune.h"
 #include "util.h"
 
@@ -82,7 +83,8 @@ static void usage(FILE *f)
             "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
-            "  --dry-run           count raw and valid configurations and show a few; touches no GPU\n"
+            "  --dry-run           count raw and valid configurations and show a few; touches no GPU;\n"
+            "                      a space too large to count in 2 s gets an estimate from random samples\n"
             "  --device-profile FILE  with --dry-run: count for a device described by `vkautotune devices --json`\n"
             "                      output instead of one present (--device picks one of the file's by index or\n"
             "                      name)\n"
@@ -402,32 +404,98 @@ static int report_empty(const vkat_space *s, const uint64_t *removed)
     return VKAT_EXIT_INPUT;
 }
 
+/* The raw count as the dry run and the tuning summary print it: exact, or "more than 2^64 (about 1e+24)" where a
+ * 64-bit count overflows, never a saturated number. */
+static const char *format_raw(const vkat_space *s, char *buf, size_t size)
+{
+    double approx = 0;
+    uint64_t raw = vkat_space_raw_count_checked(s, &approx);
+    if (raw || s->param_count == 0)
+        snprintf(buf, size, "%llu", (unsigned long long)(s->param_count ? raw : 1));
+    else
+        snprintf(buf, size, "more than 2^64 (about %.3g; a 64-bit count overflows)", approx);
+    return buf;
+}
+
+/* The dry run's progress line, on a terminal only. */
+typedef struct census_progress {
+    int shown;
+} census_progress;
+
+static void show_census_progress(void *user, int sampling, uint64_t done, uint64_t total)
+{
+    census_progress *p = user;
+    if (sampling)
+        fprintf(stderr, "\r\033[Ktoo many to count in time; sampling: %llu of %llu random configurations",
+                (unsigned long long)done, (unsigned long long)total);
+    else
+        fprintf(stderr, "\r\033[Kcounting: %llu of %llu raw configurations (%.1f%%)", (unsigned long long)done,
+                (unsigned long long)total, 100.0 * (double)done / (double)total);
+    fflush(stderr);
+    p->shown = 1;
+}
+
 static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
 {
-    uint64_t raw = vkat_space_raw_count(s), valid = 0, valid_in_shard = 0;
     uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
-    if (!removed) {
+    vkat_value *env = vkat_space_env_create(s, dev);
+    if (!removed || !env) {
+        free(removed);
+        free(env);
         fprintf(stderr, "vkautotune: out of memory\n");
         return VKAT_EXIT_FAILURE;
     }
     printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", s->path, s->name, s->param_count,
            s->constraint_count);
-    char problem[256];
+    char problem[256], raw_text[96];
     vkat_space_format_problem(s, problem, sizeof problem);
     printf("problem: %s\n", problem);
     printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
-    int code = count_space(s, dev, 1, &valid, removed, a, &valid_in_shard);
-    if (code == VKAT_EXIT_OK) {
-        printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)raw,
-               (unsigned long long)valid);
+    fflush(stdout);
+    /* Exact where the walk takes under 2 s; otherwise an estimate from random samples (space_census.c). */
+    count_visit v = {s, a, vkat_space_raw_count(s), 0, 1, 0};
+    census_progress cp = {0};
+    vkat_space_census_opts co = {0};
+    co.seed = a->seed;
+    co.visit = visit_valid;
+    co.visit_user = &v;
+    if (isatty(2) && !a->quiet) {
+        co.progress = show_census_progress;
+        co.progress_user = &cp;
+    }
+    vkat_space_census c;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_census_run(s, env, &co, &c, removed, &err);
+    if (cp.shown)
+        fprintf(stderr, "\r\033[K");
+    free(env);
+    int code = r ? vkat_cli_report(&err) : VKAT_EXIT_OK;
+    if (code == VKAT_EXIT_OK && c.exact) {
+        printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)c.raw,
+               (unsigned long long)c.valid);
         if (a->shard_count > 1)
-            printf("valid in shard %u/%u: %llu\n", a->shard_index, a->shard_count,
-                   (unsigned long long)valid_in_shard);
-        for (size_t c = 0; c < s->constraint_count; c++)
-            printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[c].name, s->path,
-                   s->constraints[c].line, (unsigned long long)removed[c]);
-        if (valid == 0)
+            printf("valid in shard %u/%u: %llu\n", a->shard_index, a->shard_count, (unsigned long long)v.in_shard);
+        for (size_t k = 0; k < s->constraint_count; k++)
+            printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[k].name, s->path,
+                   s->constraints[k].line, (unsigned long long)removed[k]);
+        if (c.valid == 0)
             code = report_empty(s, removed);
+    } else if (code == VKAT_EXIT_OK) {
+        printf("raw configurations: %s\n", format_raw(s, raw_text, sizeof raw_text));
+        printf("valid configurations: about %.3g (an estimate: %.4g%% of %llu uniformly random configurations are "
+               "valid, 95%% confidence interval %.4g%% to %.4g%%; too many to count exactly%s)\n",
+               c.valid_estimate, 100 * c.fraction, (unsigned long long)c.checked, 100 * c.lo, 100 * c.hi,
+               c.raw_overflows ? "" : " in 2 s");
+        if (a->shard_count > 1)
+            printf("valid in shard %u/%u: about %.3g\n", a->shard_index, a->shard_count,
+                   c.valid_estimate / a->shard_count);
+        for (size_t k = 0; k < s->constraint_count; k++)
+            printf("  constraint '%s' (%s:%d) removed about %.4g%% (%llu of the samples)\n", s->constraints[k].name,
+                   s->path, s->constraints[k].line, c.checked ? 100.0 * (double)removed[k] / (double)c.checked : 0,
+                   (unsigned long long)removed[k]);
+        if (c.valid == 0)
+            fprintf(stderr, "vkautotune: warning: no sampled configuration is valid: the valid fraction is below "
+                            "%.2g%% (95%% confidence); tuning may find nothing\n", 100 * c.hi);
     }
     free(removed);
     return code;
@@ -837,11 +905,12 @@ static void *tune_one(void *arg)
         goto done;
     }
     uint64_t raw = vkat_space_raw_count(space);
+    char raw_text[96];
     if (!a->quiet && !a->json && !a->csv && rep.totals.proposed < raw && !a->budget_s)
         fprintf(o,
-                "searched %llu of %llu raw configurations; for a larger search use --budget N or --budget 10m "
+                "searched %llu of %s raw configurations; for a larger search use --budget N or --budget 10m "
                 "(reruns resume from %s)\n",
-                (unsigned long long)rep.totals.proposed, (unsigned long long)raw, a->db);
+                (unsigned long long)rep.totals.proposed, format_raw(space, raw_text, sizeof raw_text), a->db);
 done:
     fclose(o);
     free(rows);
