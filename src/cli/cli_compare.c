@@ -74,15 +74,24 @@ static void compare_usage(FILE *f)
             "  --space PATH          the space whose buffers are transferred (with --include-transfers)\n");
 }
 
+/* Names come from the database: escaped (cli_escape.c), so that none can drive the terminal or forge a row. */
 static void print_cell(const char *s, int width)
 {
-    printf("  %-*.*s", width, width, s);
+    char safe[1024];
+    printf("  %-*.*s", width, width, vkat_cli_printable(s, safe, sizeof safe));
+}
+
+static int printable_length(const char *s)
+{
+    char safe[1024];
+    return (int)strlen(vkat_cli_printable(s, safe, sizeof safe));
 }
 
 static void print_comparison(const vkat_comparison *c, vkat_space *space, int transfers)
 {
     size_t nd = c->device_count;
-    printf("kernel %s: %zu device(s)\n", c->kernel, nd);
+    char safe[1024];
+    printf("kernel %s: %zu device(s)\n", vkat_cli_printable(c->kernel, safe, sizeof safe), nd);
     if (!c->same_problem)
         printf("note: the devices tuned different problem sizes (a CPU device takes the space's [problem.cpu]):\n"
                "      times and TFLOP/s are not comparable across columns; fractions of peak and portability are\n");
@@ -90,7 +99,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         printf("note: the template or space differs between devices (different hashes)\n");
     int width = 20, label = 22;
     for (size_t i = 0; i < nd; i++) {
-        int l = (int)strlen(c->devices[i].rows[0].config), m = (int)strlen(c->devices[i].device.name);
+        int l = printable_length(c->devices[i].rows[0].config), m = printable_length(c->devices[i].device.name);
         if (l > width)
             width = l;
         if (m > width)
@@ -144,7 +153,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         if (!c->devices[i].has_peaks) {
             printf("(no peaks: the database has no measured peaks for %s; `vkautotune peaks --db DB` on its "
                    "machine measures them, `vkautotune merge` brings them here)\n",
-                   c->devices[i].device.name);
+                   vkat_cli_printable(c->devices[i].device.name, safe, sizeof safe));
         }
     printf("\nportability: the row device's winner measured on the column device, as a fraction of the column\n"
            "device's own best (1.00 = as fast as its own winner)\n");
@@ -153,7 +162,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         print_cell(c->devices[j].device.name, width);
     printf("\n");
     for (size_t i = 0; i < nd; i++) {
-        printf("%-*.*s", label, label, c->devices[i].device.name);
+        printf("%-*.*s", label, label, vkat_cli_printable(c->devices[i].device.name, safe, sizeof safe));
         for (size_t j = 0; j < nd; j++) {
             int st = c->port_state[i * nd + j];
             if (st == VKAT_PORT_OK)

@@ -80,6 +80,9 @@ static void usage(FILE *f)
             "  --watchdog SECONDS  measure in a child process; when it makes no progress for this long (a hung\n"
             "                      shader, a wedged driver) or dies, kill it, mark the variant it was running as\n"
             "                      timeout or device-lost, and restart it to carry on (default 120; 0: off)\n"
+            "  --kernel-timeout SECONDS  how long one submission to the GPU (a checked run, a warm-up or timed\n"
+            "                      batch) may take before the variant is stored as timeout (default 10; the\n"
+            "                      reference gets at least 60); --watchdog catches what never returns at all\n"
             "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
@@ -101,6 +104,7 @@ typedef struct tune_args {
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
     double watchdog; /* seconds; 0: measure in this process */
+    double kernel_timeout; /* seconds one submission may take; 0: the library's 10 s */
     const char *pipeline_cache;
     vkat_timing_opts timing;
     vkat_check_on check_on;
@@ -179,6 +183,16 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->watchdog = strtod(v, &end);
             if (*end || end == v || a->watchdog < 0) {
                 fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
+                return 0;
+            }
+        }
+        else if (!strcmp(o, "--kernel-timeout")) {
+            NEEDS_VALUE();
+            char *end;
+            a->kernel_timeout = strtod(v, &end);
+            if (*end || end == v || !(a->kernel_timeout > 0) || a->kernel_timeout > 86400) {
+                fprintf(stderr, "vkautotune: --kernel-timeout '%s': expected seconds, more than 0 and at most 86400\n",
+                        v);
                 return 0;
             }
         }
@@ -735,8 +749,9 @@ static void report_first_failure(vkat_store *store, const vkat_row *key)
     for (size_t i = 1; i < n; i++)
         if (rows[i].id < first->id)
             first = &rows[i];
-    vkat_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s", first->config,
-             vkat_status_name(first->status), first->reason);
+    vkat_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s%s", first->config,
+             vkat_status_name(first->status), first->reason,
+             first->status == VKAT_STATUS_TIMEOUT ? " (--kernel-timeout SECONDS sets the limit)" : "");
     free(rows);
 }
 
@@ -826,6 +841,8 @@ static void *tune_one(void *arg)
     opts.shard_index = a->shard_index;
     opts.shard_count = a->shard_count;
     opts.timing = a->timing;
+    if (a->kernel_timeout > 0)
+        opts.run_timeout_ns = opts.timing.timeout_ns = (uint64_t)(a->kernel_timeout * 1e9);
     opts.jobs = a->jobs;
     opts.check_on = a->check_on;
     opts.starts = a->starts;
@@ -1101,6 +1118,14 @@ int vkat_cmd_tune(int argc, char **argv)
     if (a.template_path) {
         free(space->template_path);
         space->template_path = vkat_strdup(a.template_path);
+        /* The space's own template was checked when it loaded; this one is checked before the database exists. */
+        FILE *t = fopen(a.template_path, "rb");
+        if (!t) {
+            fprintf(stderr, "vkautotune: %s: cannot open the template: %s\n", a.template_path, strerror(errno));
+            code = VKAT_EXIT_INPUT;
+            goto done;
+        }
+        fclose(t);
     }
     /* Checks --problem early; it is applied again per device, after that device's defaults. */
     if (a.problem && vkat_space_set_problem(space, a.problem, &err) != VKAT_OK) {

@@ -112,18 +112,26 @@ static int64_t problem_value(const vkat_export_item *it, size_t i)
     return v->value;
 }
 
+/* File names stay well inside NAME_MAX (255 bytes on every common file system): a longer slug (a device name of
+ * thousands of characters, many problem sizes) keeps its start and ends in the xxHash of the whole, so names stay
+ * distinct and the same item always gets the same one. */
+#define SPV_SLUG_MAX 160
+
 static void spv_name(const vkat_export_item *it, char *buf, size_t size)
 {
-    buf[0] = 0;
-    append_slug(buf, size, it->space->name ? it->space->name : it->row->kernel);
-    append_slug(buf, size, it->device ? it->device->name : it->row->device.name);
+    char slug[8192] = "";
+    append_slug(slug, sizeof slug, it->space->name ? it->space->name : it->row->kernel);
+    append_slug(slug, sizeof slug, it->device ? it->device->name : it->row->device.name);
     for (size_t i = 0; i < it->space->problem_count; i++) {
         char part[320];
         snprintf(part, sizeof part, "%s=%lld", it->space->problem[i].name, (long long)problem_value(it, i));
-        append_slug(buf, size, part);
+        append_slug(slug, sizeof slug, part);
     }
-    size_t n = strlen(buf);
-    snprintf(buf + n, size - n, ".spv");
+    size_t n = strlen(slug);
+    if (n > SPV_SLUG_MAX)
+        snprintf(slug + SPV_SLUG_MAX - 17, sizeof slug - (SPV_SLUG_MAX - 17), "-%016llx",
+                 (unsigned long long)XXH3_64bits(slug, n));
+    snprintf(buf, size, "%s.spv", slug);
 }
 
 /* ---- JSON helpers ------------------------------------------------------------------------------------------- */

@@ -225,7 +225,8 @@ static void plan_guards(const vkat_gpu *gpu, const vkat_buffer_spec *s, uint64_t
 
 static vkat_result timeout_error(vkat_error *err, uint64_t timeout_ns, const char *what)
 {
-    vkat_fail(err, VKAT_ERR_TIMEOUT, NULL, 0, "%s did not finish within %.3f s", what, (double)timeout_ns * 1e-9);
+    vkat_fail(err, VKAT_ERR_TIMEOUT, NULL, 0, "%s did not finish within %.3g s (the time limit of one submission)",
+              what, (double)timeout_ns * 1e-9);
     if (err)
         err->vk_result = VK_TIMEOUT;
     return VKAT_ERR_TIMEOUT;

@@ -2,7 +2,8 @@
 # Files and databases a user (or someone sharing the directory) may have tampered with: symlinks planted where
 # export and report put their temporary files are never written through; databases that are only read (compare,
 # report, export, merge's inputs) are not changed, even switched to WAL, and may be read-only files; a foreign
-# SQLite file is refused unchanged; a failed merge leaves no output behind.
+# SQLite file is refused unchanged; a failed merge leaves no output behind; names with terminal escapes are shown
+# escaped; a device name of 5,000 characters does not stop an export; a missing template creates no database.
 # Usage (ctest): sh untrusted_files.sh BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -98,5 +99,32 @@ check "merge OUT BAD fails (exit $rc: $(cat "$T/merge_bad.err"))" test $rc -ne 0
 check "merge OUT BAD leaves no OUT ($(ls "$T" | grep new.db | tr '\n' ' '))" test -z "$(ls "$T" | grep new.db)"
 "$BIN" merge "$T/new.db" "$T/foreign.db" > /dev/null 2>&1
 check "merge OUT FOREIGN leaves no OUT either" test -z "$(ls "$T" | grep new.db)"
+
+# ---- Names a database may hold ------------------------------------------------------------------------------------
+python3 - "$DB" "$T/evil.db" "$T/long.db" <<'PY'
+import sqlite3, sys
+src = sqlite3.connect(sys.argv[1])
+for path, name in ((sys.argv[2], "evil\x1b]0;pwned\x07\x1b[2J\nrank 1 forged\x9b"), (sys.argv[3], "X" * 5000)):
+    d = sqlite3.connect(path)
+    src.backup(d)
+    d.execute("UPDATE results SET device_name = ?", (name,))
+    d.commit()
+    d.close()
+PY
+"$BIN" compare --db "$T/evil.db" > "$T/evil.out" 2> "$T/evil.err"
+check "compare shows a name with escapes (exit $?)" grep -q 'evil\\e\]0;pwned\\x07\\e\[2J\\nrank 1 forged\\xC2\\x9B' "$T/evil.out"
+check "no raw ESC, BEL or C1 control reaches the terminal" python3 -c "import sys; d=open(sys.argv[1],'rb').read(); sys.exit(any(b in d for b in (b'\x1b', b'\x07', b'\xc2\x9b')))" "$T/evil.out"
+check "no forged line" sh -c "! grep -q '^rank 1 forged' '$T/evil.out'"
+"$BIN" export --space "$SPACE" --db "$T/long.db" --all-devices-in-db -o "$T/long" --quiet > /dev/null 2> "$T/long.err"
+rc=$?
+check "export of a 5,000-character device name succeeds (exit $rc: $(head -c 300 "$T/long.err"))" test $rc -eq 0
+longest=$(ls "$T/long" 2>/dev/null | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+check "its file names stay short ($longest characters)" test "$longest" -gt 0 -a "$longest" -le 200
+
+# ---- A missing template: an input error before any database exists ---------------------------------------------
+"$BIN" "$T/no-such.comp.in" --space "$SPACE" --db "$T/fresh.db" --budget 1 > /dev/null 2> "$T/missing.err"
+rc=$?
+check "a missing template is exit 3 (got $rc: $(cat "$T/missing.err"))" test $rc -eq 3
+check "and no database was created" test ! -e "$T/fresh.db"
 
 finish
