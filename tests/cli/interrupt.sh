@@ -58,15 +58,22 @@ aborted=$(sql "SELECT COUNT(*) FROM results WHERE status = 'aborted'")
 check "no variant left half-measured ($aborted aborted)" test "$aborted" -eq 0
 
 # Two SIGINTs 0.15 s apart: the second ends the run at once; still 130, nothing blamed.
-# (Slower variants, so that the second arrives while one is being measured.)
+# (Slower variants, and the first signal sent while one is being measured, so that the second arrives before it
+# ends.)
 DB=$T/double.db
 before=0
-REPS=400 start
+REPS=1000 start
 wait_measured $((before + 2))
+i=0
+while [ "$(sql "SELECT COUNT(*) FROM results WHERE status = 'aborted'")" -lt 1 ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+    sleep 0.02
+    i=$((i + 1))
+done
 kill -INT $pid
 sleep 0.15
 kill -INT $pid
 finished
+unset REPS
 aborted=$(sql "SELECT COUNT(*) FROM results WHERE status = 'aborted'")
 check "double SIGINT: ended in the middle of a variant ($aborted left aborted, to be measured again)" test "$aborted" -eq 1
 n=$(count)
