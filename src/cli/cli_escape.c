@@ -41,7 +41,11 @@ const char *vkat_cli_printable(const char *in, char *out, size_t size)
             memcpy(piece, p, n);
             len = n;
         } else {
-            const char *named = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : *p == '\t' ? "\\t" : *p == 0x1B ? "\\e" : NULL;
+            const char *named = *p == '\n'   ? "\\n"
+                                : *p == '\r' ? "\\r"
+                                : *p == '\t' ? "\\t"
+                                : *p == 0x1B ? "\\e"
+                                             : NULL;
             len = named ? (size_t)snprintf(piece, sizeof piece, "%s", named)
                         : (size_t)snprintf(piece, sizeof piece, "\\x%02X", *p);
             n = 1;

@@ -58,8 +58,7 @@ static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
 }
 
 /* Checks the configuration in env; counts it. Returns -1 on an evaluation error. */
-static int check_one(const vkat_space *s, const vkat_value *env, uint64_t *valid, uint64_t *removed,
-                     vkat_error *err)
+static int check_one(const vkat_space *s, const vkat_value *env, uint64_t *valid, uint64_t *removed, vkat_error *err)
 {
     size_t failed;
     int c = vkat_space_check(s, env, &failed, err);

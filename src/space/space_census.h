@@ -7,12 +7,12 @@
 #include "space.h"
 
 typedef struct vkat_space_census {
-    int raw_overflows;    /* the raw count is 2^64 or more: `raw` is not meaningful, raw_approx is */
-    uint64_t raw;         /* product of the parameters' value counts, when it fits */
-    double raw_approx;    /* the same as a double, always (1e24 for four parameters of a million values) */
-    int exact;            /* 1: every configuration was checked; 0: sampled */
-    uint64_t checked;     /* configurations checked: raw when exact, else the number of samples */
-    uint64_t valid;       /* of those, how many pass every constraint */
+    int raw_overflows;       /* the raw count is 2^64 or more: `raw` is not meaningful, raw_approx is */
+    uint64_t raw;            /* product of the parameters' value counts, when it fits */
+    double raw_approx;       /* the same as a double, always (1e24 for four parameters of a million values) */
+    int exact;               /* 1: every configuration was checked; 0: sampled */
+    uint64_t checked;        /* configurations checked: raw when exact, else the number of samples */
+    uint64_t valid;          /* of those, how many pass every constraint */
     double fraction, lo, hi; /* valid / checked and its 95% Wilson interval (exact: lo = hi = fraction) */
     double valid_estimate;   /* fraction * raw_approx (exact: valid) */
 } vkat_space_census;
@@ -21,10 +21,10 @@ typedef struct vkat_space_census {
 typedef void (*vkat_space_census_progress_fn)(void *user, int sampling, uint64_t done, uint64_t total);
 
 typedef struct vkat_space_census_opts {
-    double exact_seconds;   /* how long the exact walk may take before sampling takes over; 0: 2 s */
-    uint64_t samples;       /* random configurations checked when sampling; 0: 200,000 */
-    double sample_seconds;  /* bound on the sampling (fewer samples when it is reached); 0: 2 s */
-    uint64_t seed;          /* of the samples: the same seed gives the same estimate */
+    double exact_seconds;      /* how long the exact walk may take before sampling takes over; 0: 2 s */
+    uint64_t samples;          /* random configurations checked when sampling; 0: 200,000 */
+    double sample_seconds;     /* bound on the sampling (fewer samples when it is reached); 0: 2 s */
+    uint64_t seed;             /* of the samples: the same seed gives the same estimate */
     vkat_space_visit_fn visit; /* each valid configuration of the exact walk, in index order (may be NULL) */
     void *visit_user;
     vkat_space_census_progress_fn progress;
