@@ -336,7 +336,8 @@ static void test_runs(vkat_gpu *gpu)
 /* Buffers larger than the 64 MiB staging chunk: data and canary cross chunk boundaries. */
 static void test_chunks(vkat_gpu *gpu)
 {
-    const uint64_t big = ((64ull << 20) - 100) / 4; /* the canary straddles the first chunk's end */
+    /* after the 64 KiB front guard, the data ends 100 bytes before the first chunk's end: the back guard straddles it */
+    const uint64_t big = ((64ull << 20) - (64ull << 10) - 100) / 4;
     if (big * 4 + 256 > gpu->info->max_storage_buffer_range) {
         printf("note: maxStorageBufferRange too small for the chunking test\n");
         return;

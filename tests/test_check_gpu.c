@@ -65,8 +65,7 @@ static void compare_both(vkat_workspace *ws, vkat_gpu_check *gc, vkat_elem_type 
 {
     size_t size = vkat_elem_type_size(t);
     vkat_error err = {0};
-    VkBuffer out = vkat_workspace_buffer(ws, 1, NULL, NULL);
-    CHECK_MSG(vkat_workspace_upload(ws, out, got, (uint64_t)N * size, &err) == VKAT_OK, "%s", err.message);
+    CHECK_MSG(vkat_workspace_upload_data(ws, 1, got, &err) == VKAT_OK, "%s", err.message);
     vkat_gpu_check_report g;
     vkat_result r = vkat_gpu_check_compare(gc, 1, o, &g, &err);
     CHECK_MSG(r == VKAT_OK, "%s: %s", what, err.message);
@@ -191,10 +190,30 @@ static void test_canary(void)
     float one_past[N + 1];
     for (uint32_t i = 0; i <= N; i++)
         one_past[i] = 1.0f;
-    CHECK(vkat_workspace_upload(ws, out, one_past, bytes + 4, &err) == VKAT_OK);
+    uint64_t data_at = vkat_workspace_data_offset(ws, 0);
+    CHECK(vkat_workspace_upload_at(ws, out, data_at, one_past, bytes + 4, &err) == VKAT_OK);
     CHECK(vkat_workspace_read_canary(ws, 0, &ok, &err) == VKAT_OK && !ok);
+    char where[200];
+    CHECK_CONTAINS(vkat_workspace_guard_hit(ws, 0, where, sizeof where), "past the end of buffer 'OUT' (0 bytes");
     CHECK(vkat_workspace_reset(ws, &err) == VKAT_OK);
     CHECK(vkat_workspace_read_canary(ws, 0, &ok, &err) == VKAT_OK && ok);
+    /* The far end of the back guard (64 KiB past), and the element just before the data, in the front guard. */
+    uint64_t range = 0;
+    vkat_workspace_buffer(ws, 0, NULL, &range);
+    CHECK(range - bytes >= 4096);
+    CHECK(vkat_workspace_upload_at(ws, out, data_at + range - 4, one_past, 4, &err) == VKAT_OK);
+    CHECK(vkat_workspace_read_canary(ws, 0, &ok, &err) == VKAT_OK && !ok);
+    CHECK(vkat_workspace_reset(ws, &err) == VKAT_OK);
+    if (data_at >= 4) {
+        CHECK(vkat_workspace_upload_at(ws, out, data_at - 4, one_past, 4, &err) == VKAT_OK);
+        CHECK(vkat_workspace_read_canary(ws, 0, &ok, &err) == VKAT_OK && !ok);
+        CHECK_CONTAINS(vkat_workspace_guard_hit(ws, 0, where, sizeof where), "before the start of buffer 'OUT' (4");
+        void *back = NULL; /* the whole read-back sees it too */
+        CHECK(vkat_workspace_read(ws, 0, &back, &ok, &err) == VKAT_OK && !ok);
+        free(back);
+    } else {
+        CHECK_MSG(0, "no front guard on this device");
+    }
     vkat_workspace_destroy(ws);
 }
 

@@ -406,19 +406,34 @@ static void test_migrate_v1(void)
     sqlite3_close(db);
     vkat_store *st = NULL;
     vkat_error err = {0};
+    vkat_row key = {0}, got;
+    snprintf(key.device.name, sizeof key.device.name, "dev");
+    key.device.vendor_id = 1;
+    key.device.device_id = 2;
+    key.device.driver_version = 3;
+    snprintf(key.device.driver_uuid, sizeof key.device.driver_uuid, "u");
+    snprintf(key.kernel, sizeof key.kernel, "k");
+    snprintf(key.template_hash, sizeof key.template_hash, "t");
+    snprintf(key.space_hash, sizeof key.space_hash, "s");
+    snprintf(key.problem, sizeof key.problem, "M=1");
+    snprintf(key.config, sizeof key.config, "X=1");
+    /* Read-only first: the old schema is read (migrated in memory) and the file is left exactly as it was. */
+    size_t size_before = 0, size_after = 0;
+    char *before = vkat_read_file(path, &size_before);
+    CHECK_MSG(vkat_store_open_readonly(path, &st, &err) == VKAT_OK, "%s", err.message);
+    if (st) {
+        CHECK(vkat_store_get(st, &key, &got, &err) == 1);
+        CHECK(got.median_s == 0.5 && got.pipeline_stats[0] == 0);
+        vkat_store_close(st);
+        st = NULL;
+    }
+    char *after = vkat_read_file(path, &size_after);
+    CHECK_MSG(before && after && size_before == size_after && !memcmp(before, after, size_before),
+              "a read-only open changed the file");
+    free(before);
+    free(after);
     CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
     if (st) {
-        vkat_row key = {0}, got;
-        snprintf(key.device.name, sizeof key.device.name, "dev");
-        key.device.vendor_id = 1;
-        key.device.device_id = 2;
-        key.device.driver_version = 3;
-        snprintf(key.device.driver_uuid, sizeof key.device.driver_uuid, "u");
-        snprintf(key.kernel, sizeof key.kernel, "k");
-        snprintf(key.template_hash, sizeof key.template_hash, "t");
-        snprintf(key.space_hash, sizeof key.space_hash, "s");
-        snprintf(key.problem, sizeof key.problem, "M=1");
-        snprintf(key.config, sizeof key.config, "X=1");
         CHECK(vkat_store_get(st, &key, &got, &err) == 1);
         CHECK(got.median_s == 0.5 && got.pipeline_stats[0] == 0);
         vkat_store_close(st);

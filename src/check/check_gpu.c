@@ -308,7 +308,8 @@ static vkat_result setup_buffer(vkat_gpu_check *gc, size_t index, const vkat_buf
     if (vr != VK_SUCCESS)
         return vkat_fail_vk(err, vr, "vkAllocateDescriptorSets (output check)");
     VkDescriptorBufferInfo infos[3] = {
-        {got, 0, words_bytes}, {b->ref, 0, words_bytes}, {b->partials, 0, partial_bytes}};
+        {got, vkat_workspace_data_offset(gc->ws, index), words_bytes}, {b->ref, 0, words_bytes},
+        {b->partials, 0, partial_bytes}};
     VkWriteDescriptorSet writes[3];
     memset(writes, 0, sizeof writes);
     for (uint32_t i = 0; i < 3; i++) {

@@ -29,6 +29,9 @@ int vkat_cli_parse_u64(const char *s, uint64_t *out);
 /* Commands that read a results database check it exists first: opening would create an empty one, so a typo in
  * the path must stop here. Prints "vkautotune: PATH: no such database" + hint and returns 0 when it does not. */
 int vkat_cli_database_exists(const char *path, const char *hint);
+/* `in` for a terminal: control characters (ESC, newline, ...), C1 controls and bytes that are not UTF-8 written as
+ * \e, \n, \xNN; printable text (UTF-8 included) unchanged. Truncates to size - 1 bytes; returns out. */
+const char *vkat_cli_printable(const char *in, char *out, size_t size);
 
 int vkat_cmd_devices(int argc, char **argv);
 int vkat_cmd_tune(int argc, char **argv);

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- Transfers ------------------------------------------------------------------------------------------------ */
 
@@ -72,15 +74,24 @@ static void compare_usage(FILE *f)
             "  --space PATH          the space whose buffers are transferred (with --include-transfers)\n");
 }
 
+/* Names come from the database: escaped (cli_escape.c), so that none can drive the terminal or forge a row. */
 static void print_cell(const char *s, int width)
 {
-    printf("  %-*.*s", width, width, s);
+    char safe[1024];
+    printf("  %-*.*s", width, width, vkat_cli_printable(s, safe, sizeof safe));
+}
+
+static int printable_length(const char *s)
+{
+    char safe[1024];
+    return (int)strlen(vkat_cli_printable(s, safe, sizeof safe));
 }
 
 static void print_comparison(const vkat_comparison *c, vkat_space *space, int transfers)
 {
     size_t nd = c->device_count;
-    printf("kernel %s: %zu device(s)\n", c->kernel, nd);
+    char safe[1024];
+    printf("kernel %s: %zu device(s)\n", vkat_cli_printable(c->kernel, safe, sizeof safe), nd);
     if (!c->same_problem)
         printf("note: the devices tuned different problem sizes (a CPU device takes the space's [problem.cpu]):\n"
                "      times and TFLOP/s are not comparable across columns; fractions of peak and portability are\n");
@@ -88,7 +99,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         printf("note: the template or space differs between devices (different hashes)\n");
     int width = 20, label = 22;
     for (size_t i = 0; i < nd; i++) {
-        int l = (int)strlen(c->devices[i].rows[0].config), m = (int)strlen(c->devices[i].device.name);
+        int l = printable_length(c->devices[i].rows[0].config), m = printable_length(c->devices[i].device.name);
         if (l > width)
             width = l;
         if (m > width)
@@ -142,7 +153,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         if (!c->devices[i].has_peaks) {
             printf("(no peaks: the database has no measured peaks for %s; `vkautotune peaks --db DB` on its "
                    "machine measures them, `vkautotune merge` brings them here)\n",
-                   c->devices[i].device.name);
+                   vkat_cli_printable(c->devices[i].device.name, safe, sizeof safe));
         }
     printf("\nportability: the row device's winner measured on the column device, as a fraction of the column\n"
            "device's own best (1.00 = as fast as its own winner)\n");
@@ -151,7 +162,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
         print_cell(c->devices[j].device.name, width);
     printf("\n");
     for (size_t i = 0; i < nd; i++) {
-        printf("%-*.*s", label, label, c->devices[i].device.name);
+        printf("%-*.*s", label, label, vkat_cli_printable(c->devices[i].device.name, safe, sizeof safe));
         for (size_t j = 0; j < nd; j++) {
             int st = c->port_state[i * nd + j];
             if (st == VKAT_PORT_OK)
@@ -207,7 +218,7 @@ int vkat_cmd_compare(int argc, char **argv)
     vkat_comparison *cs = NULL;
     size_t nc = 0;
     int code = VKAT_EXIT_OK;
-    if ((space_path && vkat_space_load(space_path, &space, &err)) || vkat_store_open(db, &st, &err) ||
+    if ((space_path && vkat_space_load(space_path, &space, &err)) || vkat_store_open_readonly(db, &st, &err) ||
         vkat_compare_build(st, kernel, problem, &cs, &nc, &err)) {
         code = vkat_cli_report(&err);
         goto done;
@@ -279,11 +290,19 @@ int vkat_cmd_merge(int argc, char **argv)
             fprintf(stderr, "vkautotune: merge: %s is both the output and an input\n", paths[0]);
             return VKAT_EXIT_USAGE;
         }
-    /* Check every input first, so a typo does not leave a half-merged output. */
-    for (int i = 1; i < n; i++)
+    /* Check every input first (readable, a vkautotune database), so a typo or a foreign file leaves no output, not
+     * even an empty one, and no half-merged one. */
+    vkat_error err = {0};
+    for (int i = 1; i < n; i++) {
         if (!vkat_cli_database_exists(paths[i], NULL))
             return VKAT_EXIT_INPUT;
-    vkat_error err = {0};
+        vkat_store *in = NULL;
+        if (vkat_store_open_readonly(paths[i], &in, &err))
+            return vkat_cli_report(&err);
+        vkat_store_close(in);
+    }
+    struct stat sb;
+    int created = stat(paths[0], &sb) != 0;
     vkat_store *st = NULL;
     int code = VKAT_EXIT_OK;
     if (vkat_store_open(paths[0], &st, &err)) {
@@ -305,5 +324,15 @@ int vkat_cmd_merge(int argc, char **argv)
     }
 done:
     vkat_store_close(st);
+    if (code != VKAT_EXIT_OK && created) {
+        /* A merge that failed part way leaves nothing where nothing was (each input's merge is one transaction,
+         * so an output that existed is as it was before the failed input). */
+        static const char *const suffixes[] = {"", "-wal", "-shm"};
+        for (size_t k = 0; k < 3; k++) {
+            char p[4096];
+            snprintf(p, sizeof p, "%s%s", paths[0], suffixes[k]);
+            unlink(p);
+        }
+    }
     return code;
 }

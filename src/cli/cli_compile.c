@@ -2,6 +2,7 @@
  * instantiates one configuration, compiles and validates it, and writes the SPIR-V. Needs no GPU: the target
  * Vulkan version and device limits come from --device-profile (a device described in a file), else --device when a
  * device exists, else Vulkan 1.3 and its minimums. */
+#include "atomic_file.h"
 #include "cli.h"
 #include "device_profile.h"
 #include "tune.h"
@@ -131,10 +132,8 @@ int vkat_cmd_compile(int argc, char **argv)
         goto done;
     }
     if (out_path) {
-        FILE *f = fopen(out_path, "wb");
-        if (!f || fwrite(spirv.words, sizeof(uint32_t), spirv.count, f) != spirv.count || fclose(f) != 0) {
-            fprintf(stderr, "vkautotune compile: %s: cannot write\n", out_path);
-            code = VKAT_EXIT_INPUT;
+        if (vkat_write_file_atomic(out_path, spirv.words, spirv.count * sizeof(uint32_t), &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
             goto done;
         }
     }

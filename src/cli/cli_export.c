@@ -145,7 +145,7 @@ int vkat_cmd_export(int argc, char **argv)
         code = VKAT_EXIT_DB;
         goto done;
     }
-    if (vkat_store_open(db, &store, &err) != VKAT_OK) {
+    if (vkat_store_open_readonly(db, &store, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;
     }

@@ -1,5 +1,6 @@
 /* cli_report.c — `vkautotune report --db DB -o report.html [--kernel NAME] [--problem P] [--param NAME]
  * [--param2 NAME] [--title TEXT]`: the comparison (compare.c) rendered by report.c into one HTML file. */
+#include "atomic_file.h"
 #include "cli.h"
 #include "report.h"
 #include "util.h"
@@ -70,9 +71,8 @@ int vkat_cmd_report(int argc, char **argv)
     vkat_comparison *cs = NULL;
     vkat_peaks *peaks = NULL;
     size_t nc = 0, np = 0;
-    FILE *f = NULL;
     int code = VKAT_EXIT_OK;
-    if (vkat_store_open(db, &st, &err) || vkat_compare_build(st, kernel, problem, &cs, &nc, &err) ||
+    if (vkat_store_open_readonly(db, &st, &err) || vkat_compare_build(st, kernel, problem, &cs, &nc, &err) ||
         vkat_store_list_peaks(st, &peaks, &np, &err)) {
         code = vkat_cli_report(&err);
         goto done;
@@ -83,23 +83,21 @@ int vkat_cmd_report(int argc, char **argv)
         code = VKAT_EXIT_FAILURE;
         goto done;
     }
-    /* Written to a temporary file and renamed, so a failed run never leaves half a report. */
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "vkautotune: %s: cannot write: %s\n", out, strerror(errno));
-        code = VKAT_EXIT_INPUT;
+    /* Written to a temporary file and renamed (atomic_file.c), so a failed run never leaves half a report and a
+     * symlink planted at the temporary name is never written through. */
+    vkat_atomic_file af;
+    if (vkat_atomic_open(&af, out, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
         goto done;
     }
     o.source = db;
-    vkat_result r = vkat_report_write(f, cs, nc, peaks, np, &o, &err);
-    int closed = fclose(f);
-    f = NULL;
-    if (r || closed != 0 || rename(tmp, out) != 0) {
-        remove(tmp);
-        fprintf(stderr, "vkautotune: %s: cannot write the report\n", out);
-        code = VKAT_EXIT_INPUT;
+    vkat_result r = vkat_report_write(af.f, cs, nc, peaks, np, &o, &err);
+    if (r)
+        vkat_atomic_discard(&af);
+    else
+        r = vkat_atomic_commit(&af, &err);
+    if (r) {
+        code = vkat_cli_report(&err);
         goto done;
     }
     vkat_log(VKAT_LOG_INFO, "wrote %s (%zu kernel(s), %zu device(s) with peaks)", out, nc, np);

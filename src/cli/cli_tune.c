@@ -8,6 +8,7 @@
 #include "device_profile.h"
 #include "peaks.h"
 #include "search.h"
+#include "space_census.h"
 #include "tune.h"
 #include "util.h"
 
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -79,12 +81,14 @@ static void usage(FILE *f)
             "  --watchdog SECONDS  measure in a child process; when it makes no progress for this long (a hung\n"
             "                      shader, a wedged driver) or dies, kill it, mark the variant it was running as\n"
             "                      timeout or device-lost, and restart it to carry on (default 120; 0: off)\n"
-            "  --run-timeout SECONDS  how long one variant's checked run may take before it is stored as a timeout\n"
-            "                      (default 10; on a CPU device such as lavapipe it includes compiling the shader)\n"
+            "  --kernel-timeout SECONDS  how long one submission to the GPU (a checked run, a warm-up or timed\n"
+            "                      batch) may take before the variant is stored as timeout (default 10; the\n"
+            "                      reference gets at least 60); --watchdog catches what never returns at all\n"
             "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
             "                      back to back, with the clocks still up, get at most 0.02\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
-            "  --dry-run           count raw and valid configurations and show a few; touches no GPU\n"
+            "  --dry-run           count raw and valid configurations and show a few; touches no GPU;\n"
+            "                      a space too large to count in 2 s gets an estimate from random samples\n"
             "  --device-profile FILE  with --dry-run: count for a device described by `vkautotune devices --json`\n"
             "                      output instead of one present (--device picks one of the file's by index or\n"
             "                      name)\n"
@@ -101,7 +105,7 @@ typedef struct tune_args {
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
     unsigned jobs;
     double watchdog; /* seconds; 0: measure in this process */
-    double run_timeout; /* seconds for a variant's checked run; 0: the library's default */
+    double kernel_timeout; /* seconds one submission may take; 0: the library's 10 s */
     const char *pipeline_cache;
     vkat_timing_opts timing;
     vkat_check_on check_on;
@@ -183,12 +187,13 @@ static int parse_args(int argc, char **argv, tune_args *a)
                 return 0;
             }
         }
-        else if (!strcmp(o, "--run-timeout")) {
+        else if (!strcmp(o, "--kernel-timeout")) {
             NEEDS_VALUE();
             char *end;
-            a->run_timeout = strtod(v, &end);
-            if (*end || end == v || !(a->run_timeout > 0) || a->run_timeout > 86400) {
-                fprintf(stderr, "vkautotune: --run-timeout '%s': expected seconds, more than 0\n", v);
+            a->kernel_timeout = strtod(v, &end);
+            if (*end || end == v || !(a->kernel_timeout > 0) || a->kernel_timeout > 86400) {
+                fprintf(stderr, "vkautotune: --kernel-timeout '%s': expected seconds, more than 0 and at most 86400\n",
+                        v);
                 return 0;
             }
         }
@@ -313,6 +318,9 @@ typedef struct progress_ctx {
 /* The measuring child's heartbeat to its watchdog (-1: not supervised). One byte per evaluated variant; write() of
  * one byte to a pipe is atomic, so device threads need no lock. */
 static int heartbeat_fd = -1;
+/* Set before each fork: the tag the measuring process puts in its "aborted" rows, so that the watchdog blames
+ * only what this process was running, not rows an earlier killed run or another kernel left. */
+static char watchdog_claim[64];
 
 static void heartbeat(void)
 {
@@ -411,32 +419,98 @@ static int report_empty(const vkat_space *s, const uint64_t *removed)
     return VKAT_EXIT_INPUT;
 }
 
+/* The raw count as the dry run and the tuning summary print it: exact, or "more than 2^64 (about 1e+24)" where a
+ * 64-bit count overflows, never a saturated number. */
+static const char *format_raw(const vkat_space *s, char *buf, size_t size)
+{
+    double approx = 0;
+    uint64_t raw = vkat_space_raw_count_checked(s, &approx);
+    if (raw || s->param_count == 0)
+        snprintf(buf, size, "%llu", (unsigned long long)(s->param_count ? raw : 1));
+    else
+        snprintf(buf, size, "more than 2^64 (about %.3g; a 64-bit count overflows)", approx);
+    return buf;
+}
+
+/* The dry run's progress line, on a terminal only. */
+typedef struct census_progress {
+    int shown;
+} census_progress;
+
+static void show_census_progress(void *user, int sampling, uint64_t done, uint64_t total)
+{
+    census_progress *p = user;
+    if (sampling)
+        fprintf(stderr, "\r\033[Ktoo many to count in time; sampling: %llu of %llu random configurations",
+                (unsigned long long)done, (unsigned long long)total);
+    else
+        fprintf(stderr, "\r\033[Kcounting: %llu of %llu raw configurations (%.1f%%)", (unsigned long long)done,
+                (unsigned long long)total, 100.0 * (double)done / (double)total);
+    fflush(stderr);
+    p->shown = 1;
+}
+
 static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
 {
-    uint64_t raw = vkat_space_raw_count(s), valid = 0, valid_in_shard = 0;
     uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
-    if (!removed) {
+    vkat_value *env = vkat_space_env_create(s, dev);
+    if (!removed || !env) {
+        free(removed);
+        free(env);
         fprintf(stderr, "vkautotune: out of memory\n");
         return VKAT_EXIT_FAILURE;
     }
     printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", s->path, s->name, s->param_count,
            s->constraint_count);
-    char problem[256];
+    char problem[256], raw_text[96];
     vkat_space_format_problem(s, problem, sizeof problem);
     printf("problem: %s\n", problem);
     printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
-    int code = count_space(s, dev, 1, &valid, removed, a, &valid_in_shard);
-    if (code == VKAT_EXIT_OK) {
-        printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)raw,
-               (unsigned long long)valid);
+    fflush(stdout);
+    /* Exact where the walk takes under 2 s; otherwise an estimate from random samples (space_census.c). */
+    count_visit v = {s, a, vkat_space_raw_count(s), 0, 1, 0};
+    census_progress cp = {0};
+    vkat_space_census_opts co = {0};
+    co.seed = a->seed;
+    co.visit = visit_valid;
+    co.visit_user = &v;
+    if (isatty(2) && !a->quiet) {
+        co.progress = show_census_progress;
+        co.progress_user = &cp;
+    }
+    vkat_space_census c;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_census_run(s, env, &co, &c, removed, &err);
+    if (cp.shown)
+        fprintf(stderr, "\r\033[K");
+    free(env);
+    int code = r ? vkat_cli_report(&err) : VKAT_EXIT_OK;
+    if (code == VKAT_EXIT_OK && c.exact) {
+        printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)c.raw,
+               (unsigned long long)c.valid);
         if (a->shard_count > 1)
-            printf("valid in shard %u/%u: %llu\n", a->shard_index, a->shard_count,
-                   (unsigned long long)valid_in_shard);
-        for (size_t c = 0; c < s->constraint_count; c++)
-            printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[c].name, s->path,
-                   s->constraints[c].line, (unsigned long long)removed[c]);
-        if (valid == 0)
+            printf("valid in shard %u/%u: %llu\n", a->shard_index, a->shard_count, (unsigned long long)v.in_shard);
+        for (size_t k = 0; k < s->constraint_count; k++)
+            printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[k].name, s->path,
+                   s->constraints[k].line, (unsigned long long)removed[k]);
+        if (c.valid == 0)
             code = report_empty(s, removed);
+    } else if (code == VKAT_EXIT_OK) {
+        printf("raw configurations: %s\n", format_raw(s, raw_text, sizeof raw_text));
+        printf("valid configurations: about %.3g (an estimate: %.4g%% of %llu uniformly random configurations are "
+               "valid, 95%% confidence interval %.4g%% to %.4g%%; too many to count exactly%s)\n",
+               c.valid_estimate, 100 * c.fraction, (unsigned long long)c.checked, 100 * c.lo, 100 * c.hi,
+               c.raw_overflows ? "" : " in 2 s");
+        if (a->shard_count > 1)
+            printf("valid in shard %u/%u: about %.3g\n", a->shard_index, a->shard_count,
+                   c.valid_estimate / a->shard_count);
+        for (size_t k = 0; k < s->constraint_count; k++)
+            printf("  constraint '%s' (%s:%d) removed about %.4g%% (%llu of the samples)\n", s->constraints[k].name,
+                   s->path, s->constraints[k].line, c.checked ? 100.0 * (double)removed[k] / (double)c.checked : 0,
+                   (unsigned long long)removed[k]);
+        if (c.valid == 0)
+            fprintf(stderr, "vkautotune: warning: no sampled configuration is valid: the valid fraction is below "
+                            "%.2g%% (95%% confidence); tuning may find nothing\n", 100 * c.hi);
     }
     free(removed);
     return code;
@@ -668,19 +742,41 @@ static void report_first_failure(vkat_store *store, const vkat_row *key)
     for (size_t i = 1; i < n; i++)
         if (rows[i].id < first->id)
             first = &rows[i];
-    vkat_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s", first->config,
-             vkat_status_name(first->status), first->reason);
+    vkat_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s%s", first->config,
+             vkat_status_name(first->status), first->reason,
+             first->status == VKAT_STATUS_TIMEOUT ? " (--kernel-timeout SECONDS sets the limit)" : "");
     free(rows);
 }
 
-/* Ctrl-C asks the run to stop after the variant being measured; a second Ctrl-C kills as usual. */
-static volatile int interrupted;
+/* SIGINT (Ctrl-C) or SIGTERM asks the run to stop after the variant being measured: `interrupted` holds the
+ * signal. A second one ends the process at once with 128 + its number: what finished is committed, and the
+ * variant in flight is left "aborted", which a rerun measures again. */
+static volatile sig_atomic_t interrupted;
+static volatile int stop_requested; /* opts.stop: the library reads an int */
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
-    signal(SIGINT, SIG_DFL);
+    if (interrupted)
+        _exit(128 + sig);
+    interrupted = sig;
+    stop_requested = 1;
+}
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The exit code of a run that a signal stopped: 130 for SIGINT, 143 for SIGTERM (docs/exit-codes.md). */
+static int interrupted_code(void)
+{
+    return interrupted == SIGTERM ? 128 + SIGTERM : VKAT_EXIT_INTERRUPTED;
 }
 
 /* ---- One device's run (its own thread when there are several) ---------------------------------------------------- */
@@ -738,7 +834,8 @@ static void *tune_one(void *arg)
     opts.shard_index = a->shard_index;
     opts.shard_count = a->shard_count;
     opts.timing = a->timing;
-    opts.run_timeout_ns = (uint64_t)(a->run_timeout * 1e9);
+    if (a->kernel_timeout > 0)
+        opts.run_timeout_ns = opts.timing.timeout_ns = (uint64_t)(a->kernel_timeout * 1e9);
     opts.jobs = a->jobs;
     opts.check_on = a->check_on;
     opts.starts = a->starts;
@@ -746,7 +843,8 @@ static void *tune_one(void *arg)
     opts.warm_start = a->warm_start;
     char cache_path[4096];
     opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
-    opts.stop = &interrupted;
+    opts.stop = &stop_requested;
+    opts.claim = watchdog_claim[0] ? watchdog_claim : NULL;
     opts.progress = show_progress;
     opts.progress_user = &pc;
     vkat_tune_report rep;
@@ -813,15 +911,16 @@ static void *tune_one(void *arg)
     if (rep.interrupted) {
         vkat_log(VKAT_LOG_WARN, "%s: interrupted: stopped after the variant in flight; everything measured is in %s "
                  "and a rerun resumes from it", dev->name, a->db);
-        j->code = VKAT_EXIT_INTERRUPTED;
+        j->code = interrupted_code();
         goto done;
     }
     uint64_t raw = vkat_space_raw_count(space);
+    char raw_text[96];
     if (!a->quiet && !a->json && !a->csv && rep.totals.proposed < raw && !a->budget_s)
         fprintf(o,
-                "searched %llu of %llu raw configurations; for a larger search use --budget N or --budget 10m "
+                "searched %llu of %s raw configurations; for a larger search use --budget N or --budget 10m "
                 "(reruns resume from %s)\n",
-                (unsigned long long)rep.totals.proposed, (unsigned long long)raw, a->db);
+                (unsigned long long)rep.totals.proposed, format_raw(space, raw_text, sizeof raw_text), a->db);
 done:
     fclose(o);
     free(rows);
@@ -839,39 +938,74 @@ done:
 
 static volatile pid_t supervised_child;
 
-/* Ctrl-C at a terminal reaches the whole process group, the child included, so the watchdog only passes on an
- * interrupt sent to it alone (kill(1): SI_USER), and waits for the child to stop cleanly. */
-static void forward_sigint(int sig, siginfo_t *info, void *context)
+/* The stop signal the watchdog received (0: none): the run then ends with 128 + it, and whatever the child's end
+ * (clean, killed by a second signal), nothing is blamed and nothing restarts. */
+static volatile sig_atomic_t watchdog_stop;
+
+/* Ctrl-C at a terminal reaches the whole process group, the child included, so the watchdog only passes on a
+ * signal sent to it by a process (kill(1): SI_USER); a kill of the process group thus reaches the child twice,
+ * which ends it at once, its variant in flight left to be measured again. */
+static void forward_stop(int sig, siginfo_t *info, void *context)
 {
     (void)context;
+    if (!watchdog_stop)
+        watchdog_stop = sig;
     if (supervised_child > 0 && (info->si_code == SI_USER || info->si_code == SI_QUEUE))
         kill(supervised_child, sig);
+}
+
+/* How the watchdog ends when a stop signal ended the run (-1: none did). */
+static int stopped_code(int status)
+{
+    int sig = watchdog_stop;
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
+        sig = sig ? sig : WTERMSIG(status);
+    if (!sig)
+        return -1;
+    if (WIFEXITED(status) && WEXITSTATUS(status) > 128)
+        return WEXITSTATUS(status);
+    return 128 + sig;
 }
 
 static int supervise(const tune_args *a)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = forward_sigint;
+    sa.sa_sigaction = forward_stop;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* Blocked across fork, so that a signal arriving then waits for the child's own handler. */
+    sigset_t stops, old;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
     for (unsigned restarts = 0;; restarts++) {
+        if (watchdog_stop)
+            return 128 + watchdog_stop;
         int fds[2];
         if (pipe(fds) != 0) {
             fprintf(stderr, "vkautotune: cannot create the watchdog's pipe: %s\n", strerror(errno));
             return VKAT_EXIT_FAILURE;
         }
+        snprintf(watchdog_claim, sizeof watchdog_claim, "[measuring process %ld.%ld.%u]", (long)getpid(),
+                 (long)time(NULL), restarts);
         fflush(NULL);
+        sigprocmask(SIG_BLOCK, &stops, &old);
         pid_t pid = fork();
         if (pid < 0) {
+            sigprocmask(SIG_SETMASK, &old, NULL);
             fprintf(stderr, "vkautotune: cannot start the measuring process: %s\n", strerror(errno));
             return VKAT_EXIT_FAILURE;
         }
         if (pid == 0) {
             close(fds[0]);
             heartbeat_fd = fds[1];
-            signal(SIGINT, SIG_DFL); /* the run installs its own handler */
+            install_stop_handlers();
+            if (watchdog_stop) /* the watchdog was asked to stop before this child existed */
+                on_stop_signal(watchdog_stop);
+            sigprocmask(SIG_SETMASK, &old, NULL);
 #ifdef __linux__
             prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed watchdog takes its child along */
 #endif
@@ -879,6 +1013,7 @@ static int supervise(const tune_args *a)
         }
         close(fds[1]);
         supervised_child = pid;
+        sigprocmask(SIG_SETMASK, &old, NULL);
         int hung = 0;
         for (;;) {
             struct pollfd p = {fds[0], POLLIN, 0};
@@ -899,6 +1034,9 @@ static int supervise(const tune_args *a)
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         supervised_child = 0;
+        int stopped = stopped_code(status);
+        if (!hung && stopped >= 0)
+            return stopped;
         if (!hung && WIFEXITED(status))
             return WEXITSTATUS(status);
         char reason[256];
@@ -913,12 +1051,14 @@ static int supervise(const tune_args *a)
         vkat_error err = {0};
         uint64_t blamed = 0;
         if (vkat_store_open(a->db, &st, &err) != VKAT_OK ||
-            vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason, &blamed,
-                                       &err) != VKAT_OK) {
+            vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason,
+                                       watchdog_claim, &blamed, &err) != VKAT_OK) {
             vkat_store_close(st);
             return vkat_cli_report(&err);
         }
         vkat_store_close(st);
+        if (stopped >= 0)
+            return stopped; /* hung while asked to stop: the variant is blamed, nothing restarts */
         if (blamed == 0) {
             fprintf(stderr, "vkautotune: %s, but not while a variant ran (setting up the device or the reference?); "
                             "giving up\n", hung ? "the measuring process stopped making progress" :
@@ -951,6 +1091,8 @@ int vkat_cmd_tune(int argc, char **argv)
         int code = supervise(&a);
         if (code >= 0)
             return code; /* the watchdog's own exit: the child's code or why it gave up */
+    } else if (!a.dry_run) {
+        install_stop_handlers();
     }
 
     vkat_error err = {0};
@@ -969,6 +1111,14 @@ int vkat_cmd_tune(int argc, char **argv)
     if (a.template_path) {
         free(space->template_path);
         space->template_path = vkat_strdup(a.template_path);
+        /* The space's own template was checked when it loaded; this one is checked before the database exists. */
+        FILE *t = fopen(a.template_path, "rb");
+        if (!t) {
+            fprintf(stderr, "vkautotune: %s: cannot open the template: %s\n", a.template_path, strerror(errno));
+            code = VKAT_EXIT_INPUT;
+            goto done;
+        }
+        fclose(t);
     }
     /* Checks --problem early; it is applied again per device, after that device's defaults. */
     if (a.problem && vkat_space_set_problem(space, a.problem, &err) != VKAT_OK) {
@@ -1042,7 +1192,10 @@ int vkat_cmd_tune(int argc, char **argv)
         jobs[k].several = ngroups > 1;
     }
     ndev = ngroups;
-    signal(SIGINT, on_sigint);
+    if (interrupted) { /* before anything was measured */
+        code = interrupted_code();
+        goto done;
+    }
     /* Threads even for one device: one code path, exercised by every test run on lavapipe. */
     uint32_t started = 0;
     for (; started < ndev; started++)
@@ -1066,8 +1219,14 @@ int vkat_cmd_tune(int argc, char **argv)
             problems[ntuned] = jobs[d].problem;
             tuned[ntuned++] = jobs[d].index;
         }
-        if (code == VKAT_EXIT_OK || jobs[d].code == VKAT_EXIT_INTERRUPTED)
+        if (code == VKAT_EXIT_OK || jobs[d].code == interrupted_code())
             code = jobs[d].code;
+    }
+    if (interrupted) {
+        /* Whatever else happened (a search that ended before it saw the flag, a device that failed), a stop signal
+         * ends the run with its code, and --export is not run on a partial result. */
+        code = interrupted_code();
+        goto done;
     }
     if (a.export_dir && ntuned > 0) {
         if (vkat_tune_export(space, inst, tuned, problems, ntuned, store, a.export_dir, &err) != VKAT_OK) {

@@ -1,10 +1,10 @@
 /* device.c — loads Vulkan (volk), enumerates physical devices, reads what a tuner needs to know about each,
  * picks devices for --device and creates logical devices with the features shaders may use.
  * It must not print: `vkautotune devices` formats vkat_device_info in the CLI. */
+#include "atomic_file.h"
 #include "device_features.h"
 #include "util.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -648,21 +648,12 @@ vkat_result vkat_gpu_save_pipeline_cache(vkat_gpu *gpu, const char *path, vkat_e
     if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) {
         r = vkat_fail_vk(err, vr, "vkGetPipelineCacheData");
     } else {
-        /* A name of its own per writer (process and call), so that processes sharing a cache directory, or two
-         * lanes of one process, never write into each other's temporary file; rename() then replaces atomically. */
-        static atomic_uint saves;
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&saves, 1));
-        FILE *f = fopen(tmp, "wb");
-        if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
-            if (f)
-                fclose(f);
-            remove(tmp);
-            r = vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot write the pipeline cache");
-        } else if (rename(tmp, path) != 0) {
-            remove(tmp);
-            r = vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot write the pipeline cache");
-        }
+        /* A temporary name of its own per writer (process and call; atomic_file.c), so that processes sharing a
+         * cache directory, or two lanes of one process, never write into each other's file; rename() then
+         * replaces atomically. */
+        vkat_error werr = {0};
+        if (vkat_write_file_atomic(path, data, size, &werr) != VKAT_OK)
+            r = vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot write the pipeline cache: %s", werr.message);
     }
     free(data);
     return r;

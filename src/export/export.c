@@ -6,6 +6,7 @@
  * This file must not measure, compile or evaluate anything: the caller hands it the evaluated launch. JSON is
  * built with json-c, never by hand. */
 #define _POSIX_C_SOURCE 200809L
+#include "atomic_file.h"
 #include "export.h"
 #include "util.h"
 #include "vkautotune_runtime.h"
@@ -30,45 +31,14 @@ static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
     return out;
 }
 
-/* ---- Files -------------------------------------------------------------------------------------------------- */
-
-/* Writes `size` bytes to dir/name through dir/.name.tmp + fsync + rename, so readers (and a crash) see either
- * the old file or the whole new one. */
+/* Writes `size` bytes to dir/name through a temporary file + fsync + rename (atomic_file.c), so readers (and a
+ * crash) see either the old file or the whole new one, and a symlink planted in dir is never written through. */
 static vkat_result write_atomic(const char *dir, const char *name, const void *data, size_t size, vkat_error *err)
 {
-    char path[4096], tmp[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path ||
-        (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name) >= sizeof tmp)
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
         return vkat_fail(err, VKAT_ERR_IO, dir, 0, "path too long");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        return vkat_fail(err, VKAT_ERR_IO, tmp, 0, "cannot create: %s", strerror(errno));
-    const char *p = data;
-    size_t left = size;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = w < 0 ? errno : EIO;
-            close(fd);
-            unlink(tmp);
-            return vkat_fail(err, VKAT_ERR_IO, tmp, 0, "cannot write: %s", strerror(e));
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return vkat_fail(err, VKAT_ERR_IO, tmp, 0, "cannot write: %s", strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot replace: %s", strerror(e));
-    }
-    return VKAT_OK;
+    return vkat_write_file_atomic(path, data, size, err);
 }
 
 /* The renames are durable only once the directory itself is synced. */
@@ -118,23 +88,31 @@ static int64_t problem_value(const vkat_export_item *it, size_t i)
     return v->value;
 }
 
+/* File names stay well inside NAME_MAX (255 bytes on every common file system): a longer slug (a device name of
+ * thousands of characters, many problem sizes) keeps its start and ends in the xxHash of the whole, so names stay
+ * distinct and the same item always gets the same one. */
+#define SPV_SLUG_MAX 160
+
 static void spv_name(const vkat_export_item *it, char *buf, size_t size)
 {
-    buf[0] = 0;
-    append_slug(buf, size, it->space->name ? it->space->name : it->row->kernel);
-    append_slug(buf, size, it->device ? it->device->name : it->row->device.name);
+    char slug[8192] = "";
+    append_slug(slug, sizeof slug, it->space->name ? it->space->name : it->row->kernel);
+    append_slug(slug, sizeof slug, it->device ? it->device->name : it->row->device.name);
     for (size_t i = 0; i < it->space->problem_count; i++) {
         char part[320];
         snprintf(part, sizeof part, "%s=%lld", it->space->problem[i].name, (long long)problem_value(it, i));
-        append_slug(buf, size, part);
+        append_slug(slug, sizeof slug, part);
     }
-    size_t n = strlen(buf);
+    size_t n = strlen(slug);
+    if (n > SPV_SLUG_MAX)
+        snprintf(slug + SPV_SLUG_MAX - 17, sizeof slug - (SPV_SLUG_MAX - 17), "-%016llx",
+                 (unsigned long long)XXH3_64bits(slug, n));
     /* A candidate shares kernel, device and problem with its series' winner: its configuration tells them apart. */
     if (it->candidate_only)
-        snprintf(buf + n, size - n, "-c%08llx", (unsigned long long)(XXH3_64bits(it->row->config,
-                                                                                strlen(it->row->config)) >> 32));
-    n = strlen(buf);
-    snprintf(buf + n, size - n, ".spv");
+        snprintf(buf, size, "%s-c%08llx.spv", slug,
+                 (unsigned long long)(XXH3_64bits(it->row->config, strlen(it->row->config)) >> 32));
+    else
+        snprintf(buf, size, "%s.spv", slug);
 }
 
 /* ---- JSON helpers ------------------------------------------------------------------------------------------- */

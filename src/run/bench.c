@@ -12,7 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Guard zones around every output (out/inout), filled with a known pattern and checked after each checked run.
+ * The smallest one after the data; a buffer whose data leaves the descriptor range no room for it is refused. */
 #define CANARY_BYTES 256u
+/* The guard after the data, and the one before it, when the range allows: 64 KiB catches a stride or tile
+ * off-by-one of up to 16,384 float32 elements (a 128 x 128 float tile, or one row of a 16K-wide matrix) past
+ * either end. The front guard is where the descriptor's offset starts; 64 KiB is a multiple of every
+ * minStorageBufferOffsetAlignment (at most 256 by the specification). */
+#define GUARD_BYTES (64ull << 10)
 /* Uploads and read-backs go through a staging buffer of at most this size, so that huge problems do not need
  * a second host-visible copy of every buffer. A multiple of every element size. */
 #define STAGING_CHUNK (64ull << 20)
@@ -22,8 +29,12 @@
 
 typedef struct ws_buffer {
     vkat_buffer_spec spec; /* spec.name is owned (copied) */
+    uint64_t front;        /* guard bytes before the data (out/inout only); the descriptor starts after them */
     uint64_t bytes;        /* data bytes */
-    uint64_t canary;       /* canary bytes after the data (out/inout only) */
+    uint64_t canary;       /* guard bytes after the data (out/inout only) */
+    /* what the last read-back found in the guards: 0 intact, else where the first damaged byte is */
+    int hit_before;
+    uint64_t hit_at; /* bytes before the start (hit_before) or past the end of the data */
     VkBuffer buffer;
     VkDeviceMemory memory;
     /* A device-side copy of the initial contents (data, poison, canary), so that a reset is one GPU copy instead
@@ -152,34 +163,70 @@ static unsigned char canary_byte(uint64_t k)
     return (unsigned char)(0xC3u ^ (k * 0x3Bu));
 }
 
-/* Writes bytes [from, to) of buffer b's region (data then canary) into dst, as reset leaves them. */
+/* The guard pattern at byte o of buffer b's region (front guard, data, back guard); its bytes differ along the
+ * guard, so a kernel that copies a block of the guard elsewhere in it still changes it. */
+static unsigned char guard_byte(const ws_buffer *b, uint64_t o)
+{
+    return o < b->front ? canary_byte(b->front - o + 0x55u) : canary_byte(o - b->front - b->bytes);
+}
+
+/* Writes bytes [from, to) of buffer b's region (front guard, data, back guard) into dst, as reset leaves them. */
 static void fill_region(const vkat_workspace *ws, size_t index, uint64_t from, uint64_t to, unsigned char *dst)
 {
     const ws_buffer *b = &ws->bufs[index];
     size_t size = vkat_elem_type_size(b->spec.type);
-    uint64_t data_end = to < b->bytes ? to : b->bytes;
-    if (from < data_end) {
-        uint64_t first = from / size, last = data_end / size; /* from and data_end are multiples of size */
+    uint64_t data_begin = from > b->front ? from : b->front;
+    uint64_t data_end = to < b->front + b->bytes ? to : b->front + b->bytes;
+    for (uint64_t o = from; o < to; o++)
+        if (o < b->front || o >= b->front + b->bytes)
+            dst[o - from] = guard_byte(b, o);
+    if (data_begin < data_end) {
+        /* the front guard and the chunks are multiples of every element size */
+        uint64_t first = (data_begin - b->front) / size, last = (data_end - b->front) / size;
+        unsigned char *d = dst + (data_begin - from);
         if (b->spec.dir == VKAT_DIR_OUT) {
             unsigned char poison[4];
             vkat_poison_element(b->spec.type, poison);
             for (uint64_t i = first; i < last; i++)
-                memcpy(dst + (i - first) * size, poison, size);
+                memcpy(d + (i - first) * size, poison, size);
         } else {
             uint64_t key = stream_key(ws->seed, index);
             for (uint64_t i = first; i < last; i++)
-                store_element(b->spec.type, init_value(&b->spec, key, i), dst + (i - first) * size);
+                store_element(b->spec.type, init_value(&b->spec, key, i), d + (i - first) * size);
         }
     }
-    for (uint64_t o = from > b->bytes ? from : b->bytes; o < to; o++)
-        dst[o - from] = canary_byte(o - b->bytes);
+}
+
+/* Bytes of buffer b's allocation: front guard, data, back guard. */
+static uint64_t region_bytes(const ws_buffer *b)
+{
+    return b->front + b->bytes + b->canary;
+}
+
+/* The guards of an output of `data` bytes: GUARD_BYTES after it as far as maxStorageBufferRange (which the
+ * descriptor's range, data and back guard, must fit) allows, CANARY_BYTES at least (check_sizes refused the rest);
+ * GUARD_BYTES before it when maxBufferSize leaves room. */
+static void plan_guards(const vkat_gpu *gpu, const vkat_buffer_spec *s, uint64_t data, uint64_t *front,
+                        uint64_t *back)
+{
+    *front = *back = 0;
+    if (!(s->dir & VKAT_DIR_OUT))
+        return;
+    uint64_t range = gpu->info->max_storage_buffer_range, limit = gpu->info->max_buffer_size;
+    *back = range - data < GUARD_BYTES ? range - data : GUARD_BYTES;
+    if (limit && data + *back > limit)
+        *back = CANARY_BYTES;
+    *back &= ~3ull;
+    if (!limit || data + *back + GUARD_BYTES <= limit)
+        *front = GUARD_BYTES;
 }
 
 /* ---- Submissions ---------------------------------------------------------------------------------------------- */
 
 static vkat_result timeout_error(vkat_error *err, uint64_t timeout_ns, const char *what)
 {
-    vkat_fail(err, VKAT_ERR_TIMEOUT, NULL, 0, "%s did not finish within %.3f s", what, (double)timeout_ns * 1e-9);
+    vkat_fail(err, VKAT_ERR_TIMEOUT, NULL, 0, "%s did not finish within %.3g s (the time limit of one submission)",
+              what, (double)timeout_ns * 1e-9);
     if (err)
         err->vk_result = VK_TIMEOUT;
     return VKAT_ERR_TIMEOUT;
@@ -394,7 +441,7 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
         /* The range covers the canary too: drivers that clamp accesses to the descriptor's range (lavapipe does,
          * robustness or not) would otherwise drop an overrun silently instead of letting it hit the canary. */
         infos[i].buffer = ws->bufs[i].buffer;
-        infos[i].offset = 0;
+        infos[i].offset = ws->bufs[i].front;
         infos[i].range = ws->bufs[i].bytes + ws->bufs[i].canary;
         writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         writes[i].dstSet = ws->set;
@@ -453,7 +500,7 @@ static vkat_result copy_pristine(vkat_workspace *ws, int to_pristine, vkat_error
                    VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     for (size_t i = 0; i < ws->count; i++) {
-        VkBufferCopy region = {0, 0, ws->bufs[i].bytes + ws->bufs[i].canary};
+        VkBufferCopy region = {0, 0, region_bytes(&ws->bufs[i])};
         if (to_pristine)
             vkCmdCopyBuffer(ws->cmd, ws->bufs[i].buffer, ws->bufs[i].pristine, 1, &region);
         else
@@ -481,7 +528,7 @@ static vkat_result make_pristine(vkat_workspace *ws, vkat_error *err)
     for (size_t i = 0; i < ws->count; i++) {
         ws_buffer *b = &ws->bufs[i];
         vkat_error ignored = {0};
-        if (vkat_gpu_make_buffer(ws->gpu, b->bytes + b->canary,
+        if (vkat_gpu_make_buffer(ws->gpu, region_bytes(b),
                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, prefer,
                         VKAT_COUNTOF(prefer), &b->pristine, &b->pristine_memory, &ignored) != VKAT_OK) {
             vkat_log(VKAT_LOG_DEBUG, "no room for a device-side copy of buffer '%s'; resets go through the host",
@@ -520,13 +567,13 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
             goto cleanup;
         }
         b->bytes = b->spec.count * vkat_elem_type_size(b->spec.type);
-        b->canary = b->spec.dir & VKAT_DIR_OUT ? CANARY_BYTES : 0;
-        if (b->bytes + b->canary > largest)
-            largest = b->bytes + b->canary;
+        plan_guards(gpu, &b->spec, b->bytes, &b->front, &b->canary);
+        if (region_bytes(b) > largest)
+            largest = region_bytes(b);
         /* Device-local when the device has it (every GPU); the upload goes through staging regardless, so the
          * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
         const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
-        r = vkat_gpu_make_buffer(gpu, b->bytes + b->canary,
+        r = vkat_gpu_make_buffer(gpu, region_bytes(b),
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                         prefer, VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
@@ -623,7 +670,7 @@ vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
     if (has_pristine(ws))
         return copy_pristine(ws, 0, err);
     for (size_t i = 0; i < ws->count; i++) {
-        uint64_t total = ws->bufs[i].bytes + ws->bufs[i].canary;
+        uint64_t total = region_bytes(&ws->bufs[i]);
         for (uint64_t off = 0; off < total; off += ws->staging_size) {
             uint64_t n = total - off < ws->staging_size ? total - off : ws->staging_size;
             /* The staging buffer may still be read by a timed-out upload: settle before writing into it. */
@@ -639,13 +686,30 @@ vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
     return VKAT_OK;
 }
 
-/* Are the canary bytes among [off, off + n) of buffer b's region, as the staging buffer holds them, intact? */
-static int canary_intact(const vkat_workspace *ws, const ws_buffer *b, uint64_t off, uint64_t n)
+/* Are the guard bytes among [off, off + n) of buffer b's region, as the staging buffer holds them, intact? The
+ * first damaged byte is kept in b->hit_*: the farthest before the data, else the nearest after it (where a
+ * write past the end starts). */
+static int guards_intact(const vkat_workspace *ws, ws_buffer *b, uint64_t off, uint64_t n)
 {
-    for (uint64_t o = off > b->bytes ? off : b->bytes; o < off + n; o++)
-        if (ws->staging_map[o - off] != canary_byte(o - b->bytes))
+    int ok = 1;
+    uint64_t data_end = b->front + b->bytes;
+    for (uint64_t o = off; o < off + n && o < b->front; o++)
+        if (ws->staging_map[o - off] != guard_byte(b, o)) {
+            ok = 0;
+            if (!b->hit_at) {
+                b->hit_before = 1;
+                b->hit_at = b->front - o;
+            }
+        }
+    for (uint64_t o = off > data_end ? off : data_end; o < off + n; o++)
+        if (ws->staging_map[o - off] != guard_byte(b, o)) {
+            if (!b->hit_at) {
+                b->hit_before = 0;
+                b->hit_at = o - data_end + 1;
+            }
             return 0;
-    return 1;
+        }
+    return ok;
 }
 
 vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, int *canary_ok, vkat_error *err)
@@ -655,12 +719,14 @@ vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, i
     if (index >= ws->count)
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
                          ws->count);
-    const ws_buffer *b = &ws->bufs[index];
+    ws_buffer *b = &ws->bufs[index];
     unsigned char *host = malloc(b->bytes);
     if (!host)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory reading buffer '%s'", b->spec.name);
     int ok = 1;
-    uint64_t total = b->bytes + b->canary;
+    b->hit_before = 0;
+    b->hit_at = 0;
+    uint64_t total = region_bytes(b), data_end = b->front + b->bytes;
     for (uint64_t off = 0; off < total; off += ws->staging_size) {
         uint64_t n = total - off < ws->staging_size ? total - off : ws->staging_size;
         vkat_result r = copy_chunk(ws, b->buffer, off, n, 0, err);
@@ -668,10 +734,10 @@ vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, i
             free(host);
             return r;
         }
-        uint64_t data_end = off + n < b->bytes ? off + n : b->bytes;
-        if (off < data_end)
-            memcpy(host + off, ws->staging_map, data_end - off);
-        if (!canary_intact(ws, b, off, n))
+        uint64_t from = off > b->front ? off : b->front, to = off + n < data_end ? off + n : data_end;
+        if (from < to)
+            memcpy(host + (from - b->front), ws->staging_map + (from - off), to - from);
+        if (!guards_intact(ws, b, off, n))
             ok = 0;
     }
     *data = host;
@@ -685,15 +751,37 @@ vkat_result vkat_workspace_read_canary(vkat_workspace *ws, size_t index, int *ca
     if (index >= ws->count)
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
                          ws->count);
-    const ws_buffer *b = &ws->bufs[index];
-    if (b->canary) {
-        /* The staging buffer holds at least the largest region, so one chunk takes the whole canary. */
-        vkat_result r = copy_chunk(ws, b->buffer, b->bytes, b->canary, 0, err);
+    ws_buffer *b = &ws->bufs[index];
+    int ok = 1;
+    b->hit_before = 0;
+    b->hit_at = 0;
+    /* The staging buffer holds at least the largest region, so one chunk takes a whole guard. */
+    const uint64_t at[2] = {0, b->front + b->bytes}, len[2] = {b->front, b->canary};
+    for (int g = 0; g < 2; g++) {
+        if (!len[g])
+            continue;
+        vkat_result r = copy_chunk(ws, b->buffer, at[g], len[g], 0, err);
         if (r)
             return r;
+        if (!guards_intact(ws, b, at[g], len[g]))
+            ok = 0;
     }
-    *canary_ok = canary_intact(ws, b, b->bytes, b->canary);
+    *canary_ok = ok;
     return VKAT_OK;
+}
+
+const char *vkat_workspace_guard_hit(const vkat_workspace *ws, size_t index, char *buf, size_t size)
+{
+    const ws_buffer *b = &ws->bufs[index];
+    if (!b->hit_at)
+        snprintf(buf, size, "did not write outside buffer '%s'", b->spec.name);
+    else if (b->hit_before)
+        snprintf(buf, size, "wrote before the start of buffer '%s' (%llu bytes before it)", b->spec.name,
+                 (unsigned long long)b->hit_at);
+    else
+        snprintf(buf, size, "wrote past the end of buffer '%s' (%llu bytes past it)", b->spec.name,
+                 (unsigned long long)b->hit_at - 1);
+    return buf;
 }
 
 /* ---- Access for device-side work of other modules (the GPU check) -------------------------------------------- */
@@ -713,8 +801,13 @@ VkBuffer vkat_workspace_buffer(const vkat_workspace *ws, size_t index, uint64_t 
     return b->buffer;
 }
 
-vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
-                                  vkat_error *err)
+uint64_t vkat_workspace_data_offset(const vkat_workspace *ws, size_t index)
+{
+    return ws->bufs[index].front;
+}
+
+vkat_result vkat_workspace_upload_at(vkat_workspace *ws, VkBuffer dst, uint64_t at, const void *data,
+                                     uint64_t bytes, vkat_error *err)
 {
     for (uint64_t off = 0; off < bytes; off += ws->staging_size) {
         uint64_t n = bytes - off < ws->staging_size ? bytes - off : ws->staging_size;
@@ -722,11 +815,26 @@ vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *
         if (r)
             return r;
         memcpy(ws->staging_map, (const unsigned char *)data + off, n);
-        r = copy_chunk(ws, dst, off, n, 1, err);
+        r = copy_chunk(ws, dst, at + off, n, 1, err);
         if (r)
             return r;
     }
     return VKAT_OK;
+}
+
+vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
+                                  vkat_error *err)
+{
+    return vkat_workspace_upload_at(ws, dst, 0, data, bytes, err);
+}
+
+vkat_result vkat_workspace_upload_data(vkat_workspace *ws, size_t index, const void *data, vkat_error *err)
+{
+    if (index >= ws->count)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
+                         ws->count);
+    const ws_buffer *b = &ws->bufs[index];
+    return vkat_workspace_upload_at(ws, b->buffer, b->front, data, b->bytes, err);
 }
 
 vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,

@@ -26,9 +26,11 @@ typedef struct vkat_buffer_spec {
 typedef struct vkat_workspace vkat_workspace;
 
 /* Allocates and uploads. Initial data is a pure function of (seed, buffer index, element index), so every run
- * and every device sees the same inputs. The descriptor of an out/inout buffer covers its canary as well, so
- * that an overrun lands there even on drivers that clamp accesses to the descriptor's range (lavapipe does): a
- * shader's .length() counts the canary's elements, so shaders take sizes from push constants or defines.
+ * and every device sees the same inputs. An out/inout buffer has guard zones of a known pattern around its data:
+ * 64 KiB after it (less only where maxStorageBufferRange leaves less, 256 bytes at least) and 64 KiB before it
+ * (where maxBufferSize leaves room), the descriptor starting at the data. Its range covers the back guard as well,
+ * so that an overrun lands there even on drivers that clamp accesses to the descriptor's range (lavapipe does): a
+ * shader's .length() counts the guard's elements, so shaders take sizes from push constants or defines.
  * Random values are converted to the element type (float16/bfloat16 by rounding to nearest even, through
  * float32; integer types truncate). Sizes beyond the device's maxStorageBufferRange (canary included),
  * maxBufferSize or device-local heap give VKAT_ERR_LIMITS before anything is allocated; so does a buffer of zero
@@ -45,19 +47,31 @@ vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err);
  * *canary_ok is 0 when the kernel wrote past the end. */
 vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, int *canary_ok, vkat_error *err);
 
-/* Checks only buffer `index`'s canary, reading back its few bytes and not the data: *canary_ok is 0 when the
- * kernel wrote past the end (1 for a buffer without a canary). */
+/* Checks only buffer `index`'s guards, reading back their bytes and not the data: *canary_ok is 0 when the
+ * kernel wrote outside its data (1 for a buffer without guards). */
 vkat_result vkat_workspace_read_canary(vkat_workspace *ws, size_t index, int *canary_ok, vkat_error *err);
+
+/* Where the last read of buffer `index` found its guards damaged, for a row's reason: "wrote past the end of
+ * buffer 'Y' (256 bytes past it)", "wrote before the start of buffer 'Y' (4 bytes before it)". Writes into buf. */
+const char *vkat_workspace_guard_hit(const vkat_workspace *ws, size_t index, char *buf, size_t size);
 
 /* For modules that run their own device work on a workspace's buffers (check_gpu.c). The same one-thread rule
  * applies: call them on the thread that runs the workspace's kernels. */
 vkat_gpu *vkat_workspace_gpu(const vkat_workspace *ws);
-/* Buffer `index`'s VkBuffer; *data_bytes (may be NULL) its data, *range (may be NULL) data and canary. */
+/* Buffer `index`'s VkBuffer; *data_bytes (may be NULL) its data, *range (may be NULL) data and back guard, from
+ * vkat_workspace_data_offset: the data starts after the front guard. */
 VkBuffer vkat_workspace_buffer(const vkat_workspace *ws, size_t index, uint64_t *data_bytes, uint64_t *range);
+uint64_t vkat_workspace_data_offset(const vkat_workspace *ws, size_t index);
 /* Copies `bytes` from the host into `dst` (a TRANSFER_DST buffer of the workspace's device) through the staging
  * buffer. */
 vkat_result vkat_workspace_upload(vkat_workspace *ws, VkBuffer dst, const void *data, uint64_t bytes,
                                   vkat_error *err);
+/* The same, into `dst` from byte `at` on. */
+vkat_result vkat_workspace_upload_at(vkat_workspace *ws, VkBuffer dst, uint64_t at, const void *data,
+                                     uint64_t bytes, vkat_error *err);
+/* Overwrites buffer `index`'s data (its element count's bytes from `data`), leaving its guard zones as they are:
+ * what a kernel finds there until the next reset. */
+vkat_result vkat_workspace_upload_data(vkat_workspace *ws, size_t index, const void *data, vkat_error *err);
 /* Records `record`'s commands into the workspace's command buffer between barriers (after every earlier dispatch
  * and transfer; before later ones and host reads), submits and waits up to timeout_ns. */
 typedef void (*vkat_record_fn)(VkCommandBuffer cmd, void *user);

@@ -228,7 +228,85 @@ static void free_reference(run_ctx *c)
     c->reference = NULL;
 }
 
-/* Runs the reference shader once and keeps its outputs. */
+/* Counts the elements of `data` that equal `pattern` (one element's bytes); with `also`, only those where `also`
+ * holds `also_pattern` too. *first is the first such index. */
+static uint64_t count_pattern(const unsigned char *data, const unsigned char *pattern, const unsigned char *also,
+                              const unsigned char *also_pattern, uint64_t count, size_t size, uint64_t *first)
+{
+    uint64_t n = 0;
+    *first = UINT64_MAX;
+    for (uint64_t e = 0; e < count; e++)
+        if (!memcmp(data + e * size, pattern, size) && (!also || !memcmp(also + e * size, also_pattern, size)))
+            if (n++ == 0)
+                *first = e;
+    return n;
+}
+
+/* An output element of the reference that still holds the poison was never written (or the reference computed
+ * the poison's very bits, which an integer output may): a second run with the outputs filled with the poison's
+ * complement tells the two apart. Unwritten elements are an error in the space, never something to match: a
+ * variant that writes nothing would otherwise equal the reference there. */
+static vkat_result check_reference_wrote(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, uint64_t timeout_ns,
+                                         vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    int suspect = 0;
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        uint8_t poison[8];
+        uint64_t first;
+        vkat_poison_element(s->buffers[i].type, poison);
+        if (s->buffers[i].dir == VKAT_DIR_OUT &&
+            count_pattern(c->reference[i], poison, NULL, NULL, c->buffers[i].count,
+                          vkat_elem_type_size(s->buffers[i].type), &first))
+            suspect = 1;
+    }
+    if (!suspect)
+        return VKAT_OK;
+    vkat_result r = vkat_workspace_reset(c->ws, err);
+    for (size_t i = 0; r == VKAT_OK && i < s->buffer_count; i++) {
+        if (s->buffers[i].dir != VKAT_DIR_OUT)
+            continue;
+        size_t size = vkat_elem_type_size(s->buffers[i].type);
+        uint64_t bytes = c->buffers[i].count * size;
+        unsigned char *fill = malloc(bytes ? bytes : 1);
+        if (!fill)
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        uint8_t poison[8];
+        vkat_poison_element(s->buffers[i].type, poison);
+        for (uint64_t o = 0; o < bytes; o++)
+            fill[o] = (unsigned char)~poison[o % size];
+        r = vkat_workspace_upload_data(c->ws, i, fill, err);
+        free(fill);
+    }
+    if (r == VKAT_OK)
+        r = vkat_kernel_run(k, launch->groups, launch->push, timeout_ns, err);
+    for (size_t i = 0; r == VKAT_OK && i < s->buffer_count; i++) {
+        if (s->buffers[i].dir != VKAT_DIR_OUT)
+            continue;
+        size_t size = vkat_elem_type_size(s->buffers[i].type);
+        uint8_t poison[8], other[8];
+        vkat_poison_element(s->buffers[i].type, poison);
+        for (size_t b = 0; b < size; b++)
+            other[b] = (uint8_t)~poison[b];
+        void *again = NULL;
+        int canary_ok = 1;
+        if ((r = vkat_workspace_read(c->ws, i, &again, &canary_ok, err)) != VKAT_OK)
+            break;
+        uint64_t first = 0;
+        uint64_t n = count_pattern(c->reference[i], poison, again, other, c->buffers[i].count, size, &first);
+        free(again);
+        if (n)
+            r = vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[i].line,
+                          "the reference left %llu of %llu elements of '%s' unwritten (first at %llu); it must "
+                          "write every element of an out buffer",
+                          (unsigned long long)n, (unsigned long long)c->buffers[i].count, s->buffers[i].name,
+                          (unsigned long long)first);
+    }
+    return r;
+}
+
+/* Runs the reference shader once and keeps its outputs. It gets the variants' push-constant block (evaluated for
+ * the first configuration: a push constant that depends on a parameter is the space's to avoid in a reference). */
 static vkat_result run_reference(run_ctx *c, vkat_error *err)
 {
     const vkat_space *s = c->space;
@@ -242,21 +320,27 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     if (r == VKAT_OK)
         r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
     if (r == VKAT_OK)
-        r = vkat_kernel_create(c->ws, &spirv, "main", NULL, 0, 0, &k, err);
+        r = vkat_kernel_create(c->ws, &spirv, "main", NULL, 0, launch.push_size, &k, err);
     if (r == VKAT_OK)
         r = vkat_workspace_reset(c->ws, err);
+    /* The reference is plain and slow by design: at least 60 s, whatever limit the variants get. */
+    uint64_t timeout_ns = c->opts->run_timeout_ns > 60000000000ull ? c->opts->run_timeout_ns : 60000000000ull;
     if (r == VKAT_OK)
-        r = vkat_kernel_run(k, launch.groups, NULL, c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 60000000000ull,
-                            err);
+        r = vkat_kernel_run(k, launch.groups, launch.push, timeout_ns, err);
     for (size_t i = 0; r == VKAT_OK && i < s->buffer_count; i++) {
         if (!(s->buffers[i].dir & VKAT_DIR_OUT))
             continue;
         int canary_ok = 1;
         r = vkat_workspace_read(c->ws, i, &c->reference[i], &canary_ok, err);
         if (r == VKAT_OK && !canary_ok)
-            r = vkat_fail(err, VKAT_ERR_CHECK, s->reference_path, 0,
-                          "the reference shader wrote past the end of buffer '%s'", s->buffers[i].name);
+        {
+            char where[200];
+            r = vkat_fail(err, VKAT_ERR_CHECK, s->reference_path, 0, "the reference shader %s",
+                          vkat_workspace_guard_hit(c->ws, i, where, sizeof where));
+        }
     }
+    if (r == VKAT_OK)
+        r = check_reference_wrote(c, k, &launch, timeout_ns, err);
     if (r != VKAT_OK && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", s->reference_path);
     vkat_kernel_destroy(k);
@@ -400,7 +484,7 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
                 return r;
             if (!canary_ok) {
                 row->status = VKAT_STATUS_CANARY;
-                snprintf(row->reason, sizeof row->reason, "wrote past the end of buffer '%s'", s->buffers[i].name);
+                vkat_workspace_guard_hit(c->ws, i, row->reason, sizeof row->reason);
                 return VKAT_OK;
             }
             if ((r = vkat_gpu_check_compare(c->gpu_check, i, &copts, &g, err)) != VKAT_OK)
@@ -419,7 +503,7 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
             return r;
         if (!canary_ok) {
             row->status = VKAT_STATUS_CANARY;
-            snprintf(row->reason, sizeof row->reason, "wrote past the end of buffer '%s'", s->buffers[i].name);
+            vkat_workspace_guard_hit(c->ws, i, row->reason, sizeof row->reason);
             free(got);
             return VKAT_OK;
         }
@@ -764,7 +848,8 @@ static void lane_measure(run_ctx *c, job *j)
      * process, the database says which one it was (the watchdog in cli_tune.c relies on this). */
     vkat_row pending = j->row;
     pending.status = VKAT_STATUS_ABORTED;
-    snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running");
+    snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running%s%s",
+             c->opts->claim ? " " : "", c->opts->claim ? c->opts->claim : "");
     if ((j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error)) != VKAT_OK) {
         release_job(j);
         return;

@@ -76,6 +76,9 @@ typedef struct vkat_tune_opts {
     /* When not NULL and set non-zero (e.g. by a SIGINT handler), the run stops after the variant being measured;
      * what is still in flight is dropped unmeasured and report->interrupted is set. */
     const volatile int *stop;
+    /* A tag written into the reason of the "aborted" row each variant gets before it runs, so that a watchdog can
+     * blame exactly the variants its measuring process left (vkat_store_resolve_aborted). NULL: none. */
+    const char *claim;
     vkat_tune_progress_fn progress;
     void *progress_user;
 } vkat_tune_opts;

@@ -1342,6 +1342,20 @@ int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed,
     return 1;
 }
 
+void vkat_space_step(const vkat_space *s, uint32_t *choice, vkat_value *env)
+{
+    /* Odometer step: only the parameters that change are rewritten. */
+    for (size_t i = s->param_count; i-- > 0;) {
+        const vkat_param *p = &s->params[i];
+        if (++choice[i] < p->value_count) {
+            env[p->slot] = vkat_int(p->values[choice[i]]);
+            break;
+        }
+        choice[i] = 0;
+        env[p->slot] = vkat_int(p->values[0]);
+    }
+}
+
 vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,
                                    uint64_t *raw, uint64_t *valid, uint64_t *removed_by, vkat_error *err)
 {
@@ -1379,16 +1393,7 @@ vkat_result vkat_space_walk_valid(const vkat_space *s, const vkat_value *env_tem
         } else {
             removed[failed]++;
         }
-        /* Odometer step: only the parameters that change are rewritten. */
-        for (size_t i = s->param_count; i-- > 0;) {
-            const vkat_param *p = &s->params[i];
-            if (++choice[i] < p->value_count) {
-                env[p->slot] = vkat_int(p->values[choice[i]]);
-                break;
-            }
-            choice[i] = 0;
-            env[p->slot] = vkat_int(p->values[0]);
-        }
+        vkat_space_step(s, choice, env);
     }
     if (raw)
         *raw = walk;

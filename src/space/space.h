@@ -135,6 +135,9 @@ void vkat_space_env_apply(const vkat_space *s, const uint32_t *choice, vkat_valu
  * NULL), -1 on an evaluation error (err filled). */
 int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed, vkat_error *err);
 
+/* Moves choice (and its values in env) to the next configuration in index order, wrapping after the last. */
+void vkat_space_step(const vkat_space *s, uint32_t *choice, vkat_value *env);
+
 /* Walks the first `limit` configurations (0: all) in index order with `env_template` (from vkat_space_env_create)
  * and counts them: *raw walked, *valid passing every constraint, removed_by[i] (array of constraint_count, may be
  * NULL) those whose first failing constraint is i. Lazy: memory does not grow with the space. When none is valid,

@@ -261,6 +261,110 @@ static vkat_result set_wal(vkat_store *st, int *wal, vkat_error *err)
     }
 }
 
+/* What a file holds before anything is changed: its schema version and whether it has tables, so that a foreign
+ * SQLite file is refused before it is switched to WAL, and a read-only open knows whether to migrate a copy. */
+static vkat_result probe_schema(vkat_store *st, int64_t *version, int64_t *tables, int64_t *results, vkat_error *err)
+{
+    vkat_result r = pragma_int(st, "PRAGMA user_version", version, err);
+    if (!r)
+        r = pragma_int(st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", tables, err);
+    if (!r)
+        r = pragma_int(st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'", results,
+                       err);
+    if (!r && *version > STORE_SCHEMA_VERSION)
+        r = vkat_fail(err, VKAT_ERR_DB, st->path, 0,
+                      "database schema version %lld is newer than this vkautotune's (%d); upgrade vkautotune",
+                      (long long)*version, STORE_SCHEMA_VERSION);
+    return r;
+}
+
+static vkat_result prepare_all(vkat_store *st, vkat_error *err)
+{
+    for (int i = 0; i < STMT_COUNT_; i++)
+        if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) != SQLITE_OK)
+            return db_fail(err, st->db, st->path);
+    return VKAT_OK;
+}
+
+/* A database of an older schema, opened read-only, is copied into memory and migrated there: the statements
+ * need the current columns, and the file must not change. Results databases are small (a row per variant). */
+static vkat_result migrate_in_memory(vkat_store *st, vkat_error *err)
+{
+    sqlite3 *mem = NULL;
+    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        sqlite3_close_v2(mem);
+        return vkat_fail(err, VKAT_ERR_NOMEM, st->path, 0, "out of memory copying an older database");
+    }
+    sqlite3_backup *b = sqlite3_backup_init(mem, "main", st->db, "main");
+    int rc = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+    sqlite3_backup_finish(b);
+    if (rc != SQLITE_DONE) {
+        vkat_result r = db_fail(err, st->db, st->path);
+        sqlite3_close_v2(mem);
+        return r;
+    }
+    sqlite3_close_v2(st->db);
+    st->db = mem;
+    return migrate(st, err);
+}
+
+/* Opens for reading only: no WAL switch, no migration of the file, no write of any kind (SQLITE_OPEN_READONLY).
+ * A WAL file in a directory this process cannot write (no -shm can be made) is opened immutable. */
+static vkat_result open_readonly(vkat_store *st, vkat_error *err)
+{
+    vkat_result r = VKAT_OK;
+    int64_t version = 0, tables = 0, results = 0;
+    for (int immutable = 0; immutable < 2; immutable++) {
+        char *uri = sqlite3_mprintf("file:%s%s", st->path, immutable ? "?immutable=1" : "");
+        sqlite3_close_v2(st->db);
+        st->db = NULL;
+        int rc = uri ? sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                                       NULL)
+                     : SQLITE_NOMEM;
+        sqlite3_free(uri);
+        if (rc != SQLITE_OK)
+            return db_fail(err, st->db, st->path);
+        sqlite3_extended_result_codes(st->db, 1);
+        sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+        r = probe_schema(st, &version, &tables, &results, err);
+        int code = sqlite3_errcode(st->db) & 0xff;
+        if (!r || immutable || (code != SQLITE_CANTOPEN && code != SQLITE_READONLY))
+            break;
+    }
+    if (r)
+        return r;
+    if (version < 1 || !results)
+        return vkat_fail(err, VKAT_ERR_DB, st->path, 0, "not a vkautotune results database%s",
+                         tables ? " (it has other tables)" : "");
+    if (version < STORE_SCHEMA_VERSION && (r = migrate_in_memory(st, err)))
+        return r;
+    return prepare_all(st, err);
+}
+
+vkat_result vkat_store_open_readonly(const char *path, vkat_store **out, vkat_error *err)
+{
+    *out = NULL;
+    vkat_store *st = calloc(1, sizeof *st);
+    if (!st || !(st->path = vkat_strdup(path))) {
+        free(st);
+        return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory opening the results database");
+    }
+    FILE *probe = fopen(path, "rb");
+    vkat_result r = VKAT_OK;
+    if (!probe)
+        r = vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
+    else
+        fclose(probe);
+    if (!r)
+        r = open_readonly(st, err);
+    if (r) {
+        vkat_store_close(st);
+        return r;
+    }
+    *out = st;
+    return VKAT_OK;
+}
+
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err)
 {
     *out = NULL;
@@ -280,6 +384,14 @@ vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err)
     /* The first statement reads the header: a file that is not a database fails here, with sqlite's message.
      * journal_mode answers with the mode it got; anything but "wal" (a read-only directory, a network file
      * system without shared memory) would silently lose the two-process guarantee, so it is an error. */
+    int64_t version = 0, tables = 0, results = 0;
+    if ((r = probe_schema(st, &version, &tables, &results, err)))
+        goto fail;
+    if (version == 0 && tables != 0) {
+        /* Someone else's SQLite file: refused before anything (the journal mode included) is changed. */
+        r = vkat_fail(err, VKAT_ERR_DB, path, 0, "not a vkautotune results database (it has other tables)");
+        goto fail;
+    }
     int wal = 0;
     if ((r = set_wal(st, &wal, err)))
         goto fail;
@@ -289,15 +401,8 @@ vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err)
     }
     if ((r = exec(st, "PRAGMA synchronous = FULL", err)))
         goto fail;
-    if ((r = migrate(st, err)))
+    if ((r = migrate(st, err)) || (r = prepare_all(st, err)))
         goto fail;
-    for (int i = 0; i < STMT_COUNT_; i++) {
-        if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
-            SQLITE_OK) {
-            r = db_fail(err, st->db, path);
-            goto fail;
-        }
-    }
     *out = st;
     return VKAT_OK;
 fail:
@@ -552,15 +657,19 @@ vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_fai
     return r;
 }
 
-vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, uint64_t *count,
-                                       vkat_error *err)
+vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, const char *claim,
+                                       uint64_t *count, vkat_error *err)
 {
     sqlite3_stmt *s = NULL;
     vkat_result r = VKAT_OK;
-    if (sqlite3_prepare_v2(st->db, "UPDATE results SET status = ?1, reason = ?2 WHERE status = 'aborted'", -1, &s,
-                           NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(st->db,
+                           "UPDATE results SET status = ?1, reason = ?2 WHERE status = 'aborted' AND "
+                           "(?3 IS NULL OR instr(reason, ?3) > 0)",
+                           -1, &s, NULL) != SQLITE_OK ||
         sqlite3_bind_text(s, 1, vkat_status_name(status), -1, SQLITE_STATIC) != SQLITE_OK ||
-        sqlite3_bind_text(s, 2, reason, -1, SQLITE_TRANSIENT) != SQLITE_OK || sqlite3_step(s) != SQLITE_DONE)
+        sqlite3_bind_text(s, 2, reason, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+        (claim ? sqlite3_bind_text(s, 3, claim, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(s, 3)) != SQLITE_OK ||
+        sqlite3_step(s) != SQLITE_DONE)
         r = db_fail(err, st->db, st->path);
     else if (count)
         *count = (uint64_t)sqlite3_changes(st->db);
@@ -835,37 +944,17 @@ vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_s
     vkat_merge_stats local = {0};
     if (!stats)
         stats = &local;
-    FILE *probe = fopen(src_path, "rb");
-    if (!probe)
-        return vkat_fail(err, VKAT_ERR_IO, src_path, 0, "cannot open: %s", strerror(errno));
-    fclose(probe);
-    sqlite3 *src = NULL;
-    vkat_result r = VKAT_OK;
-    if (sqlite3_open_v2(src_path, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        r = db_fail(err, src, src_path);
+    /* Read as compare and report read: nothing in the input changes, a read-only file is fine, an older schema
+     * is brought up to date in memory. */
+    vkat_store *in = NULL;
+    vkat_result r = vkat_store_open_readonly(src_path, &in, err);
+    if (r)
+        return r;
+    sqlite3 *src = in->db;
+    int64_t peaks = 0;
+    if ((r = pragma_int(in, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'peaks'", &peaks,
+                        err)))
         goto done;
-    }
-    sqlite3_busy_timeout(src, STORE_BUSY_TIMEOUT_MS);
-    int64_t version = -1, results = 0, peaks = 0;
-    vkat_store probe_st = {.db = src, .path = (char *)src_path};
-    if ((r = pragma_int(&probe_st, "PRAGMA user_version", &version, err)))
-        goto done;
-    if ((r = pragma_int(&probe_st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'",
-                        &results, err)))
-        goto done;
-    if ((r = pragma_int(&probe_st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'peaks'",
-                        &peaks, err)))
-        goto done;
-    if (version > STORE_SCHEMA_VERSION) {
-        r = vkat_fail(err, VKAT_ERR_DB, src_path, 0,
-                      "database schema version %lld is newer than this vkautotune's (%d); upgrade vkautotune",
-                      (long long)version, STORE_SCHEMA_VERSION);
-        goto done;
-    }
-    if (version < 1 || !results) {
-        r = vkat_fail(err, VKAT_ERR_DB, src_path, 0, "not a vkautotune results database");
-        goto done;
-    }
     /* One transaction for the whole source: fast (one sync), and a failed merge leaves the destination as it was. */
     if ((r = exec(dst, "BEGIN IMMEDIATE", err)))
         goto done;
@@ -888,6 +977,6 @@ vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_s
     stats->peaks_replaced += add.peaks_replaced;
     stats->peaks_kept += add.peaks_kept;
 done:
-    sqlite3_close_v2(src);
+    vkat_store_close(in);
     return r;
 }

@@ -58,7 +58,14 @@ typedef struct vkat_row {
     char pipeline_stats[512];  /* driver statistics ("Register Count=40; ..."), "" when the driver has none */
 } vkat_row;
 
+/* Opens (creating when missing) for reading and writing: switches the file to WAL and migrates an older schema.
+ * A SQLite file with other tables is refused (VKAT_ERR_DB) before anything in it is changed. */
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err);
+/* Opens an existing database for reading only (compare, report, export, merge's inputs): SQLITE_OPEN_READONLY,
+ * nothing in the file changes (no WAL switch; an older schema is migrated in a copy in memory), and a read-only
+ * file or directory is fine. A missing file is VKAT_ERR_IO; a file that is not a vkautotune database VKAT_ERR_DB.
+ * Nothing may be written through it: a write fails on the file (or changes only the copy in memory). */
+vkat_result vkat_store_open_readonly(const char *path, vkat_store **out, vkat_error *err);
 void vkat_store_close(vkat_store *st);
 /* The path the store was opened with. */
 const char *vkat_store_path(const vkat_store *st);
@@ -88,10 +95,12 @@ vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_fai
 vkat_result vkat_store_winners(vkat_store *st, const vkat_row *key, vkat_row **rows, size_t *count, vkat_error *err);
 
 /* Counts rows per status for that same (device, kernel, hashes, problem) key. */
-/* Turns every "aborted" row (a variant that was running when its process ended) into `status` with `reason`, e.g.
- * after a watchdog killed a hung measuring process. *count (may be NULL) receives how many rows changed. */
-vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, uint64_t *count,
-                                       vkat_error *err);
+/* Turns the "aborted" rows (variants that were running when their process ended) whose reason contains `claim`
+ * (vkat_tune_opts.claim of the run that wrote them) into `status` with `reason`, e.g. after a watchdog killed a
+ * hung measuring process: rows other runs left (an earlier kill -9, another kernel) are not touched. A NULL claim
+ * takes every aborted row. *count (may be NULL) receives how many rows changed. */
+vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const char *reason, const char *claim,
+                                       uint64_t *count, vkat_error *err);
 
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);

@@ -28,8 +28,8 @@ need_python "to read --json"
 
 HAVE_DEVICE=0
 "$BIN" devices >"$T/devices" 2>&1 && HAVE_DEVICE=1
-# --run-timeout: lavapipe compiles a shader at its first (checked) run, which on busy cores can pass the default 10 s.
-TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --seed 1 --json --top 100 --run-timeout 300"
+# --kernel-timeout: lavapipe compiles a shader at its first (checked) run, which on busy cores can pass the default 10 s.
+TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --seed 1 --json --top 100 --kernel-timeout 300"
 
 # ---- valid configurations ----------------------------------------------------------------------------------------
 # valid_count OUTFILE: the number from the 'valid configurations: N' line.

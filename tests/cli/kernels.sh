@@ -24,9 +24,9 @@ for space in "$SRC"/spaces/*.ini; do
     template="$SRC/shaders/$(sed -n 's|^template = \.\./shaders/\(.*\)$|\1|p' "$space")"
     # Spaces that need an extension: on a device without it, the run must say so and skip.
     need=$(sed -n 's/^extensions = //p' "$space")
-    # --run-timeout: lavapipe compiles a shader at its first (checked) run, which on busy cores can pass 10 s.
+    # --kernel-timeout: lavapipe compiles a shader at its first (checked) run, which on busy cores can pass 10 s.
     "$BIN" "$template" --space "$space" --db "$T/kernels.db" --budget 6 --seed 1 --warmup 0.01 --repetitions 2 \
-        --run-timeout 300 --json >"$T/$name.json" 2>"$T/$name.err" </dev/null
+        --kernel-timeout 300 --json >"$T/$name.json" 2>"$T/$name.err" </dev/null
     rc=$?
     if [ $rc -ne 0 ]; then
         echo "$name: FAIL (exit $rc)"

@@ -81,9 +81,9 @@ if in_part limits; then
 fi
 
 # ---- tunes and checks on the device ------------------------------------------------------------------------------
-# --run-timeout: lavapipe compiles a shader at its first run, the checked one, and the H200's 128 x 128 tilings can
+# --kernel-timeout: lavapipe compiles a shader at its first run, the checked one, and the H200's 128 x 128 tilings can
 # take longer than the default 10 s on busy cores; a timeout would say nothing about the kernel.
-TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --json --top 100 --run-timeout 300"
+TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --json --top 100 --kernel-timeout 300"
 if in_part tune; then
     # shellcheck disable=SC2086 # TUNE holds several words on purpose
     "$BIN" "$SRC/shaders/sgemm_wt.comp.in" --space "$SRC/spaces/sgemm_wt.ini" --strategy random --seed 1 --budget 8 \
