@@ -21,6 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #define MANIFEST_NAME "manifest.json"
 #define MANIFEST_VERSION 1
 
