@@ -584,6 +584,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
                 row->batch = tm.batch;
                 row->flops = j->launch.flops;
                 row->bytes = j->launch.bytes;
+                snprintf(row->tensor, sizeof row->tensor, "%s", c->space->tensor);
                 row->tflops = j->launch.flops > 0 && tm.median_s > 0 ? j->launch.flops / tm.median_s * 1e-12 : 0;
                 row->gbps = j->launch.bytes > 0 && tm.median_s > 0 ? j->launch.bytes / tm.median_s * 1e-9 : 0;
             }
