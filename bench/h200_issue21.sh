@@ -3,10 +3,12 @@
 # (spaces/cmgemm_s8.ini, checked exactly) against its measured int8 peak and torch._int_mm, the best known fp16/bf16
 # GEMM configurations re-measured against their measured peak and cuBLAS, and the K-loop isolation experiment
 # (bench/cmgemm_iso_f16.ini: ISO = 0, 1, 2 of the same configurations). Run from the repository root after
-# `. .gl/enter.sh`; results go to $OUT (default ./out-h200): peaks.txt, peaks.json, gemm_int8.md, gemm_f16.md,
-# iso.txt, and the databases in s6.db. INT8_BUDGET, F16_BUDGET: per-problem tuning budgets (default 45s, 4).
+# `. .gl/enter.sh`; results go to $WORK (default ./out-h200): peaks.txt, peaks.json, gemm_int8.md, gemm_f16.md,
+# iso.txt, their logs and the database s6.db, and with $OUT set, all of it as $OUT/issue21.tar.gz plus the text
+# files. INT8_BUDGET, F16_BUDGET: per-problem tuning budgets (default 45s, 4).
 set -u
-OUT=${OUT:-out-h200}
+RESULTS=${OUT:-}
+OUT=${WORK:-out-h200}
 mkdir -p "$OUT"
 B=./build/vkautotune
 DB=$OUT/s6.db
@@ -38,3 +40,7 @@ done > "$OUT/iso.txt"
 echo "---- int8"; cat "$OUT/gemm_int8.md" | head -8
 echo "---- fp16/bf16"; cat "$OUT/gemm_f16.md" | head -16
 echo "---- iso"; grep -E "^==|^ +[12] " "$OUT/iso.txt"
+if [ -n "$RESULTS" ]; then
+    tar -czf "$RESULTS/issue21.tar.gz" -C "$OUT" --exclude gemm_export . 2>/dev/null
+    cp "$OUT/peaks.txt" "$OUT/gemm_int8.md" "$OUT/gemm_f16.md" "$OUT/iso.txt" "$RESULTS/" 2>/dev/null
+fi
