@@ -2,7 +2,7 @@
 # Issue 21 on the H200, one command: the tensor-core peaks (vkautotune peaks --refresh), the int8 GEMM
 # (spaces/cmgemm_s8.ini, checked exactly) against its measured int8 peak and torch._int_mm, the best known fp16/bf16
 # GEMM configurations re-measured against their measured peak and cuBLAS, and the K-loop isolation experiment
-# (bench/cmgemm_iso_f16.ini: ISO = 0, 1, 2 of the same configurations). Run from the repository root after
+# (bench/isolate/cmgemm_iso_f16.ini: ISO = 0, 1, 2 of the same configurations). Run from the repository root after
 # `. .gl/enter.sh`; results go to $WORK (default ./out-h200): peaks.txt, peaks.json, gemm_int8.md, gemm_f16.md,
 # iso.txt, their logs and the database s6.db, and with $OUT set, all of it as $OUT/issue21.tar.gz plus the text
 # files. INT8_BUDGET, F16_BUDGET: per-problem tuning budgets (default 45s, 4).
@@ -33,7 +33,7 @@ python3 bench/gemm_vs_cublas.py --bin $B --templates cm2gemm --only fp16,bf16 --
 for P in M=4096,N=4096,K=4096 M=8192,N=8192,K=8192; do
     for ISO in 0 1 2; do
         echo "== $P ISO=$ISO"
-        $B shaders/cmgemm.comp.in --space bench/cmgemm_iso_f16.ini --problem "$P,ISO=$ISO" --db "$DB" --budget 2 \
+        $B shaders/cmgemm.comp.in --space bench/isolate/cmgemm_iso_f16.ini --problem "$P,ISO=$ISO" --db "$DB" --budget 2 \
             --strategy random --start "$C1" --start "$C2" --stats -q --top 2 2>&1
     done
 done > "$OUT/iso.txt"
