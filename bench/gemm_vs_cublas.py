@@ -285,7 +285,7 @@ def main():
                 m, n, k = int(dims["M"]), int(dims["N"]), int(dims["K"])
                 p = peak(dtype)
                 if p == p:
-                    row.update(peak="%.1f" % p, of_peak="%.2f" % (vk_tflops / p))
+                    row.update(peak="%.4g" % p, of_peak="%.2f" % (vk_tflops / p))
                 if callable(timer):
                     cu = 2.0 * m * n * k / timer(dtype, m, n, k) / 1e12
                     row.update(cublas="%.2f" % cu, ratio="%.0f%%" % (100.0 * vk_tflops / cu))
