@@ -515,6 +515,9 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
                 x->transfer_s * 1e3, rows[0].median_s * 1e3);
     if (!x->peaks)
         fprintf(o, "%% peak: no measured peaks for this device yet (vkautotune peaks --db DB measures them)\n");
+    else if (rows[0].tensor[0] && isnan(vkat_peaks_tensor_tflops(x->peaks, rows[0].tensor)))
+        fprintf(o, "%% peak: no tensor-core peak for '%s' on this device (vkautotune peaks --db DB --refresh)\n",
+                rows[0].tensor);
 }
 
 static json_object *row_json(const vkat_row *r, int rank)
