@@ -7,8 +7,8 @@
  * One accumulator per subgroup leaves the tensor cores waiting on each multiply's latency; the search over NACC and
  * NSG (1..8 each) finds how much independent work they need, and the best rate is the shape's peak. The shader
  * does no memory traffic in the loop, so nothing but the multiply-adds bounds it. Must not print or exit. */
-#include "peaks.h"
 #include "bench.h"
+#include "peaks.h"
 #include "util.h"
 
 #include <math.h>
@@ -206,8 +206,7 @@ vkat_result vkat_peaks_measure_coopmat(vkat_gpu *gpu, vkat_peaks *out, vkat_erro
         const vkat_coopmat_shape *s = &info->coopmat[i];
         if (!vkat_coopmat_peak_supported(s)) {
             vkat_log(VKAT_LOG_DEBUG, "coopmat peak: skipping %ux%ux%u %s x %s -> %s (%s scope%s)", s->m, s->n, s->k,
-                     s->a_name, s->b_name, s->c_name, s->scope ? s->scope : "?",
-                     s->saturating ? ", saturating" : "");
+                     s->a_name, s->b_name, s->c_name, s->scope ? s->scope : "?", s->saturating ? ", saturating" : "");
             continue;
         }
         vkat_coopmat_peak *p = &out->coopmat[out->coopmat_count++];
@@ -231,8 +230,8 @@ vkat_result vkat_peaks_measure_coopmat(vkat_gpu *gpu, vkat_peaks *out, vkat_erro
                 vkat_result r = measure_variant(gpu, s, nacc, nsg, groups, multiplies, &tf, err);
                 if (r)
                     return r;
-                vkat_log(VKAT_LOG_DEBUG, "coopmat peak %ux%ux%u %s->%s: %u acc x %u sg: %.1f TFLOP/s", s->m, s->n,
-                         s->k, s->a_name, s->c_name, nacc, nsg, tf);
+                vkat_log(VKAT_LOG_DEBUG, "coopmat peak %ux%ux%u %s->%s: %u acc x %u sg: %.1f TFLOP/s", s->m, s->n, s->k,
+                         s->a_name, s->c_name, nacc, nsg, tf);
                 if (tf > p->tflops || (isnan(p->tflops) && !isnan(tf))) {
                     p->tflops = tf;
                     p->accumulators = nacc;
@@ -247,8 +246,7 @@ vkat_result vkat_peaks_measure_coopmat(vkat_gpu *gpu, vkat_peaks *out, vkat_erro
 void vkat_coopmat_peak_format(const vkat_coopmat_peak *p, char *buf, size_t size)
 {
     if (isnan(p->tflops))
-        snprintf(buf, size, "%ux%ux%u %s x %s -> %s: not measured", p->m, p->n, p->k, p->a_type, p->b_type,
-                 p->c_type);
+        snprintf(buf, size, "%ux%ux%u %s x %s -> %s: not measured", p->m, p->n, p->k, p->a_type, p->b_type, p->c_type);
     else
         snprintf(buf, size, "%ux%ux%u %s x %s -> %s: %.4g (%u accumulators x %u subgroups)", p->m, p->n, p->k,
                  p->a_type, p->b_type, p->c_type, p->tflops, p->accumulators, p->subgroups);
