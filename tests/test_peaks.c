@@ -58,6 +58,7 @@ static void test_tensor_math(void)
     CHECK(vkat_peaks_tensor_tflops(&p, "float16,float16") == 700);
     CHECK(vkat_peaks_tensor_tflops(&p, "int8,int32") == 1300);
     CHECK(vkat_peaks_tensor_tflops(&p, "*") == 1300);
+    CHECK(vkat_peaks_tensor_tflops(&p, "float16,*") == 700); /* any accumulator, never the int8 rate */
     CHECK(isnan(vkat_peaks_tensor_tflops(&p, "bfloat16,float32"))); /* listed, not measured */
     CHECK(isnan(vkat_peaks_tensor_tflops(&p, "float16")));          /* malformed */
     CHECK(isnan(vkat_peaks_tensor_tflops(&p, "")));

@@ -278,6 +278,11 @@ static void test_tensor(void)
         CHECK_STR(s->tensor, "*");
     vkat_space_destroy(s);
     s = NULL;
+    CHECK_MSG(vkat_space_load(DATA "tensor_default_f16.ini", &s, &err) == VKAT_OK, "%s", err.message);
+    if (s)
+        CHECK_STR(s->tensor, "float16,*");
+    vkat_space_destroy(s);
+    s = NULL;
     CHECK(vkat_space_load(DATA "good.ini", &s, &err) == VKAT_OK);
     if (s)
         CHECK_STR(s->tensor, "");

@@ -43,7 +43,7 @@ vkat_result vkat_coopmat_peak_glsl(const vkat_coopmat_shape *s, uint32_t accumul
 void vkat_coopmat_peak_format(const vkat_coopmat_peak *p, char *buf, size_t size);
 
 /* The cooperative-matrix peak a row's `tensor` names, in 1e12 operations/s: "A,C" is the best measured shape with
- * A and B of type A and accumulators of type C ("float16,float32"), "*" the best of all. NaN when none matches or
+ * A and B of type A and accumulators of type C ("float16,float32"; C "*": any accumulator), "*" the best of all. NaN when none matches or
  * `tensor` is empty. */
 double vkat_peaks_tensor_tflops(const vkat_peaks *peaks, const char *tensor);
 

@@ -270,7 +270,7 @@ double vkat_peaks_tensor_tflops(const vkat_peaks *peaks, const char *tensor)
     double best = NAN;
     for (uint32_t i = 0; i < peaks->coopmat_count && i < VKAT_MAX_COOPMAT_PEAKS; i++) {
         const vkat_coopmat_peak *p = &peaks->coopmat[i];
-        if (!any && (strcmp(p->a_type, ab) || strcmp(p->b_type, ab) || strcmp(p->c_type, acc)))
+        if (!any && (strcmp(p->a_type, ab) || strcmp(p->b_type, ab) || (strcmp(acc, "*") && strcmp(p->c_type, acc))))
             continue;
         if (p->tflops > 0 && !(p->tflops <= best))
             best = p->tflops;

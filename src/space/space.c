@@ -959,14 +959,27 @@ static vkat_result load_xyz(loader *ld, const entry *e, vkat_expr **out)
     return ld->failed;
 }
 
-/* [metrics] tensor = A, C (cooperative-matrix component type names) or "*"; the default follows the features. */
+/* [metrics] tensor = A, C (cooperative-matrix component type names, C may be '*') or "*". Without it, a space
+ * that needs a cooperative-matrix feature is bounded by the fastest shape whose A type is its first 8- or 16-bit
+ * input buffer's ("float16,*"): a kernel's fragments come from its inputs, and a float16 kernel must not be held
+ * to the int8 rate. With no such input, the fastest shape of any type ("*"). */
 static vkat_result load_tensor(loader *ld, const entry *e)
 {
     vkat_space *s = ld->s;
     if (!e) {
+        int coopmat = 0;
         for (size_t i = 0; i < s->feature_count; i++)
-            if (!strncmp(s->features[i], "cooperativeMatrix", strlen("cooperativeMatrix")))
-                snprintf(s->tensor, sizeof s->tensor, "*");
+            coopmat |= !strncmp(s->features[i], "cooperativeMatrix", strlen("cooperativeMatrix"));
+        if (!coopmat)
+            return VKAT_OK;
+        snprintf(s->tensor, sizeof s->tensor, "*");
+        for (size_t i = 0; i < s->buffer_count; i++) {
+            const vkat_buffer_decl *b = &s->buffers[i];
+            if ((b->dir & VKAT_DIR_IN) && vkat_elem_type_size(b->type) <= 2) {
+                snprintf(s->tensor, sizeof s->tensor, "%s,*", vkat_elem_type_name(b->type));
+                break;
+            }
+        }
         return VKAT_OK;
     }
     static const char *const types[] = {"float16", "bfloat16", "float32", "int8", "uint8", "int16", "uint16",
@@ -977,7 +990,7 @@ static vkat_result load_tensor(loader *ld, const entry *e)
         return VKAT_OK;
     }
     int n = sscanf(e->value, " %31[^, ] , %31[^, ] %7s", ab, acc, extra);
-    int ok_ab = 0, ok_acc = 0;
+    int ok_ab = 0, ok_acc = !strcmp(acc, "*");
     for (int i = 0; types[i]; i++) {
         ok_ab |= !strcmp(ab, types[i]);
         ok_acc |= !strcmp(acc, types[i]);
@@ -985,7 +998,8 @@ static vkat_result load_tensor(loader *ld, const entry *e)
     if (n != 2 || !ok_ab || !ok_acc)
         return lfail(ld, VKAT_ERR_SPACE, e->line,
                      "[metrics] tensor must be '*' or 'A, C': the input and accumulator component types (float16, "
-                     "bfloat16, float32, int8, uint8, int16, uint16, int32, uint32, float_e4m3, float_e5m2), got '%s'",
+                     "bfloat16, float32, int8, uint8, int16, uint16, int32, uint32, float_e4m3, float_e5m2; C may "
+                     "be '*'), got '%s'",
                      e->value);
     snprintf(s->tensor, sizeof s->tensor, "%s,%s", ab, acc);
     return VKAT_OK;
