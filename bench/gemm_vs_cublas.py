@@ -296,9 +296,9 @@ def main():
                 name, dtype, shape, row["vk"], row["remeasured"], row["fp64_err"], row["cublas"],
                 time.monotonic() - t0))
 
-    head = ["template", "dtype", "problem", "tuner TFLOP/s", "re-measured TFLOP/s", "peak TFLOP/s", "of peak",
-            "cuBLAS TFLOP/s", "ratio", "best config", "rel_l2", "fp64 sampled max rel err"]
-    keys = ["template", "dtype", "problem", "vk", "remeasured", "peak", "of_peak", "cublas", "ratio", "config",
+    head = ["template", "dtype", "problem", "tuner TFLOP/s", "re-measured TFLOP/s", "cuBLAS TFLOP/s", "ratio",
+            "peak TFLOP/s", "of peak", "best config", "rel_l2", "fp64 sampled max rel err"]
+    keys = ["template", "dtype", "problem", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak", "config",
             "rel_l2", "fp64_err"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
