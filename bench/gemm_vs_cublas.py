@@ -20,6 +20,11 @@ warm-up. The ratio to cuBLAS uses that re-measured figure.
 cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 50. fp16/bf16 in torch use
 fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
 
+int8 (spaces/cmgemm_s8.ini: int8 inputs, exact int32 accumulation and output) is compared with torch._int_mm
+(cuBLAS's int8 GEMM, int32 out) in TOPS, timed with B row-major and column-major; the faster counts. Each kernel's "of peak" is its re-measured rate over the peak that
+`vkautotune peaks` measured on the same device in the same run (--refresh-peaks measures again rather than using
+the database's cache): the tensor-core peak of its input and accumulator types, the fp32 FMA rate for fp32.
+
 Without torch or CUDA the cuBLAS columns say 'not available'. --cpu runs the spaces' [problem.cpu] sizes (and a
 tiny skinny one) with a budget of 5, for trying the script on lavapipe, where the cooperative-matrix spaces are
 skipped (the table says why).
@@ -40,7 +45,11 @@ TEMPLATES = [  # name, dtype, template, space
     ("cmgemm", "bf16", "shaders/cmgemm.comp.in", "spaces/cmgemm_bf16.ini"),
     ("cm2gemm", "fp16", "shaders/cm2gemm.comp.in", "spaces/cm2gemm_f16.ini"),
     ("cm2gemm", "bf16", "shaders/cm2gemm.comp.in", "spaces/cm2gemm_bf16.ini"),
+    ("cmgemm", "int8", "shaders/cmgemm.comp.in", "spaces/cmgemm_s8.ini"),
 ]
+# The measured peak each dtype's kernels are held to: the tensor-core peak of its cooperative-matrix types
+# (vkautotune peaks), the fp32 FMA rate for fp32.
+PEAK_TYPES = {"fp16": ("float16", "float32"), "bf16": ("bfloat16", "float32"), "int8": ("int8", "int32")}
 PROBLEMS = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 512, 14336)]
 CPU_PROBLEMS = [None, (128, 64, 512)]  # None: the space's [problem.cpu]
 
@@ -132,28 +141,70 @@ def cublas_timer():
     torch.backends.cudnn.allow_tf32 = False
     types = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
-    def measure(dtype, m, n, k):
-        a = torch.rand(m, k, device="cuda", dtype=types[dtype]) * 2 - 1
-        b = torch.rand(k, n, device="cuda", dtype=types[dtype]) * 2 - 1
-        c = torch.matmul(a, b)
+    def time_op(op):
+        op()
         torch.cuda.synchronize()
         end = time.monotonic() + 0.3  # warm up by time: the clocks ramp after a pause
         while time.monotonic() < end:
-            torch.matmul(a, b, out=c)
+            op()
             torch.cuda.synchronize()
         times = []
         for _ in range(50):
             e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             e0.record()
-            torch.matmul(a, b, out=c)
+            op()
             e1.record()
             e1.synchronize()
             times.append(e0.elapsed_time(e1) / 1e3)
-        del a, b, c
-        torch.cuda.empty_cache()
         return statistics.median(times)
 
+    def measure(dtype, m, n, k):
+        if dtype == "int8":
+            # torch._int_mm (cuBLAS's int8 GEMM, int32 out) with B row-major as the Vulkan kernel reads it, and with
+            # B column-major (cuBLAS's own int8 layout, often much faster): the faster counts, both are logged.
+            a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
+            b_row = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
+            b_col = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8).t()
+            t_row = time_op(lambda: torch._int_mm(a, b_row))
+            t_col = time_op(lambda: torch._int_mm(a, b_col))
+            sys.stderr.write("torch._int_mm %dx%dx%d: B row-major %.1f TOPS, B column-major %.1f TOPS\n" % (
+                m, n, k, 2e-12 * m * n * k / t_row, 2e-12 * m * n * k / t_col))
+            del a, b_row, b_col
+            torch.cuda.empty_cache()
+            return min(t_row, t_col)
+        a = torch.rand(m, k, device="cuda", dtype=types[dtype]) * 2 - 1
+        b = torch.rand(k, n, device="cuda", dtype=types[dtype]) * 2 - 1
+        c = torch.matmul(a, b)
+        t = time_op(lambda: torch.matmul(a, b, out=c))
+        del a, b, c
+        torch.cuda.empty_cache()
+        return t
+
     return measure
+
+
+def device_peaks(args):
+    """The first device's peaks from `vkautotune peaks --json` (measured now or from --db's cache): a function
+    dtype -> peak TFLOP/s (NaN when unknown), and the command line."""
+    cmd = [args.bin, "peaks", "--db", args.db, "--json", "-q"] + (["--refresh"] if args.refresh_peaks else [])
+    if args.device:
+        cmd += ["--device", args.device]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        dev = json.loads(out.stdout)[0]
+    except (ValueError, IndexError):
+        sys.stderr.write("peaks: exit %d: %s\n" % (out.returncode, out.stderr.strip()))
+        return (lambda dtype: float("nan")), " ".join(cmd), []
+
+    def peak(dtype):
+        if dtype == "fp32":
+            return dev.get("fp32_tflops") or float("nan")
+        ab, acc = PEAK_TYPES[dtype]
+        rates = [c["tflops"] for c in dev.get("coopmat", []) if c.get("tflops") and c["a_type"] == ab and
+                 c["b_type"] == ab and c["c_type"] == acc]
+        return max(rates) if rates else float("nan")
+
+    return peak, " ".join(cmd), dev.get("coopmat", [])
 
 
 def main():
@@ -166,7 +217,7 @@ def main():
     ap.add_argument("--db", help="results database (default: gemm.db beside --out)")
     ap.add_argument("--device", help="vkautotune --device")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--only", help="comma list of dtypes to run (fp32,fp16,bf16)")
+    ap.add_argument("--only", help="comma list of dtypes to run (fp32,fp16,bf16,int8)")
     ap.add_argument("--templates", help="comma list of template names to run (e.g. sgemm_wt)")
     ap.add_argument("--warm-start", action="store_true",
                     help="vkautotune --warm-start: each search first measures the winners of the other problems in --db")
@@ -175,6 +226,7 @@ def main():
                          "space has exactly the parameters CONFIG names, at every problem where it is valid")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
+    ap.add_argument("--refresh-peaks", action="store_true", help="measure the device's peaks again (vkautotune peaks --refresh)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
     args = ap.parse_args()
     if args.cpu:
@@ -193,8 +245,9 @@ def main():
         problems = [tuple(int(d) for d in p.split("x")) for p in args.problems.split(",")]
 
     start = time.monotonic()
+    peak, peak_cmd, coopmat_peaks = device_peaks(args)
     timer = cublas_timer()
-    rows, commands = [], []
+    rows, commands = [], [peak_cmd]
     for name, dtype, template, space in TEMPLATES:
         if (dtypes and dtype not in dtypes) or (names and name not in names):
             continue
@@ -204,7 +257,7 @@ def main():
             commands.append(cmd)
             shape = rep.get("problem") or ("M=%d,N=%d,K=%d" % problem if problem else "[problem.cpu]")
             row = {"template": name, "dtype": dtype, "problem": shape, "vk": "-", "cublas": "-", "ratio": "-",
-                   "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-"}
+                   "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-", "peak": "-", "of_peak": "-"}
             best = (rep.get("best") or [None])[0]
             if "error" in rep:
                 row["config"] = "failed: " + str(rep["error"])
@@ -215,7 +268,9 @@ def main():
             else:
                 vk_tflops = best["tflops"]
                 row.update(vk=tflops_text(vk_tflops), config=best["config"], rel_l2="%.1e" % best["rel_l2"])
-                check, lines = verify(args, space, rep["problem"])
+                # gemm_verify re-times float GEMMs only; int8 is checked exactly by the tuner (int32 vs reference)
+                check, lines = verify(args, space, rep["problem"]) if dtype != "int8" else (
+                    {"error": "not re-timed (gemm_verify: float types only; tuner check exact)"}, [])
                 commands += lines
                 if "error" in check:
                     row["remeasured"] = check["error"]
@@ -228,6 +283,9 @@ def main():
                         "" if check.get("ok") else " WRONG")
                 dims = dict(kv.split("=") for kv in rep["problem"].split(","))
                 m, n, k = int(dims["M"]), int(dims["N"]), int(dims["K"])
+                p = peak(dtype)
+                if p == p:
+                    row.update(peak="%.4g" % p, of_peak="%.2f" % (vk_tflops / p))
                 if callable(timer):
                     cu = 2.0 * m * n * k / timer(dtype, m, n, k) / 1e12
                     row.update(cublas="%.2f" % cu, ratio="%.0f%%" % (100.0 * vk_tflops / cu))
@@ -239,11 +297,17 @@ def main():
                 time.monotonic() - t0))
 
     head = ["template", "dtype", "problem", "tuner TFLOP/s", "re-measured TFLOP/s", "cuBLAS TFLOP/s", "ratio",
-            "best config", "rel_l2", "fp64 sampled max rel err"]
-    keys = ["template", "dtype", "problem", "vk", "remeasured", "cublas", "ratio", "config", "rel_l2", "fp64_err"]
+            "peak TFLOP/s", "of peak", "best config", "rel_l2", "fp64 sampled max rel err"]
+    keys = ["template", "dtype", "problem", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak", "config",
+            "rel_l2", "fp64_err"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
     table = "\n".join(lines)
+    if coopmat_peaks:
+        table += "\n\nTensor-core peaks (vkautotune peaks): " + "; ".join(
+            "%dx%dx%d %s->%s %.1f (%d acc x %d sg)" % (c["m"], c["n"], c["k"], c["a_type"], c["c_type"],
+                                                      c.get("tflops") or float("nan"), c["accumulators"],
+                                                      c["subgroups"]) for c in coopmat_peaks)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = "%s\n\n%s, budget %s per run, %.0f s in all. Commands:\n\n%s\n" % (
         table, stamp, args.budget, time.monotonic() - start, "\n".join("    " + c for c in commands))

@@ -64,6 +64,7 @@ static void test_errors(void)
     expect_error("bad_type.ini", VKAT_ERR_SPACE, 9,
                  "unknown type 'float64' for buffer 'A' (known: float32, float16, bfloat16, int32, uint32, int8, uint8)",
                  1);
+    expect_error("bad_tensor.ini", VKAT_ERR_SPACE, 10, "[metrics] tensor must be '*' or 'A, C'", 0);
     expect_error("bad_init.ini", VKAT_ERR_SPACE, 9,
                  "bad init 'random(...)' for buffer 'A' (expected zero, random(lo, hi), const(v), iota or "
                  "iota(start, step))", 1);
@@ -267,6 +268,32 @@ static vkat_space *load_inline(const char *text)
     return s;
 }
 
+/* [metrics] tensor: named, defaulted from the features, or absent. */
+static void test_tensor(void)
+{
+    vkat_error err = {0};
+    vkat_space *s = NULL;
+    CHECK(vkat_space_load(DATA "tensor_default.ini", &s, &err) == VKAT_OK);
+    if (s)
+        CHECK_STR(s->tensor, "*");
+    vkat_space_destroy(s);
+    s = NULL;
+    CHECK_MSG(vkat_space_load(DATA "tensor_default_f16.ini", &s, &err) == VKAT_OK, "%s", err.message);
+    if (s)
+        CHECK_STR(s->tensor, "float16,*");
+    vkat_space_destroy(s);
+    s = NULL;
+    CHECK(vkat_space_load(DATA "good.ini", &s, &err) == VKAT_OK);
+    if (s)
+        CHECK_STR(s->tensor, "");
+    vkat_space_destroy(s);
+    s = NULL;
+    CHECK_MSG(vkat_space_load(VKAT_SOURCE_DIR "/spaces/cmgemm_f16.ini", &s, &err) == VKAT_OK, "%s", err.message);
+    if (s)
+        CHECK_STR(s->tensor, "float16,float32");
+    vkat_space_destroy(s);
+}
+
 static void test_walk_errors(void)
 {
     vkat_error err = {0};
@@ -391,6 +418,7 @@ static void test_list_lines(void)
 
 int main(void)
 {
+    test_tensor();
     test_errors();
     test_good();
     test_list_lines();

@@ -40,6 +40,7 @@ static void make_row(vkat_row *r, const char *config, vkat_status status, double
     r->status = status;
     snprintf(r->reason, sizeof r->reason, "%s", status == VKAT_STATUS_OK ? "" : "because 'reasons'");
     r->median_s = median;
+    snprintf(r->tensor, sizeof r->tensor, "%s", median > 1e-3 ? "float16,float32" : "");
     r->min_s = median * 0.9;
     r->max_s = median * 1.5;
     r->mad_s = median * 0.01;
@@ -64,7 +65,7 @@ static int rows_equal(const vkat_row *a, const vkat_row *b)
     S(device.driver_version_string); S(device.driver_uuid); S(device.pipeline_cache_uuid);
     S(kernel); S(template_hash); S(space_hash); S(problem); S(config); N(status); S(reason);
     N(median_s); N(min_s); N(max_s); N(mad_s); N(samples); N(batch); N(flops); N(bytes); N(tflops); N(gbps);
-    N(rel_l2); N(max_abs); S(spirv_hash); S(created); N(id); S(pipeline_stats);
+    N(rel_l2); N(max_abs); S(spirv_hash); S(created); N(id); S(pipeline_stats); S(tensor);
 #undef S
 #undef N
     return ok;
@@ -236,7 +237,7 @@ static void test_roundtrip_and_ranking(void)
     CHECK(sqlite3_open(path, &db) == SQLITE_OK);
     sqlite3_stmt *s;
     CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 2);
+    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 3);
     sqlite3_finalize(s);
     CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL) == SQLITE_OK);
     CHECK(sqlite3_step(s) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(s, 0), "wal") == 0);
@@ -435,9 +436,35 @@ static void test_migrate_v1(void)
     CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
     if (st) {
         CHECK(vkat_store_get(st, &key, &got, &err) == 1);
-        CHECK(got.median_s == 0.5 && got.pipeline_stats[0] == 0);
+        CHECK(got.median_s == 0.5 && got.pipeline_stats[0] == 0 && got.tensor[0] == 0);
+        /* The migrated file stores the version-3 column. */
+        snprintf(got.tensor, sizeof got.tensor, "float16,float32");
+        CHECK(vkat_store_put(st, &got, &err) == VKAT_OK);
+        vkat_row again;
+        CHECK(vkat_store_get(st, &key, &again, &err) == 1 && !strcmp(again.tensor, "float16,float32"));
         vkat_store_close(st);
     }
+    /* A version-2 file merges into a current one (its rows have no tensor column: the scalar bound). */
+    char v2[] = "/tmp/vkat-test-store-v2-XXXXXX";
+    fd = mkstemp(v2);
+    CHECK(fd >= 0);
+    close(fd);
+    CHECK(sqlite3_open(v2, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, v1, NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(db,
+                       "ALTER TABLE results ADD COLUMN pipeline_stats TEXT NOT NULL DEFAULT '';"
+                       "UPDATE results SET config = 'X=2', created = '2026-02-01T00:00:00Z';"
+                       "PRAGMA user_version = 2;",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    if (st) {
+        vkat_merge_stats ms = {0};
+        CHECK_MSG(vkat_store_merge(st, v2, &ms, &err) == VKAT_OK, "%s", err.message);
+        CHECK(ms.read == 1 && ms.added == 1);
+        vkat_store_close(st);
+    }
+    remove(v2);
     remove(path);
 }
 

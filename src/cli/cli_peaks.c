@@ -12,6 +12,15 @@
 
 #define DEFAULT_DB "vkautotune.db"
 
+/* How many of the device's cooperative-matrix shapes the tensor-core peak can measure. */
+static uint32_t measurable_shapes(const vkat_device_info *dev)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < dev->coopmat_count && i < VKAT_MAX_COOPMAT_SHAPES; i++)
+        n += (uint32_t)vkat_coopmat_peak_supported(&dev->coopmat[i]);
+    return n;
+}
+
 int vkat_cli_peaks_for(vkat_store *store, const vkat_instance *inst, uint32_t index, int refresh, vkat_peaks *out,
                        vkat_error *err)
 {
@@ -22,7 +31,8 @@ int vkat_cli_peaks_for(vkat_store *store, const vkat_instance *inst, uint32_t in
         int found = vkat_store_get_peaks(store, &key, out, err);
         if (found < 0)
             return -1;
-        if (found)
+        /* A cache written before tensor-core peaks existed has none for a device that lists shapes: measure. */
+        if (found && (out->coopmat_count > 0 || measurable_shapes(dev) == 0))
             return 1;
     }
     vkat_log(VKAT_LOG_INFO, "measuring the peaks of %s (cached in the database afterwards)", dev->name);
@@ -46,7 +56,10 @@ static void usage(FILE *f)
     fprintf(f, "usage: vkautotune peaks [--device SPEC] [--db PATH] [--refresh] [--json]\n"
                "\n"
                "Prints each device's peaks measured by vkautotune itself: device-memory bandwidth (a copy kernel),\n"
-               "fp32 and fp16 FMA throughput, and host<->device transfer bandwidth (staging copies). They are\n"
+               "fp32 and fp16 FMA throughput, host<->device transfer bandwidth (staging copies), and the\n"
+               "tensor-core peak of every cooperative-matrix shape the device lists (a shader that only chains\n"
+               "coopMatMulAdd, searched over 1-8 accumulators per subgroup and 1-8 subgroups per workgroup).\n"
+               "Kernels whose space needs a cooperative matrix get their '%% peak' from that peak. They are\n"
                "cached in the results database per device and driver; --refresh measures again.\n"
                "\n"
                "options:\n"
@@ -121,6 +134,23 @@ int vkat_cmd_peaks(int argc, char **argv)
             json_object_object_add(o, "fp16_tflops", num(p.fp16_tflops));
             json_object_object_add(o, "h2d_gbps", num(p.h2d_gbps));
             json_object_object_add(o, "d2h_gbps", num(p.d2h_gbps));
+            json_object *cm = json_object_new_array();
+            for (uint32_t k = 0; k < p.coopmat_count && k < VKAT_MAX_COOPMAT_PEAKS; k++) {
+                const vkat_coopmat_peak *c = &p.coopmat[k];
+                json_object *e = json_object_new_object();
+                json_object_object_add(e, "m", json_object_new_int64(c->m));
+                json_object_object_add(e, "n", json_object_new_int64(c->n));
+                json_object_object_add(e, "k", json_object_new_int64(c->k));
+                json_object_object_add(e, "a_type", json_object_new_string(c->a_type));
+                json_object_object_add(e, "b_type", json_object_new_string(c->b_type));
+                json_object_object_add(e, "c_type", json_object_new_string(c->c_type));
+                json_object_object_add(e, "result_type", json_object_new_string(c->result_type));
+                json_object_object_add(e, "tflops", num(c->tflops));
+                json_object_object_add(e, "accumulators", json_object_new_int64(c->accumulators));
+                json_object_object_add(e, "subgroups", json_object_new_int64(c->subgroups));
+                json_object_array_add(cm, e);
+            }
+            json_object_object_add(o, "coopmat", cm);
             json_object_object_add(o, "measured", json_object_new_string(p.created));
             json_object_array_add(out, o);
             continue;
@@ -133,6 +163,22 @@ int vkat_cmd_peaks(int argc, char **argv)
         vkat_cli_format_figure(p.d2h_gbps, f[4], sizeof f[4]);
         printf("%-40.40s %-22.22s %10s %10s %10s %10s %10s  %s\n", p.device.name, p.device.driver_version_string,
                f[0], f[1], f[2], f[3], f[4], p.created);
+    }
+    /* Tensor-core peaks, one line per shape under each device (TFLOP/s; tera-ops for integer types). */
+    for (uint32_t d = 0; !json && d < ndev; d++) {
+        const vkat_device_info *dev = vkat_instance_device(inst, devices[d]);
+        if (all[d].coopmat_count == 0) {
+            printf("%s: no tensor-core peak: %s\n", all[d].device.name,
+                   dev->coopmat_count == 0 ? "the device lists no cooperative-matrix shapes (VK_KHR_cooperative_matrix)"
+                                           : "none of its cooperative-matrix shapes has a peak shader here");
+            continue;
+        }
+        printf("%s: tensor-core peaks, TFLOP/s (TOPS for integers):\n", all[d].device.name);
+        for (uint32_t k = 0; k < all[d].coopmat_count && k < VKAT_MAX_COOPMAT_PEAKS; k++) {
+            char line[160];
+            vkat_coopmat_peak_format(&all[d].coopmat[k], line, sizeof line);
+            printf("  %s\n", line);
+        }
     }
 done:
     if (out) {

@@ -84,8 +84,8 @@ static void usage(FILE *f)
             "  --kernel-timeout SECONDS  how long one submission to the GPU (a checked run, a warm-up or timed\n"
             "                      batch) may take before the variant is stored as timeout (default 10; the\n"
             "                      reference gets at least 60); --watchdog catches what never returns at all\n"
-            "  --warmup SECONDS    warm-up before timing when the GPU was idle (default 0.2); variants measured\n"
-            "                      back to back, with the clocks still up, get at most 0.02\n"
+            "  --warmup SECONDS    warm-up before timing each variant, so the GPU clocks are up (default 0.2;\n"
+            "                      the gaps between variants let them drop)\n"
             "  --repetitions N     timed samples per variant (default 10)\n"
             "  --dry-run           count raw and valid configurations and show a few; touches no GPU;\n"
             "                      a space too large to count in 2 s gets an estimate from random samples\n"
@@ -602,6 +602,9 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
                 x->transfer_s * 1e3, rows[0].median_s * 1e3);
     if (!x->peaks)
         fprintf(o, "%% peak: no measured peaks for this device yet (vkautotune peaks --db DB measures them)\n");
+    else if (rows[0].tensor[0] && isnan(vkat_peaks_tensor_tflops(x->peaks, rows[0].tensor)))
+        fprintf(o, "%% peak: no tensor-core peak for '%s' on this device (vkautotune peaks --db DB --refresh)\n",
+                rows[0].tensor);
 }
 
 static json_object *row_json(const vkat_row *r, int rank)

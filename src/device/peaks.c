@@ -327,6 +327,8 @@ vkat_result vkat_peaks_measure(const vkat_instance *inst, uint32_t device_index,
         r = measure_fma(gpu, &sz, 1, &out->fp16_tflops, err);
     if (!r)
         r = measure_transfers(gpu, &sz, &out->h2d_gbps, &out->d2h_gbps, err);
+    if (!r)
+        r = vkat_peaks_measure_coopmat(gpu, out, err);
     vkat_gpu_destroy(gpu);
     return r;
 }
@@ -336,8 +338,11 @@ double vkat_peaks_fraction(const vkat_peaks *peaks, const vkat_row *row)
     if (!peaks || !(row->median_s > 0))
         return NAN;
     double bound = 0;
-    if (row->flops > 0 && peaks->fp32_tflops > 0)
-        bound = fmax(bound, row->flops / (peaks->fp32_tflops * 1e12));
+    double arith = row->tensor[0] ? vkat_peaks_tensor_tflops(peaks, row->tensor) : peaks->fp32_tflops;
+    if (row->tensor[0] && row->flops > 0 && !(arith > 0))
+        return NAN;
+    if (row->flops > 0 && arith > 0)
+        bound = fmax(bound, row->flops / (arith * 1e12));
     if (row->bytes > 0 && peaks->mem_gbps > 0)
         bound = fmax(bound, row->bytes / (peaks->mem_gbps * 1e9));
     return bound > 0 ? bound / row->median_s : NAN;

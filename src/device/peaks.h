@@ -8,6 +8,7 @@
 #ifndef VKAT_PEAKS_H
 #define VKAT_PEAKS_H
 
+#include "device.h"
 #include "store.h"
 
 /* Measures every peak on device `device_index` (a logical device is created and destroyed here). A figure the
@@ -15,10 +16,36 @@
  * info; out->created is left empty for the store. Not for concurrent use on the same device. */
 vkat_result vkat_peaks_measure(const vkat_instance *inst, uint32_t device_index, vkat_peaks *out, vkat_error *err);
 
-/* The lower bound on a row's time from its device's peaks (a roofline): max(flops / fp32 peak, bytes / memory
- * peak), each term only when both the metric and the peak are known. Returns the fraction of that bound the row
- * reaches (bound / median), or NaN when nothing is known. Uses the fp32 figure: the shipped kernels are fp32. */
+/* The lower bound on a row's time from its device's peaks (a roofline): max(flops / arithmetic peak, bytes / memory
+ * peak), each term only when both the metric and the peak are known. The arithmetic peak is the fp32 FMA rate for a
+ * row whose `tensor` is empty, else the cooperative-matrix peak it names (vkat_peaks_tensor_tflops); a tensor row
+ * whose peak is unknown has no bound at all (NaN), not a memory-only one that would flatter it. Returns the
+ * fraction of that bound the row reaches (bound / median), or NaN when nothing is known. */
 double vkat_peaks_fraction(const vkat_peaks *peaks, const vkat_row *row);
+
+/* ---- Cooperative-matrix (tensor-core) peaks: peaks_coopmat.c ---- */
+
+/* Measures every subgroup-scope shape gpu->info lists whose types the peak shader can declare into out->coopmat
+ * (none listed: out->coopmat_count = 0, not an error). Only a lost device or a timeout is an error; a variant the
+ * driver refuses is logged at debug level and skipped. */
+vkat_result vkat_peaks_measure_coopmat(vkat_gpu *gpu, vkat_peaks *out, vkat_error *err);
+
+/* 1 when the peak shader handles shape `s` (subgroup scope, not saturating, every type one GLSL can declare). */
+int vkat_coopmat_peak_supported(const vkat_coopmat_shape *s);
+
+/* The GLSL of the peak shader for shape `s`: `accumulators` independent coopMatMulAdd chains per subgroup,
+ * `subgroups` subgroups of `subgroup_size` per workgroup; push constant `rounds` (4 multiply-adds per chain each).
+ * VKAT_ERR_UNSUPPORTED for a shape vkat_coopmat_peak_supported refuses, VKAT_ERR_LIMITS when `size` is short. */
+vkat_result vkat_coopmat_peak_glsl(const vkat_coopmat_shape *s, uint32_t accumulators, uint32_t subgroups,
+                                   uint32_t subgroup_size, char *buf, size_t size, vkat_error *err);
+
+/* "16x16x16 float16 x float16 -> float32: 649 (8 accumulators x 4 subgroups)", or "...: not measured". */
+void vkat_coopmat_peak_format(const vkat_coopmat_peak *p, char *buf, size_t size);
+
+/* The cooperative-matrix peak a row's `tensor` names, in 1e12 operations/s: "A,C" is the best measured shape with
+ * A and B of type A and accumulators of type C ("float16,float32"; C "*": any accumulator), "*" the best of all. NaN when none matches or
+ * `tensor` is empty. */
+double vkat_peaks_tensor_tflops(const vkat_peaks *peaks, const char *tensor);
 
 /* Seconds to move `bytes_in` host -> device and `bytes_out` device -> host at the measured link bandwidth;
  * NaN when the needed figure is unknown. */

@@ -54,7 +54,7 @@ static void device_table(FILE *f, const vkat_peaks *peaks, size_t n)
     }
     fputs("<table class=\"devices\"><tr><th>device</th><th>vendor</th><th>driver</th><th>memory GB/s</th>"
           "<th>fp32 TFLOP/s</th><th>fp16 TFLOP/s</th><th>host&#8594;device GB/s</th><th>device&#8594;host GB/s</th>"
-          "<th>measured</th></tr>\n",
+          "<th>tensor-core peaks TFLOP/s</th><th>measured</th></tr>\n",
           f);
     for (size_t i = 0; i < n; i++) {
         const vkat_peaks *p = &peaks[i];
@@ -74,6 +74,15 @@ static void device_table(FILE *f, const vkat_peaks *peaks, size_t n)
         fig(f, p->h2d_gbps, "%.4g");
         fputs("</td><td class=\"num\">", f);
         fig(f, p->d2h_gbps, "%.4g");
+        fputs("</td><td>", f);
+        if (!p->coopmat_count)
+            fputs("none measured", f);
+        for (uint32_t k = 0; k < p->coopmat_count && k < VKAT_MAX_COOPMAT_PEAKS; k++) {
+            char line[160];
+            vkat_coopmat_peak_format(&p->coopmat[k], line, sizeof line);
+            fputs(k ? "<br>" : "", f);
+            esc(f, line);
+        }
         fputs("</td><td>", f);
         esc(f, p->created);
         fputs("</td></tr>\n", f);

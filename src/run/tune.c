@@ -652,11 +652,13 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
         t->check += t1 - t0;
         t->checked++;
         if (r == VKAT_OK && row->status == VKAT_STATUS_OK) {
-            /* Clocks drop when the GPU idles (../shared/H200.md: 4.5x slower after a pause), so the full warm-up
-             * runs after any gap; back-to-back variants keep the clocks up and need only a short one. */
+            /* Clocks drop when the GPU idles (../shared/H200.md: 4.5x slower after a pause), and the gaps between
+             * variants (pipeline creation, the check's host side) are enough: an H200 search that gave each
+             * variant 0.02 s of warm-up after a short gap ran at 540-1700 MHz and measured its own best
+             * configuration at 82 TOPS instead of 310 (issue #21, records/session6-issue-21.md). So every
+             * variant gets the full warm-up (--warmup, default 0.2 s). */
             vkat_timing_opts to = c->opts->timing;
-            double full = to.warmup_s != 0 ? to.warmup_s : 0.2;
-            to.warmup_s = c->gpu_busy_until > 0 && t0 - c->gpu_busy_until < 0.05 ? fmin(full, 0.02) : full;
+            to.warmup_s = to.warmup_s != 0 ? to.warmup_s : 0.2;
             vkat_timing tm;
             r = vkat_kernel_measure(j->kernel, j->launch.groups, j->launch.push, &to, &tm, &verr);
             c->gpu_busy_until = vkat_now();
@@ -670,6 +672,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
                 row->batch = tm.batch;
                 row->flops = j->launch.flops;
                 row->bytes = j->launch.bytes;
+                snprintf(row->tensor, sizeof row->tensor, "%s", c->space->tensor);
                 row->tflops = j->launch.flops > 0 && tm.median_s > 0 ? j->launch.flops / tm.median_s * 1e-12 : 0;
                 row->gbps = j->launch.bytes > 0 && tm.median_s > 0 ? j->launch.bytes / tm.median_s * 1e-9 : 0;
             }

@@ -33,7 +33,7 @@ enum {
     DEV_SUBGROUP_SIZE, DEV_MIN_SUBGROUP_SIZE, DEV_MAX_SUBGROUP_SIZE, DEV_MAX_PUSH_CONSTANTS,
     DEV_MAX_STORAGE_BUFFER_RANGE, DEV_VENDOR_ID, DEV_IS_NVIDIA, DEV_IS_AMD, DEV_IS_INTEL, DEV_IS_CPU, DEV_COOPMAT,
     DEV_COOPMAT_F16_M, DEV_COOPMAT_F16_N, DEV_COOPMAT_F16_K, DEV_COOPMAT_BF16_M, DEV_COOPMAT_BF16_N,
-    DEV_COOPMAT_BF16_K, DEV_COMPUTE_UNITS, DEV_COUNT
+    DEV_COOPMAT_BF16_K, DEV_COMPUTE_UNITS, DEV_COOPMAT_S8_M, DEV_COOPMAT_S8_N, DEV_COOPMAT_S8_K, DEV_COUNT
 };
 
 static const char *const device_names[DEV_COUNT] = {
@@ -44,6 +44,7 @@ static const char *const device_names[DEV_COUNT] = {
     "device.max_storage_buffer_range", "device.vendor_id", "device.is_nvidia", "device.is_amd", "device.is_intel",
     "device.is_cpu", "device.coopmat", "device.coopmat_f16_m", "device.coopmat_f16_n", "device.coopmat_f16_k",
     "device.coopmat_bf16_m", "device.coopmat_bf16_n", "device.coopmat_bf16_k", "device.compute_units",
+    "device.coopmat_s8_m", "device.coopmat_s8_n", "device.coopmat_s8_k",
 };
 
 /* Vulkan 1.3's required minimum limits: what every conforming device offers, so a space checked without a device
@@ -62,11 +63,12 @@ static void device_defaults(int64_t *v)
     v[DEV_MAX_STORAGE_BUFFER_RANGE] = 134217728;
 }
 
-static const vkat_coopmat_shape *find_coopmat(const vkat_device_info *d, vkat_elem_type ab)
+/* The first subgroup-scope shape the device lists with A and B of type `ab` and accumulators of type `acc`. */
+static const vkat_coopmat_shape *find_coopmat(const vkat_device_info *d, vkat_elem_type ab, vkat_elem_type acc)
 {
     for (uint32_t i = 0; i < d->coopmat_count && i < VKAT_MAX_COOPMAT_SHAPES; i++) {
         const vkat_coopmat_shape *c = &d->coopmat[i];
-        if (c->a_type == ab && c->b_type == ab && c->c_type == VKAT_FLOAT32 && c->scope &&
+        if (c->a_type == ab && c->b_type == ab && c->c_type == acc && !c->saturating && c->scope &&
             strcmp(c->scope, "subgroup") == 0)
             return c;
     }
@@ -96,7 +98,14 @@ static void device_values(const vkat_device_info *d, int64_t *v)
     v[DEV_IS_CPU] = d->device_type && strcmp(d->device_type, "cpu") == 0;
     v[DEV_COOPMAT] = d->feature[VKAT_FEATURE_COOPMAT] && d->coopmat_count > 0;
     v[DEV_COMPUTE_UNITS] = d->compute_units;
-    const vkat_coopmat_shape *f16 = find_coopmat(d, VKAT_FLOAT16), *bf16 = find_coopmat(d, VKAT_BFLOAT16);
+    const vkat_coopmat_shape *f16 = find_coopmat(d, VKAT_FLOAT16, VKAT_FLOAT32),
+                             *bf16 = find_coopmat(d, VKAT_BFLOAT16, VKAT_FLOAT32),
+                             *s8 = find_coopmat(d, VKAT_INT8, VKAT_INT32);
+    if (s8) {
+        v[DEV_COOPMAT_S8_M] = s8->m;
+        v[DEV_COOPMAT_S8_N] = s8->n;
+        v[DEV_COOPMAT_S8_K] = s8->k;
+    }
     if (f16) {
         v[DEV_COOPMAT_F16_M] = f16->m;
         v[DEV_COOPMAT_F16_N] = f16->n;
@@ -950,12 +959,58 @@ static vkat_result load_xyz(loader *ld, const entry *e, vkat_expr **out)
     return ld->failed;
 }
 
+/* [metrics] tensor = A, C (cooperative-matrix component type names, C may be '*') or "*". Without it, a space
+ * that needs a cooperative-matrix feature is bounded by the fastest shape whose A type is its first 8- or 16-bit
+ * input buffer's ("float16,*"): a kernel's fragments come from its inputs, and a float16 kernel must not be held
+ * to the int8 rate. With no such input, the fastest shape of any type ("*"). */
+static vkat_result load_tensor(loader *ld, const entry *e)
+{
+    vkat_space *s = ld->s;
+    if (!e) {
+        int coopmat = 0;
+        for (size_t i = 0; i < s->feature_count; i++)
+            coopmat |= !strncmp(s->features[i], "cooperativeMatrix", strlen("cooperativeMatrix"));
+        if (!coopmat)
+            return VKAT_OK;
+        snprintf(s->tensor, sizeof s->tensor, "*");
+        for (size_t i = 0; i < s->buffer_count; i++) {
+            const vkat_buffer_decl *b = &s->buffers[i];
+            if ((b->dir & VKAT_DIR_IN) && vkat_elem_type_size(b->type) <= 2) {
+                snprintf(s->tensor, sizeof s->tensor, "%s,*", vkat_elem_type_name(b->type));
+                break;
+            }
+        }
+        return VKAT_OK;
+    }
+    static const char *const types[] = {"float16", "bfloat16", "float32", "int8", "uint8", "int16", "uint16",
+                                        "int32", "uint32", "float_e4m3", "float_e5m2", NULL};
+    char ab[32] = "", acc[32] = "", extra[8] = "";
+    if (!strcmp(e->value, "*")) {
+        snprintf(s->tensor, sizeof s->tensor, "*");
+        return VKAT_OK;
+    }
+    int n = sscanf(e->value, " %31[^, ] , %31[^, ] %7s", ab, acc, extra);
+    int ok_ab = 0, ok_acc = !strcmp(acc, "*");
+    for (int i = 0; types[i]; i++) {
+        ok_ab |= !strcmp(ab, types[i]);
+        ok_acc |= !strcmp(acc, types[i]);
+    }
+    if (n != 2 || !ok_ab || !ok_acc)
+        return lfail(ld, VKAT_ERR_SPACE, e->line,
+                     "[metrics] tensor must be '*' or 'A, C': the input and accumulator component types (float16, "
+                     "bfloat16, float32, int8, uint8, int16, uint16, int32, uint32, float_e4m3, float_e5m2; C may "
+                     "be '*'), got '%s'",
+                     e->value);
+    snprintf(s->tensor, sizeof s->tensor, "%s,%s", ab, acc);
+    return VKAT_OK;
+}
+
 static vkat_result load_dispatch_metrics(loader *ld)
 {
     vkat_space *s = ld->s;
     static const char *const dkeys[] = {"local_size", "groups", NULL};
-    static const char *const mkeys[] = {"flops", "bytes", NULL};
-    const entry *f[2];
+    static const char *const mkeys[] = {"flops", "bytes", "tensor", NULL};
+    const entry *f[3];
     if (section_keys(ld, SEC_DISPATCH, dkeys, f))
         return ld->failed;
     if (f[0] && load_xyz(ld, f[0], s->local_size))
@@ -968,7 +1023,7 @@ static vkat_result load_dispatch_metrics(loader *ld)
         return ld->failed;
     if (f[1] && parse_expr(ld, f[1]->value, f[1]->line, &s->bytes))
         return ld->failed;
-    return VKAT_OK;
+    return load_tensor(ld, f[2]);
 }
 
 static vkat_result load_check(loader *ld)

@@ -94,6 +94,11 @@ typedef struct vkat_space {
     /* [metrics]; NULL when absent */
     vkat_expr *flops;
     vkat_expr *bytes;
+    /* Which peak bounds the flops in the roofline (vkat_row.tensor): "" the fp32 FMA rate; "A,C" the measured
+     * cooperative-matrix peak of A x A -> C ("float16,float32"); "*" the fastest one. From "tensor =" in
+     * [metrics]; without it, for a space that needs a cooperative-matrix feature, "T,*" with T its first 8- or
+     * 16-bit input buffer's type (any accumulator), or "*" when it has none; else "". */
+    char tensor[48];
 
     /* [check]; reference_path NULL when the space has no reference */
     char *reference_path; /* resolved */

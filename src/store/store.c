@@ -17,7 +17,7 @@
 #include <time.h>
 
 /* Bump when the schema changes, and add a step to migrate() that brings version N-1 to N. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 /* Long enough for another process's put (a few ms) or checkpoint; short enough that a stuck writer is reported. */
 #define STORE_BUSY_TIMEOUT_MS 30000
 
@@ -46,12 +46,13 @@ int vkat_status_from_name(const char *name)
 
 /* ---- Schema and statements ---------------------------------------------------------------------------------- */
 
-/* Column order of every SELECT; read_row() depends on it. */
-#define ROW_COLUMNS                                                                                              \
+/* Column order of every SELECT; read_row() depends on it. ROW_COLUMNS_V2: what a version-2 file has. */
+#define ROW_COLUMNS_V2                                                                                           \
     "id, device_name, vendor, vendor_id, device_id, driver_version, driver_version_string, driver_uuid, "        \
     "pipeline_cache_uuid, kernel, template_hash, space_hash, problem, config, status, reason, median_s, min_s, " \
     "max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash, created, "            \
     "pipeline_stats"
+#define ROW_COLUMNS ROW_COLUMNS_V2 ", tensor"
 
 /* The key without config (the "which measurement series" part) and with it (one variant). */
 #define WHERE_SERIES                                                                                             \
@@ -79,6 +80,17 @@ static const char schema_v1[] =
 
 /* Version 2: the driver's pipeline statistics (VK_KHR_pipeline_executable_properties) of each variant. */
 static const char schema_v2[] = "ALTER TABLE results ADD COLUMN pipeline_stats TEXT NOT NULL DEFAULT '';";
+/* Version 3: which peak bounds a row's flops (vkat_row.tensor), and the cooperative-matrix peaks per shape. */
+static const char schema_v3[] =
+    "ALTER TABLE results ADD COLUMN tensor TEXT NOT NULL DEFAULT '';"
+    "CREATE TABLE IF NOT EXISTS coopmat_peaks ("
+    " device_name TEXT NOT NULL, vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL,"
+    " driver_version INTEGER NOT NULL, driver_uuid TEXT NOT NULL,"
+    " m INTEGER NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, a_type TEXT NOT NULL, b_type TEXT NOT NULL,"
+    " c_type TEXT NOT NULL, result_type TEXT NOT NULL, tflops REAL, accumulators INTEGER NOT NULL,"
+    " subgroups INTEGER NOT NULL,"
+    " PRIMARY KEY (device_name, vendor_id, device_id, driver_version, driver_uuid, m, n, k, a_type, b_type,"
+    " c_type, result_type));";
 /* Added after schema version 1 without bumping it: an older vkautotune ignores a table it does not know, and
  * this one creates it in any version-1 file it opens. */
 static const char schema_peaks[] =
@@ -118,8 +130,8 @@ static const char *const stmt_sql[STMT_COUNT_] = {
         "INSERT INTO results (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
         " space_hash, problem, config, vendor, driver_version_string, pipeline_cache_uuid, status, reason,"
         " median_s, min_s, max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash,"
-        " created, pipeline_stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-        " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)"
+        " created, pipeline_stats, tensor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+        " ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"
         " ON CONFLICT (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
         " space_hash, problem, config) DO UPDATE SET vendor = excluded.vendor,"
         " driver_version_string = excluded.driver_version_string,"
@@ -127,7 +139,8 @@ static const char *const stmt_sql[STMT_COUNT_] = {
         " median_s = excluded.median_s, min_s = excluded.min_s, max_s = excluded.max_s, mad_s = excluded.mad_s,"
         " samples = excluded.samples, batch = excluded.batch, flops = excluded.flops, bytes = excluded.bytes,"
         " tflops = excluded.tflops, gbps = excluded.gbps, rel_l2 = excluded.rel_l2, max_abs = excluded.max_abs,"
-        " spirv_hash = excluded.spirv_hash, created = excluded.created, pipeline_stats = excluded.pipeline_stats"
+        " spirv_hash = excluded.spirv_hash, created = excluded.created, pipeline_stats = excluded.pipeline_stats,"
+        " tensor = excluded.tensor"
         " RETURNING id",
     [STMT_GET] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_VARIANT,
     /* id breaks ties so equal medians rank the same way on every call. */
@@ -216,6 +229,11 @@ static vkat_result migrate(vkat_store *st, vkat_error *err)
     }
     if (version < 2) {
         r = exec(st, schema_v2, err);
+        if (r)
+            goto rollback;
+    }
+    if (version < 3) {
+        r = exec(st, schema_v3, err);
         if (r)
             goto rollback;
     }
@@ -477,6 +495,7 @@ static void read_row(sqlite3_stmt *s, vkat_row *row)
     column_text(s, 28, row->spirv_hash, sizeof row->spirv_hash);
     column_text(s, 29, row->created, sizeof row->created);
     column_text(s, 30, row->pipeline_stats, sizeof row->pipeline_stats);
+    column_text(s, 31, row->tensor, sizeof row->tensor);
 }
 
 /* Binds ?1..?9 (the series) and, with `config`, ?10. */
@@ -548,6 +567,7 @@ vkat_result vkat_store_put(vkat_store *st, vkat_row *row, vkat_error *err)
     B(sqlite3_bind_text(s, 28, row->spirv_hash, -1, SQLITE_STATIC));
     B(sqlite3_bind_text(s, 29, row->created, -1, SQLITE_STATIC));
     B(sqlite3_bind_text(s, 30, row->pipeline_stats, -1, SQLITE_STATIC));
+    B(sqlite3_bind_text(s, 31, row->tensor, -1, SQLITE_STATIC));
 #undef B
     if (rc != SQLITE_OK) {
         done(s);
@@ -770,6 +790,105 @@ static void read_peaks(sqlite3_stmt *s, vkat_peaks *p)
     column_text(s, 13, p->created, sizeof p->created);
 }
 
+/* ---- Cooperative-matrix peaks (schema 3): one row per shape, replaced as a whole with the device's peaks ---- */
+
+#define COOPMAT_WHERE                                                                                            \
+    " WHERE device_name = ?1 AND vendor_id = ?2 AND device_id = ?3 AND driver_version = ?4 AND driver_uuid = ?5"
+
+static int bind_device(sqlite3_stmt *s, const vkat_device_key *d)
+{
+    int rc = sqlite3_bind_text(s, 1, d->name, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 2, d->vendor_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 3, d->device_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(s, 4, d->driver_version);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(s, 5, d->driver_uuid, -1, SQLITE_TRANSIENT);
+    return rc;
+}
+
+/* Fills p->coopmat with the rows of p->device in `db`, in the order they were written (the device's). */
+static vkat_result read_coopmat_peaks(sqlite3 *db, const char *path, vkat_peaks *p, vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    p->coopmat_count = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m, n, k, a_type, b_type, c_type, result_type, tflops, accumulators, subgroups"
+                           " FROM coopmat_peaks" COOPMAT_WHERE " ORDER BY rowid",
+                           -1, &s, NULL) != SQLITE_OK)
+        return db_fail(err, db, path);
+    int rc = bind_device(s, &p->device);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (p->coopmat_count == VKAT_MAX_COOPMAT_PEAKS)
+            continue;
+        vkat_coopmat_peak *c = &p->coopmat[p->coopmat_count++];
+        c->m = (uint32_t)sqlite3_column_int64(s, 0);
+        c->n = (uint32_t)sqlite3_column_int64(s, 1);
+        c->k = (uint32_t)sqlite3_column_int64(s, 2);
+        column_text(s, 3, c->a_type, sizeof c->a_type);
+        column_text(s, 4, c->b_type, sizeof c->b_type);
+        column_text(s, 5, c->c_type, sizeof c->c_type);
+        column_text(s, 6, c->result_type, sizeof c->result_type);
+        c->tflops = column_double(s, 7);
+        c->accumulators = (uint32_t)sqlite3_column_int64(s, 8);
+        c->subgroups = (uint32_t)sqlite3_column_int64(s, 9);
+    }
+    vkat_result r = rc == SQLITE_DONE ? VKAT_OK : db_fail(err, db, path);
+    sqlite3_finalize(s);
+    return r;
+}
+
+/* Replaces the rows of p->device with p->coopmat; inside the caller's savepoint. */
+static vkat_result write_coopmat_peaks(vkat_store *st, const vkat_peaks *p, vkat_error *err)
+{
+    sqlite3_stmt *del = NULL, *ins = NULL;
+    int rc = sqlite3_prepare_v2(st->db, "DELETE FROM coopmat_peaks" COOPMAT_WHERE, -1, &del, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(st->db,
+                                "INSERT INTO coopmat_peaks (device_name, vendor_id, device_id, driver_version,"
+                                " driver_uuid, m, n, k, a_type, b_type, c_type, result_type, tflops, accumulators,"
+                                " subgroups) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                                -1, &ins, NULL);
+    if (rc == SQLITE_OK)
+        rc = bind_device(del, &p->device);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(del) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    for (uint32_t i = 0; rc == SQLITE_OK && i < p->coopmat_count && i < VKAT_MAX_COOPMAT_PEAKS; i++) {
+        const vkat_coopmat_peak *c = &p->coopmat[i];
+        sqlite3_reset(ins);
+        rc = bind_device(ins, &p->device);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_int64(ins, 6, c->m);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_int64(ins, 7, c->n);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_int64(ins, 8, c->k);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_text(ins, 9, c->a_type, -1, SQLITE_TRANSIENT);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_text(ins, 10, c->b_type, -1, SQLITE_TRANSIENT);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_text(ins, 11, c->c_type, -1, SQLITE_TRANSIENT);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_text(ins, 12, c->result_type, -1, SQLITE_TRANSIENT);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_double(ins, 13, c->tflops);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_int64(ins, 14, c->accumulators);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_bind_int64(ins, 15, c->subgroups);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    }
+    vkat_result r = rc == SQLITE_OK ? VKAT_OK : db_fail(err, st->db, st->path);
+    sqlite3_finalize(del);
+    sqlite3_finalize(ins);
+    return r;
+}
+
 vkat_result vkat_store_put_peaks(vkat_store *st, vkat_peaks *p, vkat_error *err)
 {
     if (p->created[0] == 0)
@@ -794,29 +913,35 @@ vkat_result vkat_store_put_peaks(vkat_store *st, vkat_peaks *p, vkat_error *err)
     B(sqlite3_bind_double(s, 13, p->d2h_gbps));
     B(sqlite3_bind_text(s, 14, p->created, -1, SQLITE_STATIC));
 #undef B
+    /* The scalar peaks and the shapes' rows commit together (a savepoint also nests in merge's transaction). */
+    vkat_result r = exec(st, "SAVEPOINT put_peaks", err);
+    if (r) {
+        done(s);
+        return r;
+    }
     if (rc == SQLITE_OK)
         rc = sqlite3_step(s);
-    vkat_result r = rc == SQLITE_DONE ? VKAT_OK : db_fail(err, st->db, st->path);
+    r = rc == SQLITE_DONE ? VKAT_OK : db_fail(err, st->db, st->path);
     done(s);
-    return r;
+    if (!r)
+        r = write_coopmat_peaks(st, p, err);
+    if (r) {
+        sqlite3_exec(st->db, "ROLLBACK TO put_peaks; RELEASE put_peaks", NULL, NULL, NULL);
+        return r;
+    }
+    return exec(st, "RELEASE put_peaks", err);
 }
 
 int vkat_store_get_peaks(vkat_store *st, const vkat_device_key *device, vkat_peaks *out, vkat_error *err)
 {
     sqlite3_stmt *s = st->stmt[STMT_PEAKS_GET];
-    int rc = sqlite3_bind_text(s, 1, device->name, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(s, 2, device->vendor_id);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(s, 3, device->device_id);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(s, 4, device->driver_version);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(s, 5, device->driver_uuid, -1, SQLITE_STATIC);
+    int rc = bind_device(s, device);
     int ret = step_one(st, s, rc, err);
     if (ret == 1)
         read_peaks(s, out);
     done(s);
+    if (ret == 1 && read_coopmat_peaks(st->db, st->path, out, err))
+        return -1;
     return ret;
 }
 
@@ -846,6 +971,8 @@ vkat_result vkat_store_list_peaks(vkat_store *st, vkat_peaks **out, size_t *coun
     *count = 0;
     vkat_result r = collect_peaks(st->db, st->path, st->stmt[STMT_PEAKS_LIST], out, count, err);
     done(st->stmt[STMT_PEAKS_LIST]);
+    for (size_t i = 0; !r && i < *count; i++)
+        r = read_coopmat_peaks(st->db, st->path, &(*out)[i], err);
     if (r) {
         free(*out);
         *out = NULL;
@@ -871,11 +998,14 @@ static int row_wins(const vkat_row *src, const vkat_row *dst)
     return 0;
 }
 
-static vkat_result merge_rows(vkat_store *dst, sqlite3 *src, const char *src_path, vkat_merge_stats *stats,
-                              vkat_error *err)
+static vkat_result merge_rows(vkat_store *dst, sqlite3 *src, const char *src_path, int64_t version,
+                              vkat_merge_stats *stats, vkat_error *err)
 {
     sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(src, "SELECT " ROW_COLUMNS " FROM results ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+    /* A version-2 source has no tensor column: its rows are bounded by the scalar rate (""). */
+    const char *sql = version < 3 ? "SELECT " ROW_COLUMNS_V2 ", '' FROM results ORDER BY id"
+                                  : "SELECT " ROW_COLUMNS " FROM results ORDER BY id";
+    if (sqlite3_prepare_v2(src, sql, -1, &s, NULL) != SQLITE_OK)
         return db_fail(err, src, src_path);
     vkat_result r = VKAT_OK;
     int rc;
@@ -905,8 +1035,8 @@ static vkat_result merge_rows(vkat_store *dst, sqlite3 *src, const char *src_pat
     return r;
 }
 
-static vkat_result merge_peaks(vkat_store *dst, sqlite3 *src, const char *src_path, vkat_merge_stats *stats,
-                               vkat_error *err)
+static vkat_result merge_peaks(vkat_store *dst, sqlite3 *src, const char *src_path, int64_t version,
+                               vkat_merge_stats *stats, vkat_error *err)
 {
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(src, "SELECT " PEAKS_COLUMNS " FROM peaks", -1, &s, NULL) != SQLITE_OK)
@@ -915,6 +1045,8 @@ static vkat_result merge_peaks(vkat_store *dst, sqlite3 *src, const char *src_pa
     size_t n = 0;
     vkat_result r = collect_peaks(src, src_path, s, &all, &n, err);
     sqlite3_finalize(s);
+    for (size_t i = 0; !r && version >= 3 && i < n; i++)
+        r = read_coopmat_peaks(src, src_path, &all[i], err);
     for (size_t i = 0; !r && i < n; i++) {
         vkat_peaks have;
         stats->peaks_read++;
@@ -959,9 +1091,9 @@ vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_s
     if ((r = exec(dst, "BEGIN IMMEDIATE", err)))
         goto done;
     vkat_merge_stats add = {0};
-    r = merge_rows(dst, src, src_path, &add, err);
+    r = merge_rows(dst, src, src_path, version, &add, err);
     if (!r && peaks)
-        r = merge_peaks(dst, src, src_path, &add, err);
+        r = merge_peaks(dst, src, src_path, version, &add, err);
     if (!r)
         r = exec(dst, "COMMIT", err);
     if (r) {

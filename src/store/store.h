@@ -56,6 +56,9 @@ typedef struct vkat_row {
     char spirv_hash[17];
     char created[32];          /* ISO 8601 UTC, set by the store when empty */
     char pipeline_stats[512];  /* driver statistics ("Register Count=40; ..."), "" when the driver has none */
+    /* Which peak bounds the flops (schema 3): "" the scalar fp32 rate; "A,C" (e.g. "float16,float32") the
+     * measured cooperative-matrix peak with A/B of type A and accumulators of type C; "*" the fastest one. */
+    char tensor[48];
 } vkat_row;
 
 /* Opens (creating when missing) for reading and writing: switches the file to WAL and migrates an older schema.
@@ -134,6 +137,17 @@ vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_s
  * device name, vendor id, device id, driver version, driver uuid — the results' device key). Figures that were
  * not measured (e.g. fp16 on a device without shaderFloat16) are NaN. Kept in the table `peaks`, which is
  * created when missing, so databases written before it existed open unchanged. */
+/* One cooperative-matrix shape's tensor-core peak (schema 3, table coopmat_peaks): the best rate of a shader that
+ * only chains coopMatMulAdd, searched over independent accumulators per subgroup and subgroups per workgroup. */
+typedef struct vkat_coopmat_peak {
+    uint32_t m, n, k;
+    char a_type[16], b_type[16], c_type[16], result_type[16]; /* Vulkan component type names: "float16", "int8" */
+    double tflops;                    /* 2 * M * N * K per multiply-add, 1e12/s (int8: tera-ops) */
+    uint32_t accumulators, subgroups; /* the search's best: chains per subgroup, subgroups per workgroup */
+} vkat_coopmat_peak;
+
+#define VKAT_MAX_COOPMAT_PEAKS 16
+
 typedef struct vkat_peaks {
     vkat_device_key device;
     double mem_gbps;     /* device-memory copy: (read + write) bytes / s, 1e9 */
@@ -142,6 +156,10 @@ typedef struct vkat_peaks {
     double h2d_gbps;     /* host -> device staging copy, 1e9 bytes/s */
     double d2h_gbps;     /* device -> host staging copy */
     char created[32];    /* ISO 8601 UTC, set by the store when empty */
+    /* Every subgroup-scope shape the device lists (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR) whose types
+     * the peak shader can declare; none on a device without VK_KHR_cooperative_matrix. */
+    uint32_t coopmat_count;
+    vkat_coopmat_peak coopmat[VKAT_MAX_COOPMAT_PEAKS];
 } vkat_peaks;
 
 /* Inserts or replaces the peaks of peaks->device. */

@@ -58,7 +58,7 @@ fi
 # ---- cooperative-matrix spaces: counts and compiles ---------------------------------------------------------------
 H200="$SRC/tests/data/profiles/h200.json" # `vkautotune devices --json` on the H200: its limits, no GPU needed
 # (cm2gemm_f16 and cm2gemm_bf16 too: their comments say the same)
-for space in cmgemm_f16 cmgemm_bf16 cm2gemm_f16 cm2gemm_bf16; do
+for space in cmgemm_f16 cmgemm_bf16 cmgemm_s8 cm2gemm_f16 cm2gemm_bf16; do
     # the comment says 'Valid at 4096^3 with ... : N of R raw (N1 with BT=1)'
     want=$(sed -n 's/.*: \([0-9]*\) of [0-9]* raw (\([0-9]*\) with BT=1).*/\1 \2/p' "$SRC/spaces/$space.ini")
     for bt in 0 1; do
@@ -208,6 +208,28 @@ if [ $HAVE_DEVICE -eq 0 ]; then
     exit
 fi
 
+# int8 (cmgemm.comp.in with S8 = 1): each configuration valid under the H200's limits, with int8 fragments
+# (OpTypeInt 8 1) multiplied into int32 accumulators, on both B layouts and every staging path.
+for config in "FN=16,FK=32,WG_M=2,WG_N=2,TM=4,TN=4,BK=128,STAGES=1,PF=1,FB=0,PAD=1,SWZ=16" \
+    "FN=16,FK=32,WG_M=2,WG_N=2,TM=4,TN=4,BK=64,STAGES=2,PF=0,FB=1,PAD=1,SWZ=16" \
+    "FN=16,FK=32,WG_M=2,WG_N=2,TM=2,TN=2,BK=32,STAGES=3,PF=0,FB=0,PAD=1,SWZ=4"; do
+    for bt in 0 1; do
+        name="compile cmgemm_s8 $config BT=$bt"
+        "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/spaces/cmgemm_s8.ini" --config "$config" \
+            --problem BT=$bt --device-profile "$H200" --disassemble >"$T/cm8.dis" 2>"$T/cm8.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$name" "exit $rc: $(tail -n 1 "$T/cm8.err")"
+        elif grep -q "fails constraint" "$T/cm8.err"; then
+            fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/cm8.err" | head -n 1)"
+        elif ! grep -q "OpTypeInt 8 1" "$T/cm8.dis" || ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/cm8.dis"; then
+            fail "$name" "no int8 cooperative-matrix multiply-add in the disassembly"
+        else
+            ok "$name"
+        fi
+    done
+done
+
 # ---- sgemm tunes and checks on the device ------------------------------------------------------------------------
 # shellcheck disable=SC2086 # TUNE holds several words on purpose
 "$BIN" --space "$SRC/spaces/sgemm.ini" --budget 6 $TUNE >"$T/tune.json" 2>"$T/tune.err"
@@ -244,7 +266,7 @@ print(rep["skipped"])
         fi
     done
 }
-check_skipped VK_KHR_cooperative_matrix cmgemm_f16 cmgemm_bf16
+check_skipped VK_KHR_cooperative_matrix cmgemm_f16 cmgemm_bf16 cmgemm_s8
 check_skipped VK_NV_cooperative_matrix2 cm2gemm_f16 cm2gemm_bf16
 
 echo "$passed passed, $failed failed"
