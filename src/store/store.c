@@ -1083,7 +1083,9 @@ vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_s
     if (r)
         return r;
     sqlite3 *src = in->db;
-    int64_t peaks = 0;
+    int64_t peaks = 0, version = 0; /* an older file is migrated in memory, so this is the current version */
+    if ((r = pragma_int(in, "PRAGMA user_version", &version, err)))
+        goto done;
     if ((r = pragma_int(in, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'peaks'", &peaks,
                         err)))
         goto done;
