@@ -284,15 +284,30 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         if (it->compiled_problem >> i & 1)
             json_object_array_add(compiled, str(s->problem[i].name));
     json_object_object_add(k, "compiled_problem", compiled);
+    static const char *const binding_names[] = {"define", "spec", "push", "none"};
+    json_object *binding = json_object_new_object();
+    for (size_t i = 0; i < s->problem_count; i++)
+        json_object_object_add(binding, s->problem[i].name, str(binding_names[s->problem[i].binding]));
+    json_object_object_add(k, "problem_binding", binding);
     json_object_object_add(k, "config", str(row->config));
 
     json_object *params = json_object_new_object();
     json_object *spec = json_object_new_array();
+    for (size_t i = 0; i < s->problem_count; i++) {
+        if (s->problem[i].binding != VKAT_SIZE_SPEC)
+            continue;
+        json_object *c = json_object_new_object();
+        json_object_object_add(c, "id", json_object_new_int64(s->problem[i].spec_id));
+        json_object_object_add(c, "name", str(s->problem[i].name));
+        json_object_object_add(c, "value", json_object_new_int64(problem_value(it, i)));
+        json_object_object_add(c, "problem", json_object_new_boolean(1));
+        json_object_array_add(spec, c);
+    }
     for (size_t i = 0; i < s->param_count; i++) {
         const vkat_param *p = &s->params[i];
         int64_t v = p->values[it->choice[i]];
         json_object *o = json_object_new_object();
-        json_object_object_add(o, "value", json_object_new_int64(v));
+        json_object_object_add(o, "value", p->texts ? str(p->texts[v]) : json_object_new_int64(v));
         json_object_object_add(o, "kind", str(p->kind == VKAT_PARAM_SPEC ? "spec" : "define"));
         json_object_object_add(params, p->name, o);
         if (p->kind == VKAT_PARAM_SPEC) {
@@ -795,8 +810,17 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     size_t nspec = 0;
     for (size_t i = 0; i < s->param_count; i++)
         nspec += s->params[i].kind == VKAT_PARAM_SPEC;
+    for (size_t i = 0; i < s->problem_count; i++)
+        nspec += s->problem[i].binding == VKAT_SIZE_SPEC;
     if (nspec) {
         tb_printf(pre, "static const vkat_rt_spec_constant %s_spec_%zu[] = {\n", id, k);
+        for (size_t i = 0; i < s->problem_count; i++) {
+            if (s->problem[i].binding != VKAT_SIZE_SPEC)
+                continue;
+            tb_printf(pre, "    {%u, %uu, ", s->problem[i].spec_id, (uint32_t)problem_value(it, i));
+            tb_cstr(pre, s->problem[i].name);
+            tb_printf(pre, ", %zu},\n", i + 1);
+        }
         for (size_t i = 0; i < s->param_count; i++) {
             const vkat_param *p = &s->params[i];
             if (p->kind != VKAT_PARAM_SPEC)
