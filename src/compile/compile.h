@@ -51,6 +51,23 @@ typedef struct vkat_spec_value {
     uint32_t value; /* 32-bit scalar bits */
 } vkat_spec_value;
 
+/* What a descriptor binding holds, from its variable's storage class and type. */
+typedef enum vkat_descriptor_kind {
+    VKAT_DESC_STORAGE_BUFFER = 0,
+    VKAT_DESC_UNIFORM_BUFFER,
+    VKAT_DESC_SAMPLED_IMAGE,
+    VKAT_DESC_STORAGE_IMAGE,
+    VKAT_DESC_SAMPLER,
+    VKAT_DESC_COMBINED_IMAGE_SAMPLER,
+    VKAT_DESC_UNIFORM_TEXEL_BUFFER,
+    VKAT_DESC_STORAGE_TEXEL_BUFFER,
+    VKAT_DESC_ACCELERATION_STRUCTURE,
+    VKAT_DESC_OTHER,
+} vkat_descriptor_kind;
+
+/* "storage buffer", "uniform buffer", "sampled image", ... */
+const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind);
+
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
     uint64_t shared_bytes;   /* sum of Workgroup-storage variables' sizes (std430-like layout: scalars, vectors,
@@ -62,6 +79,8 @@ typedef struct vkat_spirv_info {
     uint32_t binding_count;
     struct {
         uint32_t set, binding;
+        vkat_descriptor_kind kind;
+        char name[64]; /* the variable's (or its block type's) name when the module keeps names, else "" */
     } bindings[32];
 } vkat_spirv_info;
 

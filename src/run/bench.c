@@ -346,6 +346,12 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
     return VKAT_OK;
 }
 
+/* The space says which buffers are uniform; the template's bindings were checked against it (tune.c). */
+static VkDescriptorType descriptor_type(const vkat_buffer_spec *spec)
+{
+    return spec->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
 static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
 {
     VkDevice dev = ws->gpu->device;
@@ -359,7 +365,7 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
     }
     for (size_t i = 0; i < ws->count; i++) {
         bindings[i].binding = (uint32_t)i;
-        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
         bindings[i].descriptorCount = 1;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
@@ -371,11 +377,15 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
         r = vkat_fail_vk(err, vr, "vkCreateDescriptorSetLayout");
         goto cleanup;
     }
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)};
+    uint32_t uniforms = 0;
+    for (size_t i = 0; i < ws->count; i++)
+        uniforms += ws->bufs[i].spec.uniform != 0;
+    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)},
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniforms ? uniforms : 1}};
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = 1;
-    pci.poolSizeCount = 1;
-    pci.pPoolSizes = &ps;
+    pci.poolSizeCount = 2;
+    pci.pPoolSizes = ps;
     vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
     if (vr != VK_SUCCESS) {
         r = vkat_fail_vk(err, vr, "vkCreateDescriptorPool");
@@ -400,7 +410,7 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
         writes[i].dstSet = ws->set;
         writes[i].dstBinding = (uint32_t)i;
         writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
         writes[i].pBufferInfo = &infos[i];
     }
     if (ws->count)
@@ -527,8 +537,8 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
          * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
         const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
         r = vkat_gpu_make_buffer(gpu, b->bytes + b->canary,
-                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        (b->spec.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) |
+                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                         prefer, VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
         if (r)
             goto cleanup;

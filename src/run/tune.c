@@ -8,6 +8,7 @@
 #include "pool.h"
 #include "export.h"
 #include "search.h"
+#include "descriptors.h"
 #include "shader_sources.h"
 #include "template.h"
 #include "util.h"
@@ -246,6 +247,9 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
     vkat_spec_value spec[64];
     size_t nspec = spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
+    vkat_spirv_info si;
+    if (r == VKAT_OK && (r = vkat_spirv_reflect(&spirv, spec, nspec, &si, err)) == VKAT_OK)
+        r = vkat_check_bindings(s, s->reference_path, &si, err);
     if (r == VKAT_OK)
         r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
     if (r == VKAT_OK)
@@ -339,7 +343,7 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
     for (size_t i = 0; i < s->buffer_count; i++) {
         const vkat_buffer_decl *b = &s->buffers[i];
         c->buffers[i] = (vkat_buffer_spec){b->name, b->type, launch.buffer_counts[i], b->init, b->init_a, b->init_b,
-                                           b->dir};
+                                           b->dir, b->uniform};
     }
     vkat_launch_free(&launch);
     r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
@@ -473,46 +477,6 @@ static void release_job(job *j)
     vkat_launch_free(&j->launch);
 }
 
-/* The template line that declares `binding = N`, for messages; 0 when not found (e.g. set by a macro). */
-static int binding_line(const char *src, uint32_t binding)
-{
-    int line = 1;
-    for (const char *p = src; *p; p++) {
-        if (*p == '\n')
-            line++;
-        else if (!strncmp(p, "binding", 7)) {
-            const char *q = p + 7;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (*q != '=')
-                continue;
-            q++;
-            char *end;
-            unsigned long v = strtoul(q, &end, 10);
-            if (end != q && v == binding)
-                return line;
-        }
-    }
-    return 0;
-}
-
-/* Every descriptor the template declares must be one of the space's buffers (set 0, binding 0..count-1): otherwise
- * the pipeline would read memory nobody bound. A template error, not a property of one variant. */
-static vkat_result check_bindings(const run_ctx *c, const vkat_spirv_info *si, vkat_error *e)
-{
-    const vkat_space *s = c->space;
-    for (uint32_t i = 0; i < si->binding_count; i++) {
-        uint32_t set = si->bindings[i].set, b = si->bindings[i].binding;
-        if (set == 0 && b < s->buffer_count)
-            continue;
-        return vkat_fail(e, VKAT_ERR_TEMPLATE, s->template_path, binding_line(c->template_src, b),
-                         "the template declares set %u, binding %u, but the space %s has %zu buffer(s): set 0, "
-                         "bindings 0..%zu in the order of its [buffers]",
-                         set, b, s->path, s->buffer_count, s->buffer_count ? s->buffer_count - 1 : 0);
-    }
-    return VKAT_OK;
-}
-
 static void prepare(void *ctx, void *p)
 {
     run_ctx *c = ctx;
@@ -538,7 +502,7 @@ static void prepare(void *ctx, void *p)
         char why[256];
         r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);
         if (r == VKAT_OK)
-            r = check_bindings(c, &si, e);
+            r = vkat_check_bindings(s, s->template_path, &si, e);
         if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }

@@ -1102,9 +1102,11 @@ static vkat_result load_buffers(loader *ld)
                 b->dir = VKAT_DIR_OUT;
             else if (strcmp(f[3], "inout") == 0)
                 b->dir = VKAT_DIR_INOUT;
+            else if (strcmp(f[3], "uniform") == 0)
+                b->dir = VKAT_DIR_IN, b->uniform = 1; /* a uniform block: read-only, bound as a uniform buffer */
             else
-                lfail(ld, VKAT_ERR_SPACE, e->line, "bad direction '%s' for buffer '%s' (expected in, out or inout)",
-                      f[3], e->key);
+                lfail(ld, VKAT_ERR_SPACE, e->line,
+                      "bad direction '%s' for buffer '%s' (expected in, out, inout or uniform)", f[3], e->key);
         }
         free(text);
         if (ld->failed)

@@ -62,6 +62,7 @@ typedef struct vkat_buffer_decl {
     vkat_init_kind init;
     double init_a, init_b; /* random(a, b) range, const(a) value, iota: start a, step b (default 0, 1) */
     vkat_direction dir;
+    int uniform; /* direction `uniform`: a uniform buffer (dir is VKAT_DIR_IN) */
     int line;
 } vkat_buffer_decl;
 
