@@ -215,9 +215,11 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             res = ins[1];
             rd.ids[res].desc = 1 + VKAT_DESC_SAMPLER;
             break;
-        case SpvOpTypeSampledImage:
+        case SpvOpTypeSampledImage: /* samplerBuffer is a sampled image of a Buffer image: a texel buffer */
             res = ins[1];
             rd.ids[res].desc = 1 + VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+            if (len >= 3 && ins[2] < rd.bound && rd.ids[ins[2]].desc == 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                rd.ids[res].desc = 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER;
             break;
         case SpvOpTypeAccelerationStructureKHR:
             res = ins[1];
