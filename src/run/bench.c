@@ -332,6 +332,11 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
                              "maxStorageBufferRange of %u bytes",
                              name, (unsigned long long)alloc, (unsigned long long)canary,
                              gpu->info->max_storage_buffer_range);
+        uint32_t ubo_range = gpu->info->max_uniform_buffer_range ? gpu->info->max_uniform_buffer_range : 16384;
+        if (s->uniform && alloc > ubo_range)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "uniform buffer '%s' needs %llu bytes, beyond the device's maxUniformBufferRange of %u "
+                             "bytes", name, (unsigned long long)alloc, ubo_range);
         if (gpu->info->max_buffer_size && alloc > gpu->info->max_buffer_size)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "buffer '%s' needs %llu bytes, beyond the device's maxBufferSize of %llu bytes", name,
