@@ -109,6 +109,25 @@ static void test_space_errors(void)
     unsetenv("VKAT_TEST_NO_SUCH_VAR");
     expect_space_error("[kernel]\nname = k\ntemplate = ${VKAT_TEST_NO_SUCH_VAR}/mm.comp\n", 3,
                        "environment variable VKAT_TEST_NO_SUCH_VAR is not set (in '${VKAT_TEST_NO_SUCH_VAR}/mm.comp')");
+    /* A template named by the caller (the command line's TEMPLATE) replaces the key, unset variable and all. */
+    {
+        char *path = malloc(64);
+        snprintf(path, 64, "/tmp/vkat-tpl-XXXXXX");
+        int fd = mkstemp(path);
+        FILE *f = fdopen(fd, "wb");
+        fputs("[kernel]\nname = k\ntemplate = ${VKAT_TEST_NO_SUCH_VAR}/mm.comp\n", f);
+        fclose(f);
+        vkat_space *t = NULL;
+        vkat_error e2 = {0};
+        CHECK_MSG(vkat_space_load_with_template(path, DATA "shaders/matmul_spec.comp", &t, &e2) == VKAT_OK, "%s",
+                  e2.message);
+        if (t)
+            CHECK_STR(t->template_path, DATA "shaders/matmul_spec.comp");
+        vkat_space_destroy(t);
+        CHECK(vkat_space_load_with_template(path, NULL, &t, &e2) == VKAT_ERR_SPACE);
+        unlink(path);
+        free(path);
+    }
     setenv("VKAT_TEST_SHADERS", DATA "shaders", 1);
     vkat_space *s = NULL;
     vkat_error err = {0};

@@ -126,6 +126,7 @@ typedef struct entry {
 typedef struct loader {
     vkat_space *s;
     const char *path; /* for messages */
+    const char *template_override; /* the caller's template, replacing [kernel] template; NULL: none */
     vkat_error *err;
     vkat_result failed;
     const char *pos, *end; /* unread text */
@@ -538,17 +539,21 @@ static vkat_result load_kernel(loader *ld)
         return lfail(ld, VKAT_ERR_SPACE, 1, "missing [kernel] section (it names the kernel and its template)");
     if (!f[0] || !f[0]->value[0])
         return lfail(ld, VKAT_ERR_SPACE, f[0] ? f[0]->line : kline, "[kernel] needs a name");
-    if (!f[1] || !f[1]->value[0])
+    if (!ld->template_override && (!f[1] || !f[1]->value[0]))
         return lfail(ld, VKAT_ERR_SPACE, f[1] ? f[1]->line : kline, "[kernel] needs a template");
     s->name = vkat_strdup(f[0]->value);
-    if (!(s->template_path = user_path(ld, f[1]->value, f[1]->line)))
+    if (ld->template_override)
+        s->template_path = vkat_strdup(ld->template_override);
+    else if (!(s->template_path = user_path(ld, f[1]->value, f[1]->line)))
         return ld->failed;
+    if (!s->template_path)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
     s->entry = vkat_strdup(f[2] && f[2]->value[0] ? f[2]->value : "main");
     if (!s->name || !s->entry)
         return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
     FILE *t = fopen(s->template_path, "rb");
     if (!t)
-        return lfail(ld, VKAT_ERR_IO, f[1]->line, "cannot open template '%s': %s", s->template_path,
+        return lfail(ld, VKAT_ERR_IO, f[1] ? f[1]->line : kline, "cannot open template '%s': %s", s->template_path,
                      strerror(errno));
     fclose(t);
     for (size_t i = 0; i < ld->count; i++) {  /* every line of a list key, in order */
@@ -1244,11 +1249,13 @@ static vkat_result load_check(loader *ld)
 
 /* ---- Load / destroy ---------------------------------------------------------------------------------------------- */
 
-static vkat_result load_text(const char *text, size_t size, const char *path, vkat_space **out, vkat_error *err)
+static vkat_result load_text(const char *text, size_t size, const char *path, const char *template_override,
+                             vkat_space **out, vkat_error *err)
 {
     *out = NULL;
     loader ld = {0};
     ld.path = path;
+    ld.template_override = template_override;
     ld.err = err;
     ld.pos = text;
     ld.end = text + size;
@@ -1296,17 +1303,23 @@ done:
 
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err)
 {
-    return load_text(text, strlen(text), path ? path : "<string>", out, err);
+    return load_text(text, strlen(text), path ? path : "<string>", NULL, out, err);
 }
 
 vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err)
+{
+    return vkat_space_load_with_template(path, NULL, out, err);
+}
+
+vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
+                                          vkat_error *err)
 {
     *out = NULL;
     size_t size;
     char *text = vkat_read_file(path, &size);
     if (!text)
         return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
-    vkat_result r = load_text(text, size, path, out, err);
+    vkat_result r = load_text(text, size, path, template_path, out, err);
     free(text);
     return r;
 }

@@ -130,6 +130,11 @@ typedef struct vkat_space {
  * syntax), VKAT_ERR_SPACE (unknown section/key/name, empty or duplicate parameter, ...), each with file:line. */
 vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err);
 void vkat_space_destroy(vkat_space *s);
+/* The same with the template named by the caller (the command line's TEMPLATE): `template_path` (used as given;
+ * NULL: the space's own) replaces [kernel] template, whose value is then not read, so a ${VAR} in it need not be
+ * set. */
+vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
+                                          vkat_error *err);
 /* Same from text in memory (tests, fuzzing). `path` names the text in messages and anchors relative paths
  * (template, reference); NULL reads as "<string>" in the current directory. file_hash is XXH64 of the text. */
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err);
