@@ -277,6 +277,35 @@ static void test_descriptor_kinds(void)
     vkat_spirv_free(&m);
 }
 
+/* Specialization constants come back with their types: what a 32-bit integer value would be misread by. */
+static void test_spec_types(void)
+{
+    const char *src = "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
+                      "layout(local_size_x = 1) in;\nlayout(constant_id = 0) const uint A = 1;\n"
+                      "layout(constant_id = 1) const float B = 1.0;\nlayout(constant_id = 2) const bool C = false;\n"
+                      "layout(constant_id = 3) const int16_t D = int16_t(1);\n"
+                      "layout(binding = 0) buffer S { float v[]; };\n"
+                      "void main() { v[0] = float(A) + B + (C ? 1.0 : 0.0) + float(D); }\n";
+    vkat_spirv m = {0};
+    vkat_error err = {0};
+    CHECK_MSG(vkat_compile_glsl(src, "s.comp", VK_API_VERSION_1_1, &m, &err) == VKAT_OK, "%s", err.message);
+    vkat_spirv_info si;
+    CHECK(vkat_spirv_reflect(&m, NULL, 0, &si, &err) == VKAT_OK);
+    CHECK(si.spec_count == 4);
+    for (uint32_t i = 0; i < si.spec_count && i < 4; i++) {
+        const vkat_spec_decl *d = &si.specs[i];
+        if (d->id == 0)
+            CHECK(!d->is_float && !d->is_bool && d->bytes == 4);
+        else if (d->id == 1)
+            CHECK(d->is_float && d->bytes == 4);
+        else if (d->id == 2)
+            CHECK(d->is_bool);
+        else
+            CHECK(d->id == 3 && !d->is_float && d->bytes == 2);
+    }
+    vkat_spirv_free(&m);
+}
+
 /* A problem size bound to a specialization constant takes the caller's size in the runtime library. */
 static void test_runtime_spec_size(void)
 {
@@ -312,6 +341,7 @@ int main(void)
     test_define_clash();
     test_includes();
     test_descriptor_kinds();
+    test_spec_types();
     test_runtime_spec_size();
     TEST_END();
 }

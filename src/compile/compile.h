@@ -68,6 +68,12 @@ typedef enum vkat_descriptor_kind {
 /* "storage buffer", "uniform buffer", "sampled image", ... */
 const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind);
 
+/* A specialization constant as the module declares it. */
+typedef struct vkat_spec_decl {
+    uint32_t id;
+    uint8_t is_float, is_bool, bytes; /* bytes: 2, 4 or 8 (a bool counts 4, a VkBool32) */
+} vkat_spec_decl;
+
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
     uint64_t shared_bytes;   /* sum of Workgroup-storage variables' sizes (std430-like layout: scalars, vectors,
@@ -82,6 +88,10 @@ typedef struct vkat_spirv_info {
         vkat_descriptor_kind kind;
         char name[64]; /* the variable's (or its block type's) name when the module keeps names, else "" */
     } bindings[32];
+    /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
+     * integers, which a float or a 16/64-bit constant would misread. */
+    uint32_t spec_count;
+    vkat_spec_decl specs[64];
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

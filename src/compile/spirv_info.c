@@ -29,6 +29,7 @@ typedef struct id_info {
     uint32_t elem;       /* array types: the element type */
     uint32_t name_word;  /* offset of its OpName, 0 when none */
     uint8_t block;       /* 1: decorated Block, 2: BufferBlock */
+    uint8_t is_float;    /* OpTypeFloat */
     uint8_t desc;        /* opaque types: the vkat_descriptor_kind + 1 a variable of this type binds as */
 } id_info;
 
@@ -249,6 +250,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         case SpvOpTypeFloat:
             res = ins[1];
             rd.ids[res].size = rd.ids[res].align = ins[2] / 8;
+            rd.ids[res].is_float = op == SpvOpTypeFloat;
             break;
         case SpvOpTypeVector:
         case SpvOpTypeMatrix:
@@ -311,6 +313,10 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             rd.ids[res].value = len >= 4 ? ins[3] : 0;
             if (op == SpvOpSpecConstant)
                 spec_override(&rd, rd.ids[res].spec_id, &rd.ids[res].value);
+            if (op == SpvOpSpecConstant && rd.ids[res].spec_id >= 0 && ins[1] < rd.bound &&
+                info->spec_count < VKAT_COUNTOF(info->specs))
+                info->specs[info->spec_count++] = (vkat_spec_decl){
+                    (uint32_t)rd.ids[res].spec_id, rd.ids[ins[1]].is_float, 0, (uint8_t)rd.ids[ins[1]].size};
             break;
         case SpvOpConstantTrue:
         case SpvOpConstantFalse:
@@ -320,6 +326,9 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             rd.ids[res].kind = K_CONST;
             rd.ids[res].known = 1;
             rd.ids[res].value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+            if ((op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) && rd.ids[res].spec_id >= 0 &&
+                info->spec_count < VKAT_COUNTOF(info->specs))
+                info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)rd.ids[res].spec_id, 0, 1, 4};
             if (op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) {
                 uint64_t v;
                 if (spec_override(&rd, rd.ids[res].spec_id, &v))
