@@ -81,13 +81,14 @@ typedef struct vkat_rt_spec_constant {
 typedef enum vkat_rt_direction { VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3 } vkat_rt_direction;
 
 typedef struct vkat_rt_binding {
-    uint32_t binding; /* descriptor set 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */
+    uint32_t binding; /* descriptor set 0; a storage buffer unless `uniform` */
     const char *name;
     const char *type;      /* "float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8" */
     uint32_t element_size; /* bytes */
     vkat_rt_direction direction;
     vkat_rt_formula elements; /* element count */
     uint64_t tuned_elements;  /* for the tuned problem */
+    uint32_t uniform;         /* 1: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER (a uniform block); 0: a storage buffer */
 } vkat_rt_binding;
 
 typedef struct vkat_rt_push_constant {

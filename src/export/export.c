@@ -340,6 +340,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
+        json_object_object_add(o, "descriptor_type", str(b->uniform ? "uniform_buffer" : "storage_buffer"));
         json_object_object_add(o, "init", str(init_name(b->init)));
         json_object_array_add(bindings, o);
     }
@@ -747,7 +748,8 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
                   b->dir == VKAT_DIR_IN ? "IN" : b->dir == VKAT_DIR_OUT ? "OUT" : "INOUT");
         formula(&c, &binds, ops_name, b->count, 0, what);
-        tb_printf(&binds, ", %lluu},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
+        tb_printf(&binds, ", %lluu%s},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0),
+                  b->uniform ? ", 1" : "");
     }
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
