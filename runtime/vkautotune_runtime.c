@@ -352,7 +352,8 @@ static int same_problem(const vkat_rt_variant *v, const int64_t *problem)
 vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *problem, uint32_t problem_count,
                                    vkat_rt_launch *out)
 {
-    if (!v || !out || v->binding_count > VKAT_RT_MAX_BINDINGS || v->push_constant_count * 4 > VKAT_RT_MAX_PUSH_BYTES)
+    if (!v || !out || v->binding_count > VKAT_RT_MAX_BINDINGS || v->push_constant_count * 4 > VKAT_RT_MAX_PUSH_BYTES ||
+        v->spec_constant_count > VKAT_RT_MAX_SPEC)
         return VKAT_RT_ERR_ARGUMENT;
     if (!problem) {
         problem = v->problem;
@@ -362,6 +363,14 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
         return VKAT_RT_ERR_ARGUMENT;
     memset(out, 0, sizeof *out);
     int tuned = same_problem(v, problem);
+    for (uint32_t i = 0; i < v->spec_constant_count; i++) {
+        const vkat_rt_spec_constant *c = &v->spec_constants[i];
+        if (c->problem > problem_count)
+            return VKAT_RT_ERR_ARGUMENT;
+        if (c->problem && (problem[c->problem - 1] < 0 || problem[c->problem - 1] > (int64_t)UINT32_MAX))
+            return VKAT_RT_ERR_EVAL;
+        out->spec[i] = c->problem ? (uint32_t)problem[c->problem - 1] : c->value;
+    }
     for (uint32_t i = 0; i < v->condition_count; i++) {
         int64_t ok = 0;
         vkat_rt_result r = vkat_rt_eval(&v->conditions[i], problem, problem_count, &ok);
@@ -434,4 +443,20 @@ void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *
     info->pMapEntries = v->spec_constant_count ? entries : NULL;
     info->dataSize = v->spec_constant_count * sizeof(vkat_rt_spec_constant);
     info->pData = v->spec_constant_count ? (const void *)v->spec_constants : NULL;
+}
+
+void vkat_rt_launch_specialization(const vkat_rt_variant *v, const vkat_rt_launch *launch,
+                                   VkSpecializationMapEntry *entries, VkSpecializationInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    uint32_t n = v->spec_constant_count < VKAT_RT_MAX_SPEC ? v->spec_constant_count : VKAT_RT_MAX_SPEC;
+    for (uint32_t i = 0; i < n; i++) {
+        entries[i].constantID = v->spec_constants[i].id;
+        entries[i].offset = i * (uint32_t)sizeof(uint32_t);
+        entries[i].size = sizeof(uint32_t);
+    }
+    info->mapEntryCount = n;
+    info->pMapEntries = n ? entries : NULL;
+    info->dataSize = n * sizeof(uint32_t);
+    info->pData = n ? (const void *)launch->spec : NULL;
 }

@@ -85,20 +85,23 @@ vkat_rt_result vkat_rt_eval(const vkat_rt_formula *f, const int64_t *vars, uint3
 
 typedef struct vkat_rt_spec_constant {
     uint32_t id;    /* constantID */
-    uint32_t value; /* 4-byte value */
+    uint32_t value; /* 4-byte value (for a problem size: its tuned value) */
     const char *name;
+    uint32_t problem; /* 0: a tuned parameter; i + 1: problem size i (the space's `M = 4096 @spec(0)`), whose value
+                         is the caller's problem size: vkat_rt_launch_eval puts it in vkat_rt_launch.spec */
 } vkat_rt_spec_constant;
 
 typedef enum vkat_rt_direction { VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3 } vkat_rt_direction;
 
 typedef struct vkat_rt_binding {
-    uint32_t binding; /* descriptor set 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */
+    uint32_t binding; /* descriptor set 0; a storage buffer unless `uniform` */
     const char *name;
     const char *type;      /* "float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8" */
     uint32_t element_size; /* bytes */
     vkat_rt_direction direction;
     vkat_rt_formula elements; /* element count */
     uint64_t tuned_elements;  /* for the tuned problem */
+    uint32_t uniform;         /* 1: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER (a uniform block); 0: a storage buffer */
 } vkat_rt_binding;
 
 typedef struct vkat_rt_push_constant {
@@ -231,6 +234,7 @@ int vkat_rt_problem_index(const vkat_rt_variant *v, const char *name);
 /* ---- Launch ------------------------------------------------------------------------------------------------ */
 
 #define VKAT_RT_MAX_BINDINGS 32
+#define VKAT_RT_MAX_SPEC 64
 #define VKAT_RT_MAX_PUSH_BYTES 256
 
 typedef struct vkat_rt_launch {
@@ -238,6 +242,7 @@ typedef struct vkat_rt_launch {
     uint64_t buffer_bytes[VKAT_RT_MAX_BINDINGS]; /* least range to bind, per bindings[i] */
     uint8_t push[VKAT_RT_MAX_PUSH_BYTES];       /* the push-constant block */
     uint32_t push_size;                         /* bytes; 0: no push constants */
+    uint32_t spec[VKAT_RT_MAX_SPEC];            /* per spec_constants[i]: its value for this problem */
 } vkat_rt_launch;
 
 /* Evaluates the dispatch for `problem` (problem_count sizes in the variant's order; NULL: the tuned problem).
@@ -250,6 +255,12 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
 /* Fills a VkSpecializationInfo (entries: caller's array of at least spec_constant_count; data points into the
  * table, so both live as long as the caller's array and the table). */
 void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *entries, VkSpecializationInfo *info);
+
+/* The same for the problem `launch` was evaluated for: a problem size bound to a specialization constant takes its
+ * value from launch->spec (vkat_rt_specialization would give the tuned size). `data` points into `launch`, which
+ * must outlive the pipeline's creation. Use this one whenever the problem is not the tuned one. */
+void vkat_rt_launch_specialization(const vkat_rt_variant *v, const vkat_rt_launch *launch,
+                                   VkSpecializationMapEntry *entries, VkSpecializationInfo *info);
 
 #ifdef __cplusplus
 }

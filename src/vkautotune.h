@@ -155,6 +155,7 @@ typedef struct vkat_device_info {
     uint32_t max_workgroup_size[3], max_workgroup_invocations, max_workgroup_count[3];
     uint32_t max_shared_memory;          /* maxComputeSharedMemorySize, bytes */
     uint32_t max_storage_buffer_range;   /* bytes */
+    uint32_t max_uniform_buffer_range;   /* bytes; 0 when unknown (a device profile): Vulkan guarantees 16384 */
     uint32_t max_push_constants_size;    /* bytes */
     uint32_t max_bound_descriptor_sets;
     uint64_t max_buffer_size;            /* maxBufferSize (Vulkan 1.3), 0 when unknown */

@@ -32,10 +32,10 @@ static void test_errors(void)
     expect_error("no_such_file.ini", VKAT_ERR_IO, 0, "cannot open: No such file or directory", 1);
     expect_error("bad_ini_syntax.ini", VKAT_ERR_SYNTAX, 9, "expected 'name = value' or '[section]'", 1);
     expect_error("bad_section.ini", VKAT_ERR_SPACE, 8,
-                 "unknown section [kernal] (known: kernel, problem, problem.cpu, params, constraints, buffers, push, "
-                 "dispatch, metrics, check)", 1);
+                 "unknown section [kernal] (known: kernel, problem, problem.cpu, params, defines, constraints, buffers, "
+                 "push, dispatch, metrics, check)", 1);
     expect_error("bad_key.ini", VKAT_ERR_SPACE, 4,
-                 "unknown key 'nmae' in [kernel] (known: name, template, entry, extensions, features)", 1);
+                 "unknown key 'nmae' in [kernel] (known: name, template, entry, extensions, features, include_dirs)", 1);
     expect_error("dup_key.ini", VKAT_ERR_SPACE, 3, "duplicate key 'name' in [kernel] (first at line 2)", 1);
     expect_error("outside.ini", VKAT_ERR_SPACE, 1, "'x' is outside any section", 1);
     expect_error("no_name.ini", VKAT_ERR_SPACE, 1, "[kernel] needs a name", 1);
@@ -69,7 +69,7 @@ static void test_errors(void)
                  "bad init 'random(...)' for buffer 'A' (expected zero, random(lo, hi), const(v), iota or "
                  "iota(start, step))", 1);
     expect_error("bad_direction.ini", VKAT_ERR_SPACE, 9,
-                 "bad direction 'sideways' for buffer 'A' (expected in, out or inout)", 1);
+                 "bad direction 'sideways' for buffer 'A' (expected in, out, inout or uniform)", 1);
     expect_error("bad_buffer_fields.ini", VKAT_ERR_SYNTAX, 9,
                  "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in'", 1);
     expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 128 bytes (32 values)",

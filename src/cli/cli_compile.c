@@ -76,14 +76,10 @@ int vkat_cmd_compile(int argc, char **argv)
     vkat_launch launch = {0};
     char *text = NULL;
     int code = VKAT_EXIT_OK;
-    if (vkat_space_load(space_path, &space, &err) != VKAT_OK ||
+    if (vkat_space_load_with_template(space_path, tpl, &space, &err) != VKAT_OK ||
         (problem && vkat_space_set_problem(space, problem, &err) != VKAT_OK)) {
         code = vkat_cli_report(&err);
         goto done;
-    }
-    if (tpl) {
-        free(space->template_path);
-        space->template_path = vkat_strdup(tpl);
     }
     /* A device (present or described) sharpens the target version and limits but is not required. */
     vkat_device_info fallback = {0}, described;

@@ -817,13 +817,10 @@ static void *tune_one(void *arg)
         return NULL;
     }
     /* Its own space (the problem is set per device) and its own connection (one per thread). */
-    if (vkat_space_load(a->space_path, &space, &err) != VKAT_OK || vkat_store_open(a->db, &store, &err) != VKAT_OK) {
+    if (vkat_space_load_with_template(a->space_path, a->template_path, &space, &err) != VKAT_OK ||
+        vkat_store_open(a->db, &store, &err) != VKAT_OK) {
         j->code = vkat_cli_report(&err);
         goto done;
-    }
-    if (a->template_path) {
-        free(space->template_path);
-        space->template_path = vkat_strdup(a->template_path);
     }
     vkat_log(VKAT_LOG_INFO, "device %u: %s (%s, %s %s)", dev->index, dev->name, dev->device_type, dev->driver_name,
              dev->driver_version_string);
@@ -1107,21 +1104,9 @@ int vkat_cmd_tune(int argc, char **argv)
     uint32_t ndev = 0;
     json_object *out = a.json ? json_object_new_array() : NULL;
     int code = VKAT_EXIT_OK;
-    if (vkat_space_load(a.space_path, &space, &err) != VKAT_OK) {
+    if (vkat_space_load_with_template(a.space_path, a.template_path, &space, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;
-    }
-    if (a.template_path) {
-        free(space->template_path);
-        space->template_path = vkat_strdup(a.template_path);
-        /* The space's own template was checked when it loaded; this one is checked before the database exists. */
-        FILE *t = fopen(a.template_path, "rb");
-        if (!t) {
-            fprintf(stderr, "vkautotune: %s: cannot open the template: %s\n", a.template_path, strerror(errno));
-            code = VKAT_EXIT_INPUT;
-            goto done;
-        }
-        fclose(t);
     }
     /* Checks --problem early; it is applied again per device, after that device's defaults. */
     if (a.problem && vkat_space_set_problem(space, a.problem, &err) != VKAT_OK) {

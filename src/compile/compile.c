@@ -4,6 +4,8 @@
  * line glslang reports is the template's own. This file compiles and validates; it never runs anything.
  * Reading facts back out of a module (workgroup size, shared memory) lives in spirv_info.c. */
 #include "compile.h"
+#include "includes.h"
+#include "template.h"
 #include "util.h"
 
 #include <glslang/Include/glslang_c_interface.h>
@@ -66,8 +68,61 @@ static void targets_for(uint32_t api, glslang_target_client_version_t *client, g
     }
 }
 
-/* glslang logs "ERROR: 0:12: 'x' : undeclared identifier"; take the first error's line and text. */
-static vkat_result compile_failure(vkat_error *err, const char *path, const char *stage, const char *log)
+/* ---- #include, resolved as glslc does ------------------------------------------------------------------------ */
+
+typedef struct includer {
+    const char *root; /* the shader's path: glslang names it "" as an includer */
+    const vkat_compile_opts *opts;
+    char missing[256]; /* the first header that could not be found, for the message */
+} includer;
+
+static glsl_include_result_t *include_file(void *ctx, const char *header, const char *from, size_t depth)
+{
+    includer *in = ctx;
+    (void)depth;
+    const vkat_compile_opts *o = in->opts;
+    char *path = vkat_include_resolve(from && *from ? from : in->root, header, o ? o->include_dirs : NULL,
+                                      o ? o->include_dir_count : 0);
+    size_t size = 0;
+    char *text = path ? vkat_read_file(path, &size) : NULL;
+    glsl_include_result_t *res = calloc(1, sizeof *res);
+    if (!text || !res) {
+        if (!in->missing[0])
+            snprintf(in->missing, sizeof in->missing, "%s", header);
+        free(path);
+        free(text);
+        free(res);
+        return NULL; /* glslang then fails at the #include's line */
+    }
+    res->header_name = path;
+    res->header_data = text;
+    res->header_length = size;
+    return res;
+}
+
+static int free_include(void *ctx, glsl_include_result_t *res)
+{
+    (void)ctx;
+    if (res) {
+        free((char *)res->header_name);
+        free((char *)res->header_data);
+        free(res);
+    }
+    return 0;
+}
+
+static void describe_search(const includer *in, char *buf, size_t size)
+{
+    const char *slash = strrchr(in->root, '/');
+    int n = snprintf(buf, size, "%.*s", slash ? (int)(slash - in->root) : 1, slash ? in->root : ".");
+    for (size_t i = 0; in->opts && i < in->opts->include_dir_count && n > 0 && (size_t)n < size; i++)
+        n += snprintf(buf + n, size - (size_t)n, ", %s", in->opts->include_dirs[i]);
+}
+
+/* glslang logs "ERROR: 0:12: 'x' : undeclared identifier" (or "ERROR: /dir/types.glsl:12: ..." inside an included
+ * file); take the first error's file, line and text. */
+static vkat_result compile_failure(vkat_error *err, const char *path, const char *stage, const char *log,
+                                   const includer *in)
 {
     vkat_log(VKAT_LOG_DEBUG, "glslang %s log for %s:\n%s", stage, path, log ? log : "");
     const char *e = log ? strstr(log, "ERROR: ") : NULL;
@@ -76,22 +131,42 @@ static vkat_result compile_failure(vkat_error *err, const char *path, const char
                          log && *log ? log : "no message from glslang");
     e += 7;
     int line = 0;
-    const char *colon = strchr(e, ':');
-    if (colon && colon[1] >= '0' && colon[1] <= '9') {
-        line = atoi(colon + 1);
-        const char *rest = strchr(colon + 1, ':');
-        if (rest)
-            e = rest + 1;
+    char file[512];
+    snprintf(file, sizeof file, "%s", path);
+    /* the first ":<digits>:" ends the source name */
+    for (const char *c = strchr(e, ':'); c && c < e + strcspn(e, "\n"); c = strchr(c + 1, ':')) {
+        const char *d = c + 1;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d == c + 1 || *d != ':')
+            continue;
+        if (!(c - e == 1 && e[0] == '0') && c > e)
+            snprintf(file, sizeof file, "%.*s", (int)(c - e), e);
+        line = atoi(c + 1);
+        e = d + 1;
+        break;
+    }
+    if (in && in->missing[0] && strstr(e, "include")) {
+        char where[1024];
+        describe_search(in, where, sizeof where);
+        return vkat_fail(err, VKAT_ERR_COMPILE, file, line, "cannot find include '%s' (looked in %s)", in->missing,
+                         where);
     }
     while (*e == ' ')
         e++;
     size_t len = strcspn(e, "\n");
     while (len > 0 && (e[len - 1] == ' ' || e[len - 1] == '\r'))
         len--; /* glslang ends some messages with a blank ("undeclared identifier ") */
-    return vkat_fail(err, VKAT_ERR_COMPILE, path, line, "%.*s", (int)len, e);
+    return vkat_fail(err, VKAT_ERR_COMPILE, file, line, "%.*s", (int)len, e);
 }
 
 vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t api, vkat_spirv *out, vkat_error *err)
+{
+    return vkat_compile_glsl_opts(source, path, api, NULL, out, err);
+}
+
+vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_t api, const vkat_compile_opts *opts,
+                                   vkat_spirv *out, vkat_error *err)
 {
     memset(out, 0, sizeof *out);
     vkat_compile_init();
@@ -102,11 +177,21 @@ vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t api
     in.client = GLSLANG_CLIENT_VULKAN;
     in.target_language = GLSLANG_TARGET_SPV;
     targets_for(api, &in.client_version, &in.target_language_version, &env);
-    in.code = source;
+    /* glslc enables #include for every shader; shaders written for it (most third-party ones) rely on that. Only
+     * where the source includes something, so that other modules stay byte for byte what they were. */
+    char *with_includes = NULL;
+    if (vkat_template_enable_includes(source, &with_includes) != VKAT_OK)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    in.code = with_includes ? with_includes : source;
     in.default_version = 450;
     in.default_profile = GLSLANG_NO_PROFILE;
     in.messages = GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT;
     in.resource = glslang_default_resource();
+    includer inc = {path ? path : "", opts, ""};
+    in.callbacks.include_local = include_file;
+    in.callbacks.include_system = include_file;
+    in.callbacks.free_include_result = free_include;
+    in.callbacks_ctx = &inc;
 
     vkat_result r = VKAT_OK;
     glslang_program_t *program = NULL;
@@ -116,23 +201,23 @@ vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t api
         goto cleanup;
     }
     if (!glslang_shader_preprocess(shader, &in)) {
-        r = compile_failure(err, path, "preprocessing", glslang_shader_get_info_log(shader));
+        r = compile_failure(err, path, "preprocessing", glslang_shader_get_info_log(shader), &inc);
         goto cleanup;
     }
     if (!glslang_shader_parse(shader, &in)) {
-        r = compile_failure(err, path, "compilation", glslang_shader_get_info_log(shader));
+        r = compile_failure(err, path, "compilation", glslang_shader_get_info_log(shader), &inc);
         goto cleanup;
     }
     program = glslang_program_create();
     glslang_program_add_shader(program, shader);
     if (!glslang_program_link(program, in.messages)) {
-        r = compile_failure(err, path, "linking", glslang_program_get_info_log(program));
+        r = compile_failure(err, path, "linking", glslang_program_get_info_log(program), &inc);
         goto cleanup;
     }
     /* No optimizer: drivers optimise anyway, and it would multiply compile time per variant. */
-    glslang_spv_options_t opts = {0};
-    opts.disable_optimizer = true;
-    glslang_program_SPIRV_generate_with_options(program, in.stage, &opts);
+    glslang_spv_options_t spv_opts = {0};
+    spv_opts.disable_optimizer = true;
+    glslang_program_SPIRV_generate_with_options(program, in.stage, &spv_opts);
     const char *msgs = glslang_program_SPIRV_get_messages(program);
     if (msgs && *msgs)
         vkat_log(VKAT_LOG_DEBUG, "glslang SPIR-V messages for %s: %s", path, msgs);
@@ -148,6 +233,7 @@ vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t api
 cleanup:
     glslang_program_delete(program);
     glslang_shader_delete(shader);
+    free(with_includes);
     return r;
 }
 

@@ -18,12 +18,26 @@ void vkat_spirv_free(vkat_spirv *m); /* frees words, zeroes the struct; NULL-saf
 /* Initialises glslang's process state (idempotent). */
 void vkat_compile_init(void);
 
+/* How #include is resolved (GL_GOOGLE_include_directive is always enabled, as glslc does): first the including
+ * file's directory (the shader's `path` for the shader itself), then include_dirs in order. A zero struct (or
+ * NULL) searches only the including file's directory. */
+typedef struct vkat_compile_opts {
+    const char *const *include_dirs;
+    size_t include_dir_count;
+    uint64_t sources_hash; /* vkat_source_set_hash of the shader's files: part of the compile-cache key, so a
+                              changed included file is compiled again */
+} vkat_compile_opts;
+
 /* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the
  * highest SPIR-V version it allows. Errors are VKAT_ERR_COMPILE; err->file is `path` and err->line the line
  * glslang reports (the template's own line, thanks to #line), the message glslang's first error. The full log
  * goes to the debug log. */
 vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t vulkan_api_version, vkat_spirv *out,
                               vkat_error *err);
+/* The same with include directories (opts may be NULL). An error inside an included file names that file; a
+ * missing include is "FILE:LINE: cannot find include 'x.glsl' (looked in DIR, ...)". */
+vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_t vulkan_api_version,
+                                   const vkat_compile_opts *opts, vkat_spirv *out, vkat_error *err);
 
 /* Validates with SPIRV-Tools for the Vulkan version's environment. VKAT_ERR_VALIDATE with the validator's text. */
 vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t vulkan_api_version, vkat_error *err);
@@ -37,6 +51,29 @@ typedef struct vkat_spec_value {
     uint32_t value; /* 32-bit scalar bits */
 } vkat_spec_value;
 
+/* What a descriptor binding holds, from its variable's storage class and type. */
+typedef enum vkat_descriptor_kind {
+    VKAT_DESC_STORAGE_BUFFER = 0,
+    VKAT_DESC_UNIFORM_BUFFER,
+    VKAT_DESC_SAMPLED_IMAGE,
+    VKAT_DESC_STORAGE_IMAGE,
+    VKAT_DESC_SAMPLER,
+    VKAT_DESC_COMBINED_IMAGE_SAMPLER,
+    VKAT_DESC_UNIFORM_TEXEL_BUFFER,
+    VKAT_DESC_STORAGE_TEXEL_BUFFER,
+    VKAT_DESC_ACCELERATION_STRUCTURE,
+    VKAT_DESC_OTHER,
+} vkat_descriptor_kind;
+
+/* "storage buffer", "uniform buffer", "sampled image", ... */
+const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind);
+
+/* A specialization constant as the module declares it. */
+typedef struct vkat_spec_decl {
+    uint32_t id;
+    uint8_t is_float, is_bool, bytes; /* bytes: 2, 4 or 8 (a bool counts 4, a VkBool32) */
+} vkat_spec_decl;
+
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
     uint64_t shared_bytes;   /* sum of Workgroup-storage variables' sizes (std430-like layout: scalars, vectors,
@@ -48,7 +85,13 @@ typedef struct vkat_spirv_info {
     uint32_t binding_count;
     struct {
         uint32_t set, binding;
+        vkat_descriptor_kind kind;
+        char name[64]; /* the variable's (or its block type's) name when the module keeps names, else "" */
     } bindings[32];
+    /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
+     * integers, which a float or a 16/64-bit constant would misread. */
+    uint32_t spec_count;
+    vkat_spec_decl specs[64];
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given
@@ -74,5 +117,5 @@ void vkat_compile_cache_destroy(vkat_compile_cache *cache);
  * (free with vkat_spirv_free). *hit (may be NULL) says whether the cache answered. The error of a cached failure
  * is the original one. `compile_s`/`validate_s` (may be NULL) receive the seconds spent now (0 on a hit). */
 vkat_result vkat_compile_cached(vkat_compile_cache *cache, const char *source, const char *path,
-                                uint32_t vulkan_api_version, vkat_spirv *out, int *hit, double *compile_s,
-                                double *validate_s, vkat_error *err);
+                                uint32_t vulkan_api_version, const vkat_compile_opts *opts, vkat_spirv *out, int *hit,
+                                double *compile_s, double *validate_s, vkat_error *err);

@@ -113,7 +113,8 @@ static void insert(vkat_compile_cache *c, XXH128_hash_t key, uint32_t api, vkat_
 }
 
 vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const char *path, uint32_t api,
-                                vkat_spirv *out, int *hit, double *compile_s, double *validate_s, vkat_error *err)
+                                const vkat_compile_opts *opts, vkat_spirv *out, int *hit, double *compile_s,
+                                double *validate_s, vkat_error *err)
 {
     memset(out, 0, sizeof *out);
     if (hit)
@@ -122,7 +123,8 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
         *compile_s = 0;
     if (validate_s)
         *validate_s = 0;
-    XXH128_hash_t key = XXH3_128bits(source, strlen(source));
+    /* The included files are part of what was compiled: their hash seeds the key. */
+    XXH128_hash_t key = XXH3_128bits_withSeed(source, strlen(source), opts ? opts->sources_hash : 0);
     if (c) {
         pthread_mutex_lock(&c->lock);
         int r = lookup(c, key, api, out, err);
@@ -135,7 +137,7 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
     }
     vkat_error local = {0};
     double t0 = vkat_now();
-    vkat_result r = vkat_compile_glsl(source, path, api, out, &local);
+    vkat_result r = vkat_compile_glsl_opts(source, path, api, opts, out, &local);
     double t1 = vkat_now();
     if (r == VKAT_OK) {
         r = vkat_validate_spirv(out, api, &local);

@@ -26,6 +26,11 @@ typedef struct id_info {
     int32_t spec_id;     /* SpecId decoration or -1 */
     int32_t set, binding; /* DescriptorSet / Binding decorations or -1 */
     uint32_t first_word; /* offset of the defining instruction */
+    uint32_t elem;       /* array types: the element type */
+    uint32_t name_word;  /* offset of its OpName, 0 when none */
+    uint8_t block;       /* 1: decorated Block, 2: BufferBlock */
+    uint8_t is_float;    /* OpTypeFloat */
+    uint8_t desc;        /* opaque types: the vkat_descriptor_kind + 1 a variable of this type binds as */
 } id_info;
 
 typedef struct reader {
@@ -107,6 +112,40 @@ static int eval_spec_op(const reader *rd, const uint32_t *ins, uint32_t len, uin
     }
 }
 
+const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind)
+{
+    static const char *const names[] = {"storage buffer", "uniform buffer", "sampled image", "storage image",
+                                        "sampler", "combined image sampler", "uniform texel buffer",
+                                        "storage texel buffer", "acceleration structure", "descriptor"};
+    return (unsigned)kind < VKAT_COUNTOF(names) ? names[kind] : "descriptor";
+}
+
+/* The descriptor a variable of storage class `sc` pointing at `type` binds as. */
+static vkat_descriptor_kind descriptor_kind(const reader *rd, uint32_t sc, uint32_t type)
+{
+    for (int depth = 0; depth < 4 && type < rd->bound && rd->ids[type].elem; depth++)
+        type = rd->ids[type].elem; /* arrays of descriptors */
+    if (type >= rd->bound)
+        return VKAT_DESC_OTHER;
+    if (sc == SpvStorageClassStorageBuffer)
+        return VKAT_DESC_STORAGE_BUFFER;
+    if (sc == SpvStorageClassUniform)
+        return rd->ids[type].block == 2 ? VKAT_DESC_STORAGE_BUFFER : VKAT_DESC_UNIFORM_BUFFER;
+    if (sc == SpvStorageClassUniformConstant && rd->ids[type].desc)
+        return (vkat_descriptor_kind)(rd->ids[type].desc - 1);
+    return VKAT_DESC_OTHER;
+}
+
+static void copy_name(const reader *rd, uint32_t id, char *out, size_t size)
+{
+    out[0] = 0;
+    if (id >= rd->bound || !rd->ids[id].name_word)
+        return;
+    const uint32_t *ins = rd->w + rd->ids[id].name_word;
+    size_t bytes = ((ins[0] >> 16) - 2) * 4;
+    snprintf(out, size, "%.*s", (int)strnlen((const char *)(ins + 2), bytes), (const char *)(ins + 2));
+}
+
 static uint64_t round_up(uint64_t v, uint32_t a)
 {
     return a ? (v + a - 1) / a * a : v;
@@ -162,7 +201,38 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
                 memcpy(local_size_ids, ins + 3, sizeof local_size_ids);
             }
             break;
+        case SpvOpName:
+            if (len >= 3 && ins[1] < rd.bound)
+                rd.ids[ins[1]].name_word = (uint32_t)at;
+            break;
+        case SpvOpTypeImage:
+            res = ins[1];
+            if (len >= 9) /* Dim Buffer: texel buffers; Sampled 2: storage */
+                rd.ids[res].desc = 1 + (ins[3] == SpvDimBuffer
+                                            ? (ins[7] == 2 ? VKAT_DESC_STORAGE_TEXEL_BUFFER : VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                                            : (ins[7] == 2 ? VKAT_DESC_STORAGE_IMAGE : VKAT_DESC_SAMPLED_IMAGE));
+            break;
+        case SpvOpTypeSampler:
+            res = ins[1];
+            rd.ids[res].desc = 1 + VKAT_DESC_SAMPLER;
+            break;
+        case SpvOpTypeSampledImage: /* samplerBuffer is a sampled image of a Buffer image: a texel buffer */
+            res = ins[1];
+            rd.ids[res].desc = 1 + VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+            if (len >= 3 && ins[2] < rd.bound && rd.ids[ins[2]].desc == 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                rd.ids[res].desc = 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER;
+            break;
+        case SpvOpTypeAccelerationStructureKHR:
+            res = ins[1];
+            rd.ids[res].desc = 1 + VKAT_DESC_ACCELERATION_STRUCTURE;
+            break;
+        case SpvOpTypeRuntimeArray:
+            res = ins[1];
+            rd.ids[res].elem = ins[2];
+            break;
         case SpvOpDecorate:
+            if (len >= 3 && ins[1] < rd.bound && (ins[2] == SpvDecorationBlock || ins[2] == SpvDecorationBufferBlock))
+                rd.ids[ins[1]].block = ins[2] == SpvDecorationBlock ? 1 : 2;
             if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationSpecId)
                 rd.ids[ins[1]].spec_id = (int32_t)ins[3];
             if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationDescriptorSet)
@@ -180,6 +250,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         case SpvOpTypeFloat:
             res = ins[1];
             rd.ids[res].size = rd.ids[res].align = ins[2] / 8;
+            rd.ids[res].is_float = op == SpvOpTypeFloat;
             break;
         case SpvOpTypeVector:
         case SpvOpTypeMatrix:
@@ -210,6 +281,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
                 uint64_t bytes = stride * count;
                 rd.ids[res].size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
                 rd.ids[res].align = e->align;
+                rd.ids[res].elem = ins[2];
             }
             break;
         case SpvOpTypeStruct: {
@@ -241,6 +313,10 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             rd.ids[res].value = len >= 4 ? ins[3] : 0;
             if (op == SpvOpSpecConstant)
                 spec_override(&rd, rd.ids[res].spec_id, &rd.ids[res].value);
+            if (op == SpvOpSpecConstant && rd.ids[res].spec_id >= 0 && ins[1] < rd.bound &&
+                info->spec_count < VKAT_COUNTOF(info->specs))
+                info->specs[info->spec_count++] = (vkat_spec_decl){
+                    (uint32_t)rd.ids[res].spec_id, rd.ids[ins[1]].is_float, 0, (uint8_t)rd.ids[ins[1]].size};
             break;
         case SpvOpConstantTrue:
         case SpvOpConstantFalse:
@@ -250,6 +326,9 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             rd.ids[res].kind = K_CONST;
             rd.ids[res].known = 1;
             rd.ids[res].value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+            if ((op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) && rd.ids[res].spec_id >= 0 &&
+                info->spec_count < VKAT_COUNTOF(info->specs))
+                info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)rd.ids[res].spec_id, 0, 1, 4};
             if (op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) {
                 uint64_t v;
                 if (spec_override(&rd, rd.ids[res].spec_id, &v))
@@ -279,6 +358,12 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
                 info->binding_count < VKAT_COUNTOF(info->bindings)) {
                 info->bindings[info->binding_count].set = (uint32_t)(rd.ids[ins[2]].set < 0 ? 0 : rd.ids[ins[2]].set);
                 info->bindings[info->binding_count].binding = (uint32_t)rd.ids[ins[2]].binding;
+                uint32_t pointee = ins[1] < rd.bound ? (uint32_t)rd.ids[ins[1]].value : 0;
+                info->bindings[info->binding_count].kind = descriptor_kind(&rd, ins[3], pointee);
+                char *name = info->bindings[info->binding_count].name;
+                copy_name(&rd, ins[2], name, sizeof info->bindings[0].name);
+                if (!name[0])
+                    copy_name(&rd, pointee, name, sizeof info->bindings[0].name);
                 info->binding_count++;
             }
             if (len >= 4 && ins[3] == SpvStorageClassWorkgroup && ins[1] < rd.bound) {

@@ -65,7 +65,7 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
     size_t head = (size_t)(after - source), tail = strlen(after);
     size_t cap = head + tail + 64;
     for (size_t i = 0; i < count; i++)
-        cap += strlen(defines[i].name) + 48;
+        cap += strlen(defines[i].name) + (defines[i].text ? strlen(defines[i].text) : 0) + 48;
     char *buf = malloc(cap);
     if (!buf)
         return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory");
@@ -75,6 +75,10 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
         buf[len++] = '\n'; /* "#version 450" as the last line without a newline */
     for (size_t i = 0; i < count; i++) {
         char value[40];
+        if (defines[i].text) {
+            len += (size_t)snprintf(buf + len, cap - len, "#define %s %s\n", defines[i].name, defines[i].text);
+            continue;
+        }
         if (!format_value(defines[i].value, value, sizeof value)) {
             free(buf);
             return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "define %s is not a finite number", defines[i].name);
@@ -87,23 +91,76 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
     return VKAT_OK;
 }
 
+vkat_result vkat_template_enable_includes(const char *source, char **out)
+{
+    *out = NULL;
+    if (strstr(source, "GL_GOOGLE_include_directive"))
+        return VKAT_OK;
+    int line = 1, has_include = 0;
+    const char *after = NULL;
+    int version_line = 0;
+    for (const char *p = source; *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *end = nl ? nl : p + strlen(p);
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < end && *q == '#') {
+            q++;
+            while (q < end && (*q == ' ' || *q == '\t'))
+                q++;
+            has_include |= end - q >= 7 && strncmp(q, "include", 7) == 0;
+        }
+        if (!version_line && is_version_line(p, end)) {
+            version_line = line;
+            after = nl ? nl + 1 : end;
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+        line++;
+    }
+    if (!has_include || !version_line)
+        return VKAT_OK; /* without #version, glslang's own message says what is wrong */
+    size_t head = (size_t)(after - source), cap = strlen(source) + 96;
+    char *buf = malloc(cap);
+    if (!buf)
+        return VKAT_ERR_NOMEM;
+    memcpy(buf, source, head);
+    size_t len = head;
+    if (head && buf[head - 1] != '\n')
+        buf[len++] = '\n';
+    len += (size_t)snprintf(buf + len, cap - len, "#extension GL_GOOGLE_include_directive : enable\n#line %d\n",
+                            version_line + 1);
+    memcpy(buf + len, after, strlen(after) + 1);
+    *out = buf;
+    return VKAT_OK;
+}
+
 vkat_result vkat_template_for_config(const vkat_space *s, const char *source, const char *path,
                                      const vkat_value *env, const vkat_launch *launch, int reference, char **out,
                                      vkat_error *err)
 {
-    size_t cap = s->problem_count + s->param_count + 3, n = 0;
+    size_t cap = s->problem_count + s->param_count + s->define_count + 3, n = 0;
     vkat_define *defs = malloc(cap * sizeof *defs);
     if (!defs)
         return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory");
     for (size_t i = 0; i < s->problem_count; i++)
-        defs[n++] = (vkat_define){s->problem[i].name, env[s->problem[i].slot]};
-    if (!reference)
-        for (size_t i = 0; i < s->param_count; i++)
-            if (s->params[i].kind == VKAT_PARAM_DEFINE)
-                defs[n++] = (vkat_define){s->params[i].name, env[s->params[i].slot]};
+        if (s->problem[i].binding == VKAT_SIZE_DEFINE)
+            defs[n++] = (vkat_define){s->problem[i].name, env[s->problem[i].slot], NULL};
+    for (size_t i = 0; !reference && i < s->param_count; i++) {
+        const vkat_param *p = &s->params[i];
+        if (p->kind != VKAT_PARAM_DEFINE)
+            continue;
+        vkat_value v = env[p->slot];
+        const char *text = p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count ? p->texts[v.i] : NULL;
+        defs[n++] = (vkat_define){p->name, v, text};
+    }
+    for (size_t i = 0; i < s->define_count; i++)
+        defs[n++] = (vkat_define){s->defines[i].name, vkat_int(0), s->defines[i].value};
     static const char *const ls[3] = {"VKAT_LOCAL_SIZE_X", "VKAT_LOCAL_SIZE_Y", "VKAT_LOCAL_SIZE_Z"};
     for (int a = 0; a < 3; a++)
-        defs[n++] = (vkat_define){ls[a], vkat_int(launch->local_size[a])};
+        defs[n++] = (vkat_define){ls[a], vkat_int(launch->local_size[a]), NULL};
     vkat_result r = vkat_template_instantiate(source, path, defs, n, out, err);
     free(defs);
     return r;

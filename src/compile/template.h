@@ -12,6 +12,7 @@
 typedef struct vkat_define {
     const char *name;
     vkat_value value;
+    const char *text; /* when not NULL, the macro's text instead of `value` (type macros: "float16_t") */
 } vkat_define;
 
 /* Inserts the defines after #version. `path` is for messages only. A template without a #version line is
@@ -19,8 +20,14 @@ typedef struct vkat_define {
 vkat_result vkat_template_instantiate(const char *source, const char *path, const vkat_define *defines, size_t count,
                                       char **out, vkat_error *err);
 
-/* The defines for one variant: every problem size, every VKAT_PARAM_DEFINE parameter, and VKAT_LOCAL_SIZE_X/Y/Z
- * from the launch; for the reference (`reference` set) problem sizes and local sizes only. */
+/* When `source` has an #include line but does not name GL_GOOGLE_include_directive, *out is the source with
+ * `#extension GL_GOOGLE_include_directive : enable` and a #line after its #version line (as glslc enables it for
+ * every shader); else *out is NULL. VKAT_ERR_NOMEM only. */
+vkat_result vkat_template_enable_includes(const char *source, char **out);
+
+/* The defines for one variant: the problem sizes bound to #define, every VKAT_PARAM_DEFINE parameter (text ones as
+ * their text), the space's [defines], and VKAT_LOCAL_SIZE_X/Y/Z from the launch; for the reference (`reference`
+ * set) the same without parameters. */
 vkat_result vkat_template_for_config(const vkat_space *s, const char *source, const char *path,
                                      const vkat_value *env, const vkat_launch *launch, int reference, char **out,
                                      vkat_error *err);

@@ -304,6 +304,7 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
     d->max_workgroup_invocations = l->maxComputeWorkGroupInvocations;
     d->max_shared_memory = l->maxComputeSharedMemorySize;
     d->max_storage_buffer_range = l->maxStorageBufferRange;
+    d->max_uniform_buffer_range = l->maxUniformBufferRange;
     d->max_push_constants_size = l->maxPushConstantsSize;
     d->max_bound_descriptor_sets = l->maxBoundDescriptorSets;
     d->max_buffer_size = pm4.maxBufferSize;

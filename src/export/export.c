@@ -248,6 +248,11 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         if (it->compiled_problem >> i & 1)
             json_object_array_add(compiled, str(s->problem[i].name));
     json_object_object_add(k, "compiled_problem", compiled);
+    static const char *const binding_names[] = {"define", "spec", "push", "none"};
+    json_object *binding = json_object_new_object();
+    for (size_t i = 0; i < s->problem_count; i++)
+        json_object_object_add(binding, s->problem[i].name, str(binding_names[s->problem[i].binding]));
+    json_object_object_add(k, "problem_binding", binding);
     json_object_object_add(k, "config", str(row->config));
     json_object_object_add(k, "role", str(it->candidate_only ? "candidate" : "winner"));
     json_object *check = json_object_new_object();
@@ -257,11 +262,21 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
 
     json_object *params = json_object_new_object();
     json_object *spec = json_object_new_array();
+    for (size_t i = 0; i < s->problem_count; i++) {
+        if (s->problem[i].binding != VKAT_SIZE_SPEC)
+            continue;
+        json_object *c = json_object_new_object();
+        json_object_object_add(c, "id", json_object_new_int64(s->problem[i].spec_id));
+        json_object_object_add(c, "name", str(s->problem[i].name));
+        json_object_object_add(c, "value", json_object_new_int64(problem_value(it, i)));
+        json_object_object_add(c, "problem", json_object_new_boolean(1));
+        json_object_array_add(spec, c);
+    }
     for (size_t i = 0; i < s->param_count; i++) {
         const vkat_param *p = &s->params[i];
         int64_t v = p->values[it->choice[i]];
         json_object *o = json_object_new_object();
-        json_object_object_add(o, "value", json_object_new_int64(v));
+        json_object_object_add(o, "value", p->texts ? str(p->texts[v]) : json_object_new_int64(v));
         json_object_object_add(o, "kind", str(p->kind == VKAT_PARAM_SPEC ? "spec" : "define"));
         json_object_object_add(params, p->name, o);
         if (p->kind == VKAT_PARAM_SPEC) {
@@ -294,6 +309,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
+        json_object_object_add(o, "descriptor_type", str(b->uniform ? "uniform_buffer" : "storage_buffer"));
         json_object_object_add(o, "init", str(init_name(b->init)));
         json_object *init_args = json_object_new_array();
         json_object_array_add(init_args, num(b->init_a));
@@ -699,7 +715,8 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
                   b->dir == VKAT_DIR_IN ? "IN" : b->dir == VKAT_DIR_OUT ? "OUT" : "INOUT");
         formula(&c, &binds, ops_name, b->count, 0, what);
-        tb_printf(&binds, ", %lluu},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
+        tb_printf(&binds, ", %lluu%s},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0),
+                  b->uniform ? ", 1" : "");
     }
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
@@ -762,8 +779,17 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     size_t nspec = 0;
     for (size_t i = 0; i < s->param_count; i++)
         nspec += s->params[i].kind == VKAT_PARAM_SPEC;
+    for (size_t i = 0; i < s->problem_count; i++)
+        nspec += s->problem[i].binding == VKAT_SIZE_SPEC;
     if (nspec) {
         tb_printf(pre, "static const vkat_rt_spec_constant %s_spec_%zu[] = {\n", id, k);
+        for (size_t i = 0; i < s->problem_count; i++) {
+            if (s->problem[i].binding != VKAT_SIZE_SPEC)
+                continue;
+            tb_printf(pre, "    {%u, %uu, ", s->problem[i].spec_id, (uint32_t)problem_value(it, i));
+            tb_cstr(pre, s->problem[i].name);
+            tb_printf(pre, ", %zu},\n", i + 1);
+        }
         for (size_t i = 0; i < s->param_count; i++) {
             const vkat_param *p = &s->params[i];
             if (p->kind != VKAT_PARAM_SPEC)

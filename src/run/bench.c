@@ -379,6 +379,11 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
                              "maxStorageBufferRange of %u bytes",
                              name, (unsigned long long)alloc, (unsigned long long)canary,
                              gpu->info->max_storage_buffer_range);
+        uint32_t ubo_range = gpu->info->max_uniform_buffer_range ? gpu->info->max_uniform_buffer_range : 16384;
+        if (s->uniform && alloc > ubo_range)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "uniform buffer '%s' needs %llu bytes, beyond the device's maxUniformBufferRange of %u "
+                             "bytes", name, (unsigned long long)alloc, ubo_range);
         if (gpu->info->max_buffer_size && alloc > gpu->info->max_buffer_size)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "buffer '%s' needs %llu bytes, beyond the device's maxBufferSize of %llu bytes", name,
@@ -391,6 +396,12 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
                              name, (unsigned long long)total, (unsigned long long)heap);
     }
     return VKAT_OK;
+}
+
+/* The space says which buffers are uniform; the template's bindings were checked against it (tune.c). */
+static VkDescriptorType descriptor_type(const vkat_buffer_spec *spec)
+{
+    return spec->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
 
 static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
@@ -406,7 +417,7 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
     }
     for (size_t i = 0; i < ws->count; i++) {
         bindings[i].binding = (uint32_t)i;
-        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
         bindings[i].descriptorCount = 1;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
@@ -418,11 +429,15 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
         r = vkat_fail_vk(err, vr, "vkCreateDescriptorSetLayout");
         goto cleanup;
     }
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)};
+    uint32_t uniforms = 0;
+    for (size_t i = 0; i < ws->count; i++)
+        uniforms += ws->bufs[i].spec.uniform != 0;
+    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)},
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniforms ? uniforms : 1}};
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = 1;
-    pci.poolSizeCount = 1;
-    pci.pPoolSizes = &ps;
+    pci.poolSizeCount = 2;
+    pci.pPoolSizes = ps;
     vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
     if (vr != VK_SUCCESS) {
         r = vkat_fail_vk(err, vr, "vkCreateDescriptorPool");
@@ -447,7 +462,7 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
         writes[i].dstSet = ws->set;
         writes[i].dstBinding = (uint32_t)i;
         writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
         writes[i].pBufferInfo = &infos[i];
     }
     if (ws->count)
@@ -574,8 +589,8 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
          * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
         const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
         r = vkat_gpu_make_buffer(gpu, region_bytes(b),
-                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        (b->spec.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) |
+                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                         prefer, VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
         if (r)
             goto cleanup;

@@ -21,6 +21,7 @@ typedef struct vkat_buffer_spec {
     vkat_init_kind init;
     double a, b; /* as in vkat_buffer_decl */
     vkat_direction dir;
+    int uniform; /* bound as a uniform buffer (the space says `uniform`); else a storage buffer */
 } vkat_buffer_spec;
 
 typedef struct vkat_workspace vkat_workspace;

@@ -10,6 +10,8 @@
 #include "pool.h"
 #include "export.h"
 #include "search.h"
+#include "descriptors.h"
+#include "shader_sources.h"
 #include "template.h"
 #include "util.h"
 
@@ -36,12 +38,13 @@ static void hex64(uint64_t v, char out[17])
 vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
 {
     memset(key, 0, sizeof *key);
-    size_t size = 0;
-    char *src = vkat_read_file(space->template_path, &size);
-    if (!src)
+    /* The template with every file it includes: a changed included file makes stored results stale. */
+    vkat_source_set set;
+    if (vkat_source_set_load(space->template_path, (const char *const *)space->include_dirs,
+                             space->include_dir_count, &set, err) != VKAT_OK)
         return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
-    hex64(XXH3_64bits(src, size), key->template_hash);
-    free(src);
+    hex64(vkat_source_set_hash(&set), key->template_hash);
+    vkat_source_set_free(&set);
     vkat_device_key_from_info(device, &key->device);
     snprintf(key->kernel, sizeof key->kernel, "%s", space->name);
     hex64(space->file_hash, key->space_hash);
@@ -53,15 +56,15 @@ static vkat_result compile_source(const char *template_path, const vkat_space *s
                                   const vkat_value *env, const vkat_launch *launch, int reference,
                                   vkat_spirv *spirv, vkat_error *err)
 {
-    char *src = vkat_read_file(template_path, NULL);
-    if (!src)
-        return vkat_fail(err, VKAT_ERR_IO, template_path, 0, "cannot read the shader");
+    vkat_shader_sources src;
     char *inst = NULL;
-    vkat_result r = vkat_template_for_config(space, src, template_path, env, launch, reference, &inst, err);
-    free(src);
-    if (r != VKAT_OK)
-        return r;
-    r = vkat_compile_glsl(inst, template_path, device->api_version, spirv, err);
+    vkat_result r = vkat_shader_sources_load(space, template_path, reference, &src, err);
+    if (r == VKAT_OK)
+        r = vkat_template_for_config(space, src.set.files[0].text, template_path, env, launch, reference, &inst,
+                                     err);
+    if (r == VKAT_OK)
+        r = vkat_compile_glsl_opts(inst, template_path, device->api_version, &src.opts, spirv, err);
+    vkat_shader_sources_free(&src);
     free(inst);
     if (r != VKAT_OK)
         return r;
@@ -84,17 +87,19 @@ vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *dev
     return r;
 }
 
-/* Specialization constants of the configuration in `env`. Returns the count written. */
-static size_t spec_values(const vkat_space *space, const vkat_value *env, vkat_spec_value *out)
+/* Specialization constants of the configuration in `env`: problem sizes bound to @spec, then (unless for the
+ * reference) @spec parameters; at most `cap`. Returns the count written. */
+static size_t spec_values(const vkat_space *space, const vkat_value *env, int reference, vkat_spec_value *out,
+                          size_t cap)
 {
     size_t n = 0;
-    for (size_t i = 0; i < space->param_count; i++) {
+    for (size_t i = 0; i < space->problem_count && n < cap; i++)
+        if (space->problem[i].binding == VKAT_SIZE_SPEC)
+            out[n++] = (vkat_spec_value){space->problem[i].spec_id, (uint32_t)env[space->problem[i].slot].i};
+    for (size_t i = 0; !reference && i < space->param_count && n < cap; i++) {
         const vkat_param *p = &space->params[i];
-        if (p->kind != VKAT_PARAM_SPEC)
-            continue;
-        out[n].id = p->spec_id;
-        out[n].value = (uint32_t)env[p->slot].i;
-        n++;
+        if (p->kind == VKAT_PARAM_SPEC)
+            out[n++] = (vkat_spec_value){p->spec_id, (uint32_t)env[p->slot].i};
     }
     return n;
 }
@@ -180,7 +185,8 @@ typedef struct run_ctx {
     int has_reference;
     vkat_gpu_check *gpu_check; /* the outputs compared on the device; NULL: all on the host */
     vkat_value *env;  /* scratch environment for setting the device up */
-    char *template_src;
+    const char *template_src;
+    const vkat_shader_sources *sources; /* the template's files and compile options */
     vkat_compile_cache *compile_cache;
     vkat_tune_times *times;
     double gpu_busy_until; /* when the last measurement ended (0: none yet) */
@@ -319,8 +325,15 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     vkat_result r = vkat_space_launch(s, c->env, 1, &launch, err);
     if (r == VKAT_OK)
         r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
+    vkat_spec_value spec[64];
+    size_t nspec = spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
+    vkat_spirv_info si;
+    if (r == VKAT_OK && (r = vkat_spirv_reflect(&spirv, spec, nspec, &si, err)) == VKAT_OK)
+        r = vkat_check_bindings(s, s->reference_path, &si, err);
     if (r == VKAT_OK)
-        r = vkat_kernel_create(c->ws, &spirv, "main", NULL, 0, launch.push_size, &k, err);
+        r = vkat_check_spec_constants(s, s->reference_path, &si, spec, nspec, err);
+    if (r == VKAT_OK)
+        r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
     if (r == VKAT_OK)
         r = vkat_workspace_reset(c->ws, err);
     /* The reference is plain and slow by design: at least 60 s, whatever limit the variants get. */
@@ -417,7 +430,7 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
     for (size_t i = 0; i < s->buffer_count; i++) {
         const vkat_buffer_decl *b = &s->buffers[i];
         c->buffers[i] = (vkat_buffer_spec){b->name, b->type, launch.buffer_counts[i], b->init, b->init_a, b->init_b,
-                                           b->dir};
+                                           b->dir, b->uniform};
     }
     vkat_launch_free(&launch);
     r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
@@ -551,46 +564,6 @@ static void release_job(job *j)
     vkat_launch_free(&j->launch);
 }
 
-/* The template line that declares `binding = N`, for messages; 0 when not found (e.g. set by a macro). */
-static int binding_line(const char *src, uint32_t binding)
-{
-    int line = 1;
-    for (const char *p = src; *p; p++) {
-        if (*p == '\n')
-            line++;
-        else if (!strncmp(p, "binding", 7)) {
-            const char *q = p + 7;
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (*q != '=')
-                continue;
-            q++;
-            char *end;
-            unsigned long v = strtoul(q, &end, 10);
-            if (end != q && v == binding)
-                return line;
-        }
-    }
-    return 0;
-}
-
-/* Every descriptor the template declares must be one of the space's buffers (set 0, binding 0..count-1): otherwise
- * the pipeline would read memory nobody bound. A template error, not a property of one variant. */
-static vkat_result check_bindings(const run_ctx *c, const vkat_spirv_info *si, vkat_error *e)
-{
-    const vkat_space *s = c->space;
-    for (uint32_t i = 0; i < si->binding_count; i++) {
-        uint32_t set = si->bindings[i].set, b = si->bindings[i].binding;
-        if (set == 0 && b < s->buffer_count)
-            continue;
-        return vkat_fail(e, VKAT_ERR_TEMPLATE, s->template_path, binding_line(c->template_src, b),
-                         "the template declares set %u, binding %u, but the space %s has %zu buffer(s): set 0, "
-                         "bindings 0..%zu in the order of its [buffers]",
-                         set, b, s->path, s->buffer_count, s->buffer_count ? s->buffer_count - 1 : 0);
-    }
-    return VKAT_OK;
-}
-
 static void prepare(void *ctx, void *p)
 {
     run_ctx *c = ctx;
@@ -600,15 +573,15 @@ static void prepare(void *ctx, void *p)
     char *source = NULL;
     double t0 = vkat_now();
     j->pipeline_failed = 0;
-    j->spec_count = spec_values(s, j->env, j->spec);
+    j->spec_count = spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
     if (r == VKAT_OK)
         r = vkat_template_for_config(s, c->template_src, s->template_path, j->env, &j->launch, 0, &source, e);
     double t1 = vkat_now();
     j->t_instantiate = t1 - t0;
     if (r == VKAT_OK)
-        r = vkat_compile_cached(c->compile_cache, source, s->template_path, c->device->api_version, &j->spirv,
-                                &j->cache_hit, &j->t_compile, &j->t_validate, e);
+        r = vkat_compile_cached(c->compile_cache, source, s->template_path, c->device->api_version,
+                                &c->sources->opts, &j->spirv, &j->cache_hit, &j->t_compile, &j->t_validate, e);
     free(source);
     if (r == VKAT_OK) {
         hex64(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
@@ -616,7 +589,9 @@ static void prepare(void *ctx, void *p)
         char why[256];
         r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);
         if (r == VKAT_OK)
-            r = check_bindings(c, &si, e);
+            r = vkat_check_bindings(s, s->template_path, &si, e);
+        if (r == VKAT_OK)
+            r = vkat_check_spec_constants(s, s->template_path, &si, j->spec, j->spec_count, e);
         if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }
@@ -1083,7 +1058,8 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
-    char *template_src = vkat_read_file(space->template_path, NULL);
+    vkat_shader_sources sources = {0};
+    const char *template_src = NULL;
     vkat_compile_cache *cache = vkat_compile_cache_create(256);
     vkat_tune_times *lane_times = calloc(device_count, sizeof *lane_times);
     sc.lanes = calloc(device_count, sizeof *sc.lanes);
@@ -1097,10 +1073,10 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
-    if (!template_src) {
-        r = vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
+    /* Before any GPU work: the template's files, and no #define that would replace a name it declares. */
+    if ((r = vkat_shader_sources_load(space, space->template_path, 0, &sources, err)) != VKAT_OK)
         goto cleanup;
-    }
+    template_src = sources.set.files[0].text;
     for (size_t i = 0; i < window; i++) {
         slots[i].choice = calloc(np ? np : 1, sizeof *slots[i].choice);
         slots[i].env = calloc(nsym ? nsym : 1, sizeof *slots[i].env);
@@ -1142,6 +1118,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->has_reference = space->reference_path != NULL;
         c->times = &lane_times[i];
         c->template_src = template_src;
+        c->sources = &sources;
         c->compile_cache = cache;
         pthread_cond_init(&c->cv, NULL);
         c->buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c->buffers);
@@ -1224,7 +1201,7 @@ cleanup:
     free(slots);
     vkat_strategy_destroy(strategy);
     vkat_compile_cache_destroy(cache);
-    free(template_src);
+    vkat_shader_sources_free(&sources);
     free(lane_times);
     free(sc.lanes);
     free(sc.free_list);
@@ -1351,7 +1328,7 @@ static vkat_result export_build(export_slot *x, vkat_error *err)
                  x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
                  x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
     vkat_spec_value spec[64];
-    size_t nspec = space->param_count <= 64 ? spec_values(space, x->env, spec) : 0;
+    size_t nspec = spec_values(space, x->env, 0, spec, VKAT_COUNTOF(spec));
     vkat_spirv_info si;
     if ((r = vkat_spirv_reflect(&x->spirv, spec, nspec, &si, err)))
         return r;

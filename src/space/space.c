@@ -121,9 +121,10 @@ static void device_values(const vkat_device_info *d, int64_t *v)
 /* ---- Pass 1: inih collects entries ------------------------------------------------------------------------------ */
 
 enum { SEC_KERNEL, SEC_PROBLEM, SEC_PARAMS, SEC_CONSTRAINTS, SEC_BUFFERS, SEC_PUSH, SEC_DISPATCH, SEC_METRICS,
-       SEC_CHECK, SEC_PROBLEM_CPU, SEC_COUNT };
+       SEC_CHECK, SEC_PROBLEM_CPU, SEC_DEFINES, SEC_COUNT };
 static const char *const section_names[SEC_COUNT] = {"kernel",  "problem",  "params",  "constraints", "buffers",
-                                                      "push",    "dispatch", "metrics", "check",       "problem.cpu"};
+                                                      "push",    "dispatch", "metrics", "check",       "problem.cpu",
+                                                      "defines"};
 
 typedef struct entry {
     int section;
@@ -134,6 +135,7 @@ typedef struct entry {
 typedef struct loader {
     vkat_space *s;
     const char *path; /* for messages */
+    const char *template_override; /* the caller's template, replacing [kernel] template; NULL: none */
     vkat_error *err;
     vkat_result failed;
     const char *pos, *end; /* unread text */
@@ -212,7 +214,7 @@ static char *line_reader(char *str, int num, void *stream)
         int id = section_id(a, (size_t)(b - a));
         if (id < 0) {
             lfail(ld, VKAT_ERR_SPACE, ld->line, "unknown section [%.*s] (known: kernel, problem, problem.cpu, params, "
-                  "constraints, buffers, push, dispatch, metrics, check)", (int)(b - a), a);
+                  "defines, constraints, buffers, push, dispatch, metrics, check)", (int)(b - a), a);
             return NULL;
         }
         if (!ld->section_line[id])
@@ -359,6 +361,48 @@ static bool split_call(char *s, char **args)
     return true;
 }
 
+/* Expands ${NAME} from the environment, so that a space can name a shader in the user's own checkout
+ * (template = ${GGML_SHADERS}/mul_mm.comp). NULL with *missing set to the name's start when a variable is unset;
+ * NULL with *missing NULL when out of memory. */
+static char *expand_env(const char *text, const char **missing)
+{
+    *missing = NULL;
+    size_t cap = strlen(text) + 1, len = 0;
+    char *out = malloc(cap);
+    for (const char *p = text; out && *p;) {
+        const char *close = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+        const char *piece = p;
+        size_t n = 1;
+        if (close) {
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(close - p - 2), p + 2);
+            piece = getenv(name);
+            if (!piece || !*piece) {
+                *missing = p + 2;
+                free(out);
+                return NULL;
+            }
+            n = strlen(piece);
+            p = close + 1;
+        } else {
+            p++;
+        }
+        if (len + n + 1 > cap) {
+            char *grown = realloc(out, cap = 2 * (len + n + 1));
+            if (!grown)
+                free(out);
+            out = grown;
+            if (!out)
+                break;
+        }
+        memcpy(out + len, piece, n);
+        out[len += n] = 0;
+    }
+    if (out)
+        out[len] = 0;
+    return out;
+}
+
 static char *resolve_path(const vkat_space *s, const char *rel)
 {
     if (rel[0] == '/' || strcmp(s->dir, ".") == 0)
@@ -368,6 +412,27 @@ static char *resolve_path(const vkat_space *s, const char *rel)
     if (p)
         snprintf(p, n, "%s/%s", s->dir, rel);
     return p;
+}
+
+/* A path the user wrote: ${NAME} expanded from the environment, then resolved from the space's directory. NULL
+ * with ld->failed set on error. */
+static char *user_path(loader *ld, const char *text, int line)
+{
+    const char *missing;
+    char *expanded = expand_env(text, &missing);
+    if (!expanded) {
+        if (missing)
+            lfail(ld, VKAT_ERR_SPACE, line, "environment variable %.*s is not set (in '%s')",
+                  (int)strcspn(missing, "}"), missing, text);
+        else
+            lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    char *path = resolve_path(ld->s, expanded);
+    free(expanded);
+    if (!path)
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    return path;
 }
 
 static vkat_result parse_expr(loader *ld, const char *text, int line, vkat_expr **out)
@@ -384,7 +449,8 @@ static vkat_result parse_expr(loader *ld, const char *text, int line, vkat_expr 
  * would not fit inih's line buffer); section_keys lets them repeat and returns the first. */
 static bool is_list_key(int sec, const char *key)
 {
-    return sec == SEC_KERNEL && (strcmp(key, "extensions") == 0 || strcmp(key, "features") == 0);
+    return sec == SEC_KERNEL &&
+           (strcmp(key, "extensions") == 0 || strcmp(key, "features") == 0 || strcmp(key, "include_dirs") == 0);
 }
 
 /* Checks a single-keyed section's keys against `allowed` (NULL-terminated) and fills found[i] with the entry of
@@ -473,8 +539,8 @@ done:
 static vkat_result load_kernel(loader *ld)
 {
     vkat_space *s = ld->s;
-    static const char *const keys[] = {"name", "template", "entry", "extensions", "features", NULL};
-    const entry *f[5];
+    static const char *const keys[] = {"name", "template", "entry", "extensions", "features", "include_dirs", NULL};
+    const entry *f[6];
     if (section_keys(ld, SEC_KERNEL, keys, f))
         return ld->failed;
     int kline = ld->section_line[SEC_KERNEL];
@@ -482,16 +548,21 @@ static vkat_result load_kernel(loader *ld)
         return lfail(ld, VKAT_ERR_SPACE, 1, "missing [kernel] section (it names the kernel and its template)");
     if (!f[0] || !f[0]->value[0])
         return lfail(ld, VKAT_ERR_SPACE, f[0] ? f[0]->line : kline, "[kernel] needs a name");
-    if (!f[1] || !f[1]->value[0])
+    if (!ld->template_override && (!f[1] || !f[1]->value[0]))
         return lfail(ld, VKAT_ERR_SPACE, f[1] ? f[1]->line : kline, "[kernel] needs a template");
     s->name = vkat_strdup(f[0]->value);
-    s->template_path = resolve_path(s, f[1]->value);
+    if (ld->template_override)
+        s->template_path = vkat_strdup(ld->template_override);
+    else if (!(s->template_path = user_path(ld, f[1]->value, f[1]->line)))
+        return ld->failed;
+    if (!s->template_path)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
     s->entry = vkat_strdup(f[2] && f[2]->value[0] ? f[2]->value : "main");
-    if (!s->name || !s->template_path || !s->entry)
+    if (!s->name || !s->entry)
         return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
     FILE *t = fopen(s->template_path, "rb");
     if (!t)
-        return lfail(ld, VKAT_ERR_IO, f[1]->line, "cannot open template '%s': %s", s->template_path,
+        return lfail(ld, VKAT_ERR_IO, f[1] ? f[1]->line : kline, "cannot open template '%s': %s", s->template_path,
                      strerror(errno));
     fclose(t);
     for (size_t i = 0; i < ld->count; i++) {  /* every line of a list key, in order */
@@ -500,6 +571,18 @@ static vkat_result load_kernel(loader *ld)
             continue;
         if (strcmp(e->key, "extensions") == 0 && word_list(ld, e, &s->extensions, &s->extension_count))
             return ld->failed;
+        if (strcmp(e->key, "include_dirs") == 0) {
+            size_t from = s->include_dir_count;
+            if (word_list(ld, e, &s->include_dirs, &s->include_dir_count))
+                return ld->failed;
+            for (size_t k = from; k < s->include_dir_count; k++) {
+                char *dir = user_path(ld, s->include_dirs[k], e->line);
+                if (!dir)
+                    return ld->failed;
+                free(s->include_dirs[k]);
+                s->include_dirs[k] = dir;
+            }
+        }
         if (strcmp(e->key, "features") != 0)
             continue;
         size_t from = s->feature_count;
@@ -562,6 +645,51 @@ static size_t section_count(const loader *ld, int sec)
     return n;
 }
 
+/* Is constant_id `id` already taken by a problem size or parameter other than `self`? Fails with both lines. */
+static vkat_result spec_id_free(loader *ld, const entry *e, uint32_t id)
+{
+    const vkat_space *s = ld->s;
+    for (size_t i = 0; i < s->problem_count; i++)
+        if (s->problem[i].binding == VKAT_SIZE_SPEC && s->problem[i].spec_id == id && strcmp(s->problem[i].name, e->key))
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' and '%s' (line %d) both use @spec(%u)", e->key,
+                         s->problem[i].name, s->problem[i].line, id);
+    for (size_t i = 0; i < s->param_count; i++)
+        if (s->params[i].kind == VKAT_PARAM_SPEC && s->params[i].spec_id == id && strcmp(s->params[i].name, e->key))
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' and '%s' (line %d) both use @spec(%u)", e->key,
+                         s->params[i].name, s->params[i].line, id);
+    return VKAT_OK;
+}
+
+/* "spec(N)" after '@': *id = N. */
+static bool parse_spec_suffix(char *text, uint32_t *id)
+{
+    char *spec = trim(text), *args;
+    int64_t v;
+    if (!split_call(spec, &args) || strcmp(spec, "spec") != 0 || !parse_i64(trim(args), &v) || v < 0 ||
+        v > UINT32_MAX)
+        return false;
+    *id = (uint32_t)v;
+    return true;
+}
+
+/* What follows '@' in a problem size: define, spec(N), push or none. */
+static vkat_result size_binding(loader *ld, const entry *e, char *text, vkat_size_binding *binding, uint32_t *id)
+{
+    char *word = trim(text);
+    if (strcmp(word, "define") == 0)
+        *binding = VKAT_SIZE_DEFINE;
+    else if (strcmp(word, "push") == 0)
+        *binding = VKAT_SIZE_PUSH;
+    else if (strcmp(word, "none") == 0)
+        *binding = VKAT_SIZE_NONE;
+    else if (parse_spec_suffix(word, id))
+        *binding = VKAT_SIZE_SPEC;
+    else
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                     "expected '@define', '@spec(N)', '@push' or '@none' after the value of problem size '%s'", e->key);
+    return *binding == VKAT_SIZE_SPEC ? spec_id_free(ld, e, *id) : VKAT_OK;
+}
+
 static vkat_result load_problem(loader *ld)
 {
     vkat_space *s = ld->s;
@@ -574,13 +702,26 @@ static vkat_result load_problem(loader *ld)
         if (e->section != SEC_PROBLEM)
             continue;
         int64_t v;
-        if (!parse_i64(e->value, &v))
+        char value[256];
+        vkat_size_binding binding = VKAT_SIZE_DEFINE;
+        uint32_t spec_id = 0;
+        snprintf(value, sizeof value, "%s", e->value);
+        char *at = strchr(value, '@');
+        if (at) {
+            *at = 0;
+            trim(value);
+            if (size_binding(ld, e, at + 1, &binding, &spec_id))
+                return ld->failed;
+        }
+        if (!parse_i64(value, &v))
             return lfail(ld, VKAT_ERR_SPACE, e->line, "problem size '%s' must be an integer, got '%s'", e->key,
-                         e->value);
+                         value);
         int slot = add_symbol(ld, e->key, e->line);
         if (slot < 0)
             return ld->failed;
         vkat_problem_var *p = &s->problem[s->problem_count];
+        p->binding = binding;
+        p->spec_id = spec_id;
         p->name = vkat_strdup(e->key);
         if (!p->name)
             return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
@@ -694,6 +835,45 @@ static vkat_result param_item(loader *ld, const entry *e, vkat_param *p, size_t 
     return VKAT_OK;
 }
 
+/* A list whose every item is a word that is not a number nor pow2/range ("float, vec2, vec4") holds text values. */
+static bool text_values(char *const *items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t v;
+        if (!items[i][0] || parse_i64(items[i], &v) || strchr(items[i], '(') || isdigit((unsigned char)items[i][0]) ||
+            items[i][0] == '-')
+            return false;
+    }
+    return true;
+}
+
+/* Text values: texts[k] is what the template gets, values[k] = k (the value in expressions: its position). */
+static vkat_result load_text_values(loader *ld, const entry *e, vkat_param *p, char *const *items, size_t n)
+{
+    if (p->kind == VKAT_PARAM_SPEC)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "parameter '%s' has text values; @spec needs integers", e->key);
+    if (n > MAX_PARAM_VALUES)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "parameter '%s' has more than %u values", e->key, MAX_PARAM_VALUES);
+    p->texts = calloc(n, sizeof *p->texts);
+    p->values = calloc(n, sizeof *p->values);
+    if (!p->texts || !p->values)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        if (strpbrk(items[i], "=;\"") || strlen(items[i]) > 63)
+            return lfail(ld, VKAT_ERR_SPACE, e->line,
+                         "bad text value '%s' for parameter '%s' (at most 63 characters, no '=', ';' or '\"')",
+                         items[i], e->key);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(items[i], items[j]) == 0)
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate value %s in parameter '%s'", items[i], e->key);
+        if (!(p->texts[i] = vkat_strdup(items[i])))
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        p->values[i] = (int64_t)i;
+        p->value_count++;
+    }
+    return VKAT_OK;
+}
+
 static vkat_result load_param(loader *ld, const entry *e, vkat_param *p)
 {
     p->line = e->line;
@@ -706,23 +886,14 @@ static vkat_result load_param(loader *ld, const entry *e, vkat_param *p)
     char *at = strchr(text, '@');
     if (at) {
         *at = 0;
-        char *spec = trim(at + 1), *args;
-        int64_t id;
-        if (!split_call(spec, &args) || strcmp(spec, "spec") != 0 || !parse_i64(trim(args), &id) || id < 0 ||
-            id > UINT32_MAX) {
+        if (!parse_spec_suffix(at + 1, &p->spec_id)) {
             r = lfail(ld, VKAT_ERR_SYNTAX, e->line,
                       "expected '@spec(N)' with a constant_id N >= 0 after the values of '%s'", e->key);
             goto done;
         }
         p->kind = VKAT_PARAM_SPEC;
-        p->spec_id = (uint32_t)id;
-        for (size_t i = 0; i < ld->s->param_count; i++)
-            if (&ld->s->params[i] != p && ld->s->params[i].kind == VKAT_PARAM_SPEC &&
-                ld->s->params[i].spec_id == p->spec_id) {
-                r = lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' and '%s' (line %d) both use @spec(%u)", e->key,
-                          ld->s->params[i].name, ld->s->params[i].line, p->spec_id);
-                goto done;
-            }
+        if ((r = spec_id_free(ld, e, p->spec_id)))
+            goto done;
     }
     size_t n = split_fields(text, NULL, 0), cap = 0;
     char **items = calloc(n, sizeof *items);
@@ -734,6 +905,11 @@ static vkat_result load_param(loader *ld, const entry *e, vkat_param *p)
     if (n == 1 && !items[0][0]) {
         free(items);
         r = lfail(ld, VKAT_ERR_SPACE, e->line, "parameter '%s' has no values", e->key);
+        goto done;
+    }
+    if (text_values(items, n)) {
+        r = load_text_values(ld, e, p, items, n);
+        free(items);
         goto done;
     }
     for (size_t i = 0; i < n && !r; i++) {
@@ -784,6 +960,55 @@ static vkat_result load_params(loader *ld)
             return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         if (load_param(ld, e, p))
             return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+/* [defines]: fixed text macros ("A_TYPE = float16_t"). Their names must not be problem sizes or parameters. */
+static vkat_result load_defines(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t n = section_count(ld, SEC_DEFINES);
+    s->defines = calloc(n ? n : 1, sizeof *s->defines);
+    if (!s->defines)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_DEFINES)
+            continue;
+        if (!is_identifier(e->key))
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' is not a valid macro name (letters, digits and '_', not "
+                         "starting with a digit)", e->key);
+        if (vkat_symtab_find(s->symbols, e->key) >= 0)
+            return name_clash(ld, e->key, e->line);
+        for (size_t j = 0; j < s->define_count; j++)
+            if (strcmp(s->defines[j].name, e->key) == 0)
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate define '%s' (first at line %d)", e->key,
+                             s->defines[j].line);
+        vkat_text_define *d = &s->defines[s->define_count++];
+        d->name = vkat_strdup(e->key);
+        d->value = vkat_strdup(e->value);
+        d->line = e->line;
+        if (!d->name || !d->value)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    }
+    return VKAT_OK;
+}
+
+/* A problem size bound to a push constant must be carried by some [push] value, or the shader never sees it. */
+static vkat_result check_push_sizes(loader *ld)
+{
+    const vkat_space *s = ld->s;
+    for (size_t i = 0; i < s->problem_count; i++) {
+        if (s->problem[i].binding != VKAT_SIZE_PUSH)
+            continue;
+        int used = 0;
+        for (size_t j = 0; j < s->push_count && !used; j++)
+            used = s->push[j].value && vkat_expr_uses(s->push[j].value, s->problem[i].slot);
+        if (!used)
+            return lfail(ld, VKAT_ERR_SPACE, s->problem[i].line,
+                         "problem size '%s' is @push, but no [push] value uses it (e.g. '%s = uint32, %s')",
+                         s->problem[i].name, s->problem[i].name, s->problem[i].name);
     }
     return VKAT_OK;
 }
@@ -891,9 +1116,11 @@ static vkat_result load_buffers(loader *ld)
                 b->dir = VKAT_DIR_OUT;
             else if (strcmp(f[3], "inout") == 0)
                 b->dir = VKAT_DIR_INOUT;
+            else if (strcmp(f[3], "uniform") == 0)
+                b->dir = VKAT_DIR_IN, b->uniform = 1; /* a uniform block: read-only, bound as a uniform buffer */
             else
-                lfail(ld, VKAT_ERR_SPACE, e->line, "bad direction '%s' for buffer '%s' (expected in, out or inout)",
-                      f[3], e->key);
+                lfail(ld, VKAT_ERR_SPACE, e->line,
+                      "bad direction '%s' for buffer '%s' (expected in, out, inout or uniform)", f[3], e->key);
         }
         free(text);
         if (ld->failed)
@@ -1053,9 +1280,8 @@ static vkat_result load_check(loader *ld)
     if (!f[1] || !f[2])
         return lfail(ld, VKAT_ERR_SPACE, f[0]->line,
                      "[check] reference needs its own local_size and groups (from problem sizes and device names)");
-    s->reference_path = resolve_path(s, f[0]->value);
-    if (!s->reference_path)
-        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (!(s->reference_path = user_path(ld, f[0]->value, f[0]->line)))
+        return ld->failed;
     FILE *t = fopen(s->reference_path, "rb");
     if (!t)
         return lfail(ld, VKAT_ERR_IO, f[0]->line, "cannot open reference '%s': %s", s->reference_path,
@@ -1078,11 +1304,13 @@ static vkat_result load_check(loader *ld)
 
 /* ---- Load / destroy ---------------------------------------------------------------------------------------------- */
 
-static vkat_result load_text(const char *text, size_t size, const char *path, vkat_space **out, vkat_error *err)
+static vkat_result load_text(const char *text, size_t size, const char *path, const char *template_override,
+                             vkat_space **out, vkat_error *err)
 {
     *out = NULL;
     loader ld = {0};
     ld.path = path;
+    ld.template_override = template_override;
     ld.err = err;
     ld.pos = text;
     ld.end = text + size;
@@ -1111,8 +1339,8 @@ static vkat_result load_text(const char *text, size_t size, const char *path, vk
         lfail(&ld, VKAT_ERR_SYNTAX, bad, "syntax error");
     if (ld.failed)
         goto done;
-    if (load_kernel(&ld) || load_problem(&ld) || load_params(&ld) || load_constraints(&ld) || load_buffers(&ld) ||
-        load_push(&ld) || load_dispatch_metrics(&ld) || load_check(&ld))
+    if (load_kernel(&ld) || load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
+        load_buffers(&ld) || load_push(&ld) || check_push_sizes(&ld) || load_dispatch_metrics(&ld) || load_check(&ld))
         goto done;
 done:
     for (size_t i = 0; i < ld.count; i++) {
@@ -1130,17 +1358,23 @@ done:
 
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err)
 {
-    return load_text(text, strlen(text), path ? path : "<string>", out, err);
+    return load_text(text, strlen(text), path ? path : "<string>", NULL, out, err);
 }
 
 vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err)
+{
+    return vkat_space_load_with_template(path, NULL, out, err);
+}
+
+vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
+                                          vkat_error *err)
 {
     *out = NULL;
     size_t size;
     char *text = vkat_read_file(path, &size);
     if (!text)
         return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
-    vkat_result r = load_text(text, size, path, out, err);
+    vkat_result r = load_text(text, size, path, template_path, out, err);
     free(text);
     return r;
 }
@@ -1169,9 +1403,17 @@ void vkat_space_destroy(vkat_space *s)
     free(s->problem);
     for (size_t i = 0; i < s->param_count; i++) {
         free(s->params[i].name);
+        if (s->params[i].texts)
+            free_strings(s->params[i].texts, s->params[i].value_count);
         free(s->params[i].values);
     }
     free(s->params);
+    free_strings(s->include_dirs, s->include_dir_count);
+    for (size_t i = 0; i < s->define_count; i++) {
+        free(s->defines[i].name);
+        free(s->defines[i].value);
+    }
+    free(s->defines);
     for (size_t i = 0; i < s->constraint_count; i++) {
         free(s->constraints[i].name);
         vkat_expr_destroy(s->constraints[i].expr);
@@ -1275,9 +1517,13 @@ void vkat_space_format_config(const vkat_space *s, const uint32_t *choice, char 
     size_t len = 0;
     if (size)
         buf[0] = 0;
-    for (size_t i = 0; i < s->param_count; i++)
-        append(buf, size, &len, "%s%s=%lld", i ? "," : "", s->params[i].name,
-               (long long)s->params[i].values[choice[i]]);
+    for (size_t i = 0; i < s->param_count; i++) {
+        if (s->params[i].texts)
+            append(buf, size, &len, "%s%s=%s", i ? "," : "", s->params[i].name, s->params[i].texts[choice[i]]);
+        else
+            append(buf, size, &len, "%s%s=%lld", i ? "," : "", s->params[i].name,
+                   (long long)s->params[i].values[choice[i]]);
+    }
 }
 
 typedef struct config_parse {
@@ -1285,6 +1531,22 @@ typedef struct config_parse {
     uint32_t *choice;
     bool *seen;
 } config_parse;
+
+static vkat_result text_choice(const vkat_param *p, const char *value, uint32_t *choice, bool *seen, vkat_error *err)
+{
+    char list[256] = "";
+    for (size_t k = 0; k < p->value_count; k++) {
+        if (strcmp(p->texts[k], value) == 0) {
+            *choice = (uint32_t)k;
+            *seen = true;
+            return VKAT_OK;
+        }
+        if (strlen(list) < 200)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", p->texts[k]);
+    }
+    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "%s=%s is not among its values (%s%s)", p->name, value, list,
+                     strlen(list) >= 200 ? ", ..." : "");
+}
 
 static vkat_result config_pair(const char *name, const char *value, void *user, vkat_error *err)
 {
@@ -1295,6 +1557,8 @@ static vkat_result config_pair(const char *name, const char *value, void *user, 
             continue;
         if (cp->seen[i])
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "parameter '%s' given twice", name);
+        if (p->texts)
+            return text_choice(p, value, &cp->choice[i], &cp->seen[i], err);
         int64_t v;
         if (!parse_i64(value, &v))
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "parameter %s must be an integer, got '%s'", name, value);

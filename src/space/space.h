@@ -16,7 +16,8 @@ typedef enum vkat_param_kind { VKAT_PARAM_DEFINE, VKAT_PARAM_SPEC } vkat_param_k
 
 typedef struct vkat_param {
     char *name;
-    int64_t *values; /* in the order written (ranges expanded) */
+    int64_t *values; /* in the order written (ranges expanded); for a text parameter its positions 0, 1, ... */
+    char **texts;    /* NULL: integer values; else a text parameter's values ("float", "vec2"), texts[k] for k */
     size_t value_count;
     vkat_param_kind kind;
     uint32_t spec_id; /* VKAT_PARAM_SPEC: the constant_id in the template */
@@ -30,8 +31,18 @@ typedef struct vkat_named_expr {
     int line;
 } vkat_named_expr;
 
+/* How a problem size reaches the shader (docs/space-format.md, [problem]). */
+typedef enum vkat_size_binding {
+    VKAT_SIZE_DEFINE = 0, /* a #define in the variant and the reference (the default) */
+    VKAT_SIZE_SPEC,       /* specialization constant spec_id, which the shader declares itself */
+    VKAT_SIZE_PUSH,       /* a push-constant member: a [push] entry carries it; not #defined */
+    VKAT_SIZE_NONE,       /* only in the space's expressions (buffer sizes, dispatch); not #defined */
+} vkat_size_binding;
+
 typedef struct vkat_problem_var {
     char *name;
+    vkat_size_binding binding;
+    uint32_t spec_id; /* VKAT_SIZE_SPEC */
     int64_t value;      /* in force: the file's default, its [problem.cpu] value, or the --problem override */
     int64_t file_value; /* from [problem] */
     int64_t cpu_value;  /* from [problem.cpu], when has_cpu_value */
@@ -51,6 +62,7 @@ typedef struct vkat_buffer_decl {
     vkat_init_kind init;
     double init_a, init_b; /* random(a, b) range, const(a) value, iota: start a, step b (default 0, 1) */
     vkat_direction dir;
+    int uniform; /* direction `uniform`: a uniform buffer (dir is VKAT_DIR_IN) */
     int line;
 } vkat_buffer_decl;
 
@@ -60,6 +72,12 @@ typedef struct vkat_push_decl {
     vkat_expr *value;
     int line;
 } vkat_push_decl;
+
+/* A fixed text macro from [defines] ("A_TYPE = float16_t"): #defined in the variant and the reference. */
+typedef struct vkat_text_define {
+    char *name, *value;
+    int line;
+} vkat_text_define;
 
 typedef struct vkat_space {
     char *path;          /* as given */
@@ -74,6 +92,11 @@ typedef struct vkat_space {
     size_t extension_count;
     char **features; /* required Vulkan features by member name (see vkat_feature_names) */
     size_t feature_count;
+
+    char **include_dirs; /* [kernel] include_dirs, resolved; searched after the including file's directory */
+    size_t include_dir_count;
+    vkat_text_define *defines; /* [defines] */
+    size_t define_count;
 
     vkat_symtab *symbols; /* problem names, parameter names, device.* names */
     vkat_problem_var *problem;
@@ -112,6 +135,11 @@ typedef struct vkat_space {
  * syntax), VKAT_ERR_SPACE (unknown section/key/name, empty or duplicate parameter, ...), each with file:line. */
 vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err);
 void vkat_space_destroy(vkat_space *s);
+/* The same with the template named by the caller (the command line's TEMPLATE): `template_path` (used as given;
+ * NULL: the space's own) replaces [kernel] template, whose value is then not read, so a ${VAR} in it need not be
+ * set. */
+vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
+                                          vkat_error *err);
 /* Same from text in memory (tests, fuzzing). `path` names the text in messages and anchors relative paths
  * (template, reference); NULL reads as "<string>" in the current directory. file_hash is XXH64 of the text. */
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err);

@@ -1,0 +1,111 @@
+/* descriptors.c — checks the interface a compiled shader declares against what the space supplies, before a
+ * pipeline is created: the kind of each descriptor binding (storage or uniform buffer) must match its [buffers]
+ * entry, kinds vkautotune cannot bind yet (images, samplers, texel buffers) are refused, and so are specialization
+ * constants that a 32-bit integer value would be misread by (floats, 16- and 64-bit ones) — each with the shader's
+ * file:line instead of reaching the driver. */
+#include "descriptors.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The shader line that declares `KEY = N` (binding = 2, constant_id = 3), for messages; 0 when not found (e.g. set
+ * by a macro, or in an included file). */
+static int declaration_line(const char *src, const char *key, uint32_t n)
+{
+    int line = 1;
+    size_t klen = strlen(key);
+    for (const char *p = src; *p; p++) {
+        if (*p == '\n')
+            line++;
+        else if (!strncmp(p, key, klen)) {
+            const char *q = p + klen;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q != '=')
+                continue;
+            q++;
+            char *end;
+            unsigned long v = strtoul(q, &end, 10);
+            if (end != q && v == n)
+                return line;
+        }
+    }
+    return 0;
+}
+
+/* Every descriptor the shader declares must be one of the space's buffers (set 0, binding 0..count-1) of the same
+ * kind: otherwise the pipeline would read memory nobody bound, or a storage buffer where it expects a uniform one.
+ * Kinds vkautotune cannot bind (images, samplers, texel buffers) are refused here, before a pipeline exists. A
+ * shader error, not a property of one variant. `path` is the shader (template or reference), read for the line. */
+vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
+{
+    for (uint32_t i = 0; i < si->binding_count; i++) {
+        uint32_t set = si->bindings[i].set, b = si->bindings[i].binding;
+        vkat_descriptor_kind kind = si->bindings[i].kind;
+        const char *name = si->bindings[i].name;
+        const vkat_buffer_decl *buf = set == 0 && b < s->buffer_count ? &s->buffers[b] : NULL;
+        int bad_kind = kind != VKAT_DESC_STORAGE_BUFFER && kind != VKAT_DESC_UNIFORM_BUFFER;
+        int mismatch = buf && !bad_kind && (kind == VKAT_DESC_UNIFORM_BUFFER) != (buf->uniform != 0);
+        if (buf && !bad_kind && !mismatch)
+            continue;
+        char *src = vkat_read_file(path, NULL);
+        int line = src ? declaration_line(src, "binding", b) : 0;
+        free(src);
+        if (bad_kind)
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
+                             "set %u, binding %u%s%s%s is a %s, which vkautotune cannot bind (storage and uniform "
+                             "buffers only)",
+                             set, b, name[0] ? " ('" : "", name, name[0] ? "')" : "", vkat_descriptor_kind_name(kind));
+        if (mismatch)
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
+                             "binding %u%s%s%s is a %s, but the space's buffer '%s' (%s:%d) is a %s; %s",
+                             b, name[0] ? " ('" : "", name, name[0] ? "')" : "", vkat_descriptor_kind_name(kind),
+                             buf->name, s->path, buf->line, buf->uniform ? "uniform buffer" : "storage buffer",
+                             buf->uniform ? "give it direction in, out or inout"
+                                          : "give it the direction 'uniform'");
+        return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
+                         "the template declares set %u, binding %u, but the space %s has %zu buffer(s): set 0, "
+                         "bindings 0..%zu in the order of its [buffers]",
+                         set, b, s->path, s->buffer_count, s->buffer_count ? s->buffer_count - 1 : 0);
+    }
+    return VKAT_OK;
+}
+
+/* The problem size or parameter the space binds to constant_id `id`, and its line. */
+static const char *spec_owner(const vkat_space *s, uint32_t id, int *line)
+{
+    for (size_t i = 0; i < s->problem_count; i++)
+        if (s->problem[i].binding == VKAT_SIZE_SPEC && s->problem[i].spec_id == id) {
+            *line = s->problem[i].line;
+            return s->problem[i].name;
+        }
+    for (size_t i = 0; i < s->param_count; i++)
+        if (s->params[i].kind == VKAT_PARAM_SPEC && s->params[i].spec_id == id) {
+            *line = s->params[i].line;
+            return s->params[i].name;
+        }
+    *line = 0;
+    return "?";
+}
+
+vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, const vkat_spirv_info *si,
+                                      const vkat_spec_value *spec, size_t spec_count, vkat_error *e)
+{
+    for (size_t i = 0; i < spec_count; i++)
+        for (uint32_t k = 0; k < si->spec_count; k++) {
+            const vkat_spec_decl *d = &si->specs[k];
+            if (d->id != spec[i].id || d->is_bool || (!d->is_float && d->bytes == 4))
+                continue;
+            int space_line;
+            const char *owner = spec_owner(s, d->id, &space_line);
+            char *src = vkat_read_file(path, NULL);
+            int line = src ? declaration_line(src, "constant_id", d->id) : 0;
+            free(src);
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
+                             "specialization constant %u is a %u-bit %s, but the space gives it the integer '%s' "
+                             "(%s:%d); vkautotune supplies 32-bit integer values",
+                             d->id, d->bytes * 8u, d->is_float ? "float" : "integer", owner, s->path, space_line);
+        }
+    return VKAT_OK;
+}

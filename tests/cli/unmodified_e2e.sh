@@ -1,0 +1,59 @@
+#!/bin/sh
+# unmodified_e2e.sh — shaders that take their sizes the way third-party shaders do, end to end on the device:
+# sizes as specialization constants and as push-constant members, at the space's problem and at another one
+# (--problem), every variant checked; a text parameter stored, resumed and exported; a uniform block bound and
+# exported as a uniform buffer; the manifest says how each size is bound and marks the specialization constants
+# that are problem sizes.
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+need_python "to read the manifest"
+
+D=$SRC/tests/data/unmodified
+RUN="--db $T/r.db --warmup 0 --repetitions 2 --pipeline-cache none"
+
+# shellcheck disable=SC2086 # RUN holds several words on purpose
+"$BIN" --space "$D/matmul_spec.ini" $RUN >"$T/a" 2>"$T/ae"
+check "sizes as spec constants: all six checked correct" grep -q "6 evaluated (0 from the database), 0 failed" "$T/a"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/matmul_spec.ini" --problem M=8,N=32,K=40 $RUN >"$T/b" 2>"$T/be"
+check "another problem through --problem (M=8,N=32,K=40): checked correct" grep -q "evaluated (0 from the database), 0 failed" "$T/b"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/matmul_push.ini" --problem M=4,N=64,K=8 $RUN >"$T/c" 2>"$T/ce"
+check "sizes as push-constant members M, N, K at M=4,N=64,K=8: checked correct" grep -q "6 evaluated (0 from the database), 0 failed" "$T/c"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/matmul_push.ini" --problem M=4,N=64,K=8 $RUN >"$T/d" 2>"$T/de"
+check "text-valued parameter VEC resumes from the database" grep -q "6 evaluated (6 from the database)" "$T/d"
+
+# shellcheck disable=SC2086
+"$BIN" --space "$D/affine_ubo.ini" $RUN >"$T/u" 2>"$T/ue"
+check "a uniform block bound as a uniform buffer: checked correct" grep -q "2 evaluated (0 from the database), 0 failed" "$T/u"
+
+"$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" --db "$T/r.db" \
+    -o "$T/out" --header k.h \
+    >"$T/e" 2>"$T/ee"
+check "export (exit $?)" [ -f "$T/out/manifest.json" ]
+python3 - "$T/out/manifest.json" >"$T/py" 2>&1 <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["kernels"]
+spec = [k for k in m if k["kernel"] == "matmul_spec"]
+push = [k for k in m if k["kernel"] == "matmul_push"]
+assert spec and push, "both kernels exported"
+for k in spec:
+    assert k["problem_binding"] == {"M": "spec", "N": "spec", "K": "spec"}, k["problem_binding"]
+    sizes = {c["name"]: c for c in k["specialization_constants"] if c.get("problem")}
+    assert sorted(sizes) == ["K", "M", "N"], sizes
+    assert all(sizes[n]["value"] == k["problem"][n] for n in sizes), (sizes, k["problem"])
+    assert k["compiled_problem"] == [], k["compiled_problem"]
+ubo = [k for k in m if k["kernel"] == "affine_ubo"]
+assert ubo, "the uniform-buffer kernel exported"
+for k in ubo:
+    kinds = [b["descriptor_type"] for b in k["bindings"]]
+    assert kinds == ["uniform_buffer", "storage_buffer", "storage_buffer"], kinds
+for k in push:
+    assert k["problem_binding"]["M"] == "push"
+    assert k["parameters"]["VEC"]["value"] in ("float", "vec2", "vec4"), k["parameters"]["VEC"]
+    assert ("VEC=" + k["parameters"]["VEC"]["value"]) in k["config"]
+PY
+check "manifest: bindings, problem spec constants, text value ($(tail -n 1 "$T/py"))" [ ! -s "$T/py" ]
+check "header lists M as problem size 1 of its spec constants" grep -q '{0, [0-9]*u, "M", 1}' "$T/out/k.h"
+finish

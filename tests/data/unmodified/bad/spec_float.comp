@@ -1,0 +1,6 @@
+#version 450
+// Bad input: specialization constant 1 is a float; the space's parameter ALPHA supplies integers.
+layout(local_size_x = 1) in;
+layout(constant_id = 1) const float ALPHA = 1.0;
+layout(binding = 0) buffer Buf { float v[]; };
+void main() { v[0] = ALPHA; }
