@@ -76,7 +76,11 @@ typedef struct vkat_rt_spec_constant {
     const char *name;
 } vkat_rt_spec_constant;
 
-typedef enum vkat_rt_direction { VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3 } vkat_rt_direction;
+/* SCRATCH: the kernel's own memory between the passes of a sequence, not an operand: allocate it (its init says
+ * how the tuner filled it) and leave it to the kernel. */
+typedef enum vkat_rt_direction {
+    VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3, VKAT_RT_SCRATCH = 4
+} vkat_rt_direction;
 
 typedef struct vkat_rt_binding {
     uint32_t binding; /* descriptor set 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER */

@@ -206,6 +206,7 @@ static const char *direction_name(vkat_direction d)
     case VKAT_DIR_IN: return "in";
     case VKAT_DIR_OUT: return "out";
     case VKAT_DIR_INOUT: return "inout";
+    case VKAT_DIR_SCRATCH: return "scratch";
     }
     return "inout";
 }
@@ -730,7 +731,10 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(&binds, "    {%u, ", b->binding);
         tb_cstr(&binds, b->name);
         tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
-                  b->dir == VKAT_DIR_IN ? "IN" : b->dir == VKAT_DIR_OUT ? "OUT" : "INOUT");
+                  b->dir == VKAT_DIR_IN      ? "IN"
+                  : b->dir == VKAT_DIR_OUT     ? "OUT"
+                  : b->dir == VKAT_DIR_SCRATCH ? "SCRATCH"
+                                               : "INOUT");
         formula(&c, &binds, ops_name, b->count, 0, what);
         tb_printf(&binds, ", %lluu},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
     }

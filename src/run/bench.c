@@ -59,6 +59,12 @@ struct vkat_kernel {
     VkPipeline pipeline;
     uint32_t push_size;
     char stats[512]; /* driver statistics, "name=value; ...", empty when the driver offers none */
+    /* A sequence (vkat_kernel_create_sequence) has no pipeline of its own: it owns `kernels` and dispatches
+     * `steps` in order. step_count 0: a plain kernel. */
+    vkat_kernel **kernels;
+    size_t kernel_count;
+    vkat_sequence_step *steps;
+    size_t step_count;
 };
 
 /* ---- Initial data, poison and canaries -------------------------------------------------------------------- */
@@ -895,6 +901,10 @@ void vkat_kernel_destroy(vkat_kernel *k)
 {
     if (!k)
         return;
+    for (size_t i = 0; i < k->kernel_count; i++)
+        vkat_kernel_destroy(k->kernels[i]);
+    free(k->kernels);
+    free(k->steps);
     VkDevice dev = k->ws->gpu->device;
     /* A timed-out dispatch may still be using the pipeline. */
     if (k->ws->pending && settle(k->ws, TRANSFER_TIMEOUT_NS, NULL) == VKAT_ERR_TIMEOUT) {
@@ -912,8 +922,52 @@ void vkat_kernel_destroy(vkat_kernel *k)
     free(k);
 }
 
+vkat_result vkat_kernel_create_sequence(vkat_workspace *ws, vkat_kernel **kernels, size_t kernel_count,
+                                        const vkat_sequence_step *steps, size_t step_count, vkat_kernel **out,
+                                        vkat_error *err)
+{
+    *out = NULL;
+    vkat_kernel *k = calloc(1, sizeof *k);
+    vkat_kernel **ks = malloc((kernel_count ? kernel_count : 1) * sizeof *ks);
+    vkat_sequence_step *st = malloc((step_count ? step_count : 1) * sizeof *st);
+    vkat_result r = VKAT_OK;
+    if (!k || !ks || !st)
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; !r && i < step_count; i++)
+        if (steps[i].kernel >= kernel_count || !kernels[steps[i].kernel])
+            r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "step %zu names kernel %u of %zu", i, steps[i].kernel,
+                          kernel_count);
+    if (!r && step_count == 0)
+        r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "a sequence of no dispatches");
+    if (r) {
+        for (size_t i = 0; i < kernel_count; i++)
+            vkat_kernel_destroy(kernels[i]);
+        free(k);
+        free(ks);
+        free(st);
+        return r;
+    }
+    memcpy(ks, kernels, kernel_count * sizeof *ks);
+    memcpy(st, steps, step_count * sizeof *st);
+    k->ws = ws;
+    k->kernels = ks;
+    k->kernel_count = kernel_count;
+    k->steps = st;
+    k->step_count = step_count;
+    snprintf(k->stats, sizeof k->stats, "%s", ks[steps[0].kernel]->stats);
+    *out = k;
+    return VKAT_OK;
+}
+
 static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], const void *push, vkat_error *err)
 {
+    for (size_t i = 0; i < k->step_count; i++) {
+        vkat_result r = check_groups(k->kernels[k->steps[i].kernel], k->steps[i].groups, k->steps[i].push, err);
+        if (r)
+            return r;
+    }
+    if (k->step_count)
+        return VKAT_OK;
     const vkat_device_info *d = k->ws->gpu->info;
     for (int i = 0; i < 3; i++) {
         if (groups[i] == 0 || groups[i] > d->max_workgroup_count[i])
@@ -931,6 +985,12 @@ static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], 
  * that they never overlap: the time of a sample is n times the time of one dispatch. */
 static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n)
 {
+    /* A sequence: every step after the barrier before it, as a driver of the passes would record them. */
+    for (uint32_t i = 0; k->step_count && i < n; i++)
+        for (size_t j = 0; j < k->step_count; j++)
+            record_dispatches(k->kernels[k->steps[j].kernel], k->steps[j].groups, k->steps[j].push, 1);
+    if (k->step_count)
+        return;
     VkCommandBuffer cmd = k->ws->cmd;
     const VkAccessFlags rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);

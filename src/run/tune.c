@@ -8,6 +8,7 @@
 #include "pool.h"
 #include "export.h"
 #include "search.h"
+#include "sequence.h"
 #include "template.h"
 #include "util.h"
 
@@ -237,10 +238,17 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     vkat_spirv spirv = {0};
     vkat_kernel *k = NULL;
     vkat_result r = vkat_space_launch(s, c->env, 1, &launch, err);
-    if (r == VKAT_OK)
+    if (r == VKAT_OK && vkat_space_has_sequence(s, 1)) {
+        vkat_sequence q;
+        r = vkat_sequence_compile(s, c->device, NULL, c->env, 1, &q, err);
+        if (r == VKAT_OK)
+            r = vkat_sequence_kernel(&q, c->ws, "main", &k, err);
+        vkat_sequence_free(&q);
+    } else if (r == VKAT_OK) {
         r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
-    if (r == VKAT_OK)
-        r = vkat_kernel_create(c->ws, &spirv, "main", NULL, 0, 0, &k, err);
+        if (r == VKAT_OK)
+            r = vkat_kernel_create(c->ws, &spirv, "main", NULL, 0, 0, &k, err);
+    }
     if (r == VKAT_OK)
         r = vkat_workspace_reset(c->ws, err);
     if (r == VKAT_OK)
@@ -281,6 +289,8 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
         if (!(s->buffers[i].dir & VKAT_DIR_OUT) || !c->reference[i])
             continue;
         if (where == VKAT_CHECK_AUTO && c->buffers[i].count < VKAT_GPU_CHECK_AUTO_MIN)
+            continue;
+        if (s->buffers[i].compare_count) /* a slice: compared on the host */
             continue;
         if (vkat_gpu_check_supported(c->gpu, s->buffers[i].type)) {
             use[i] = 1;
@@ -372,8 +382,8 @@ static void teardown_device(run_ctx *c)
 }
 
 /* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason. */
-static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, vkat_row *row,
-                               vkat_error *err)
+static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, const vkat_value *env,
+                               vkat_row *row, vkat_error *err)
 {
     const vkat_space *s = c->space;
     row->rel_l2 = row->max_abs = 0; /* the worst over the outputs, below */
@@ -425,7 +435,14 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
             uint8_t poison[8];
             vkat_poison_element(s->buffers[i].type, poison);
             vkat_check_report rep;
-            vkat_check_compare(s->buffers[i].type, got, c->reference[i], c->buffers[i].count, poison, &copts, &rep);
+            uint64_t off, n;
+            if ((r = vkat_space_compare_slice(s, i, env, c->buffers[i].count, &off, &n, err)) != VKAT_OK) {
+                free(got);
+                return r;
+            }
+            size_t es = vkat_elem_type_size(s->buffers[i].type);
+            vkat_check_compare(s->buffers[i].type, (char *)got + off * es, (char *)c->reference[i] + off * es, n,
+                               poison, &copts, &rep);
             /* the worst output is the variant's figure, whatever the order of the buffers */
             row->rel_l2 = fmax(row->rel_l2, rep.rel_l2);
             row->max_abs = fmax(row->max_abs, rep.max_abs);
@@ -505,6 +522,30 @@ static vkat_result check_bindings(const run_ctx *c, const vkat_spirv_info *si, v
     return VKAT_OK;
 }
 
+/* A variant that is a sequence of dispatches: compiled and made one kernel by sequence.c. */
+static vkat_result prepare_sequence(run_ctx *c, job *j, vkat_error *e)
+{
+    const vkat_space *s = c->space;
+    double t0 = vkat_now();
+    vkat_sequence q = {0};
+    vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e); /* metrics; its dispatch is unused */
+    if (r == VKAT_OK)
+        r = vkat_sequence_compile(s, c->device, c->compile_cache, j->env, 0, &q, e);
+    j->t_compile = q.compile_s;
+    j->t_validate = q.validate_s;
+    j->cache_hit = r == VKAT_OK && q.all_cached;
+    double t1 = vkat_now();
+    j->t_instantiate = t1 - t0 - q.compile_s - q.validate_s;
+    if (r == VKAT_OK) {
+        hex64(q.hash, j->row.spirv_hash);
+        r = vkat_sequence_kernel(&q, c->ws, s->entry, &j->kernel, e);
+        j->pipeline_failed = r == VKAT_ERR_VULKAN;
+        j->t_pipeline = vkat_now() - t1;
+    }
+    vkat_sequence_free(&q);
+    return r;
+}
+
 static void prepare(void *ctx, void *p)
 {
     run_ctx *c = ctx;
@@ -515,6 +556,10 @@ static void prepare(void *ctx, void *p)
     double t0 = vkat_now();
     j->pipeline_failed = 0;
     j->spec_count = spec_values(s, j->env, j->spec);
+    if (vkat_space_has_sequence(s, 0)) {
+        j->result = prepare_sequence(c, j, e);
+        return;
+    }
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
     if (r == VKAT_OK)
         r = vkat_template_for_config(s, c->template_src, s->template_path, j->env, &j->launch, 0, &source, e);
@@ -561,7 +606,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
         double t0 = vkat_now();
-        r = checked_run(c, j->kernel, &j->launch, row, &verr);
+        r = checked_run(c, j->kernel, &j->launch, j->env, row, &verr);
         double t1 = vkat_now();
         t->check += t1 - t0;
         t->checked++;
