@@ -1,0 +1,312 @@
+/* test_sequence.c — variants that are sequences of dispatches ([pass.NAME]), references that are sequences
+ * ([check.pass.NAME]), scratch buffers and compared slices ([check] compare.NAME), on the default device (lavapipe):
+ * a multi-pass in-place reduction whose pass count depends on N and the block size, split-K GEMM with its reduce
+ * pass, and the loader's messages for malformed pass sections. */
+#include "sequence.h"
+#include "test.h"
+#include "tune.h"
+#include "util.h"
+
+#include <unistd.h>
+
+#define DATA VKAT_SOURCE_DIR "/tests/data/sequence/"
+
+static int count_status(vkat_store *st, const vkat_row *key, vkat_status s)
+{
+    uint64_t counts[VKAT_STATUS_COUNT] = {0};
+    vkat_error err;
+    if (vkat_store_counts(st, key, counts, &err) != VKAT_OK)
+        return -1;
+    return (int)counts[s];
+}
+
+/* The space file `name` with `from` replaced by `to` (to == NULL: the file as it is), loaded as if at its path. */
+static vkat_space *load_edited(const char *name, const char *from, const char *to, vkat_error *err)
+{
+    char path[512];
+    snprintf(path, sizeof path, DATA "%s", name);
+    char *text = vkat_read_file(path, NULL);
+    if (!text)
+        return NULL;
+    char *edited = text;
+    if (to) {
+        char *at = strstr(text, from);
+        CHECK_MSG(at != NULL, "'%s' is not in %s", from, name);
+        if (!at) {
+            free(text);
+            return NULL;
+        }
+        size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+        edited = malloc(n);
+        snprintf(edited, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+        free(text);
+    }
+    vkat_space *s = NULL;
+    vkat_result r = vkat_space_load_string(edited, path, &s, err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err->file, err->line, err->message);
+    free(edited);
+    return s;
+}
+
+/* ---- Expanding passes, no device ------------------------------------------------------------------------------- */
+
+static size_t steps_for(vkat_space *s, const char *config, int reference, vkat_step **steps)
+{
+    vkat_error err = {0};
+    uint32_t choice[8] = {0};
+    vkat_value *env = vkat_space_env_create(s, NULL);
+    CHECK(vkat_space_parse_config(s, config, 0, choice, &err) == VKAT_OK);
+    vkat_space_env_apply(s, choice, env);
+    size_t n = 0;
+    vkat_result r = vkat_space_steps(s, env, reference, steps, &n, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    free(env);
+    return n;
+}
+
+static void test_steps(void)
+{
+    vkat_error err = {0};
+    vkat_space *s = load_edited("reduce.ini", NULL, NULL, &err);
+    if (!s)
+        return;
+    CHECK(s->pass_count == 1 && s->ref_pass_count == 2 && s->pass_slot >= 0);
+    /* N = 1000: ceil(log_B(1000)) passes, the stride B^pass as specialization constant 1, B as constant 0. */
+    static const struct { const char *config; size_t passes; uint32_t b; } cases[] = {
+        {"B=2,BUG=0", 10, 2}, {"B=4,BUG=0", 5, 4}, {"B=16,BUG=0", 3, 16}, {"B=64,BUG=0", 2, 64}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        vkat_step *st = NULL;
+        size_t n = steps_for(s, cases[c].config, 0, &st);
+        CHECK_MSG(n == cases[c].passes, "%s: %zu passes, want %zu", cases[c].config, n, cases[c].passes);
+        uint64_t stride = 1, left = 1000;
+        for (size_t i = 0; st && i < n; i++) {
+            CHECK(st[i].index == i && st[i].spec_count == 2);
+            CHECK(st[i].spec_id[0] == 0 && st[i].spec_value[0] == cases[c].b);
+            CHECK_MSG(st[i].spec_id[1] == 1 && st[i].spec_value[1] == stride, "pass %zu: stride %u, want %llu", i,
+                      st[i].spec_value[1], (unsigned long long)stride);
+            left = (left + cases[c].b - 1) / cases[c].b;
+            CHECK_MSG(st[i].groups[0] == left, "pass %zu: %u groups, want %llu", i, st[i].groups[0],
+                      (unsigned long long)left);
+            stride *= cases[c].b;
+        }
+        CHECK(left == 1); /* the last pass leaves one partial: the total */
+        free(st);
+    }
+    /* The reference's sequence: two passes with their own templates and groups, no parameters. */
+    vkat_step *st = NULL;
+    size_t n = steps_for(s, "B=2,BUG=1", 1, &st);
+    CHECK(n == 2);
+    if (n == 2) {
+        CHECK(st[0].groups[0] == 16 && st[1].groups[0] == 1 && st[0].spec_count == 0);
+        CHECK_CONTAINS(st[0].template_path, "reduce_ref_blocks.comp");
+        CHECK_CONTAINS(st[1].template_path, "reduce_ref_total.comp");
+    }
+    free(st);
+    vkat_space_destroy(s);
+
+    /* repeat counts; 0 drops a pass; push.NAME overrides per pass. */
+    s = load_edited("splitk.ini", "[pass.reduce]", "[pass.twice]\nrepeat = SPLIT - 1\npush.k = 100 + pass\n"
+                                                   "[pass.reduce]", &err);
+    if (s) {
+        n = steps_for(s, "SPLIT=4,TILE=4", 0, &st);
+        CHECK(n == 5);
+        for (size_t i = 1; st && i < 4; i++) {
+            uint32_t k;
+            memcpy(&k, st[i].push + 8, 4);
+            CHECK(k == 100 + i - 1 && st[i].index == i - 1 && st[i].groups[2] == 4);
+        }
+        free(st);
+        n = steps_for(s, "SPLIT=1,TILE=4", 0, &st);
+        CHECK(n == 2);
+        free(st);
+        vkat_space_destroy(s);
+    }
+
+    /* A while that never ends stops at VKAT_MAX_STEPS with the pass's line. */
+    s = load_edited("reduce.ini", "while = pow(B, pass) < N\nspec.1 = pow(B, pass)\ngroups = cdiv(N, pow(B, pass + 1))",
+                    "while = 1\nspec.1 = pass\ngroups = 1", &err);
+    if (s) {
+        uint32_t choice[2] = {0};
+        vkat_value *env = vkat_space_env_create(s, NULL);
+        vkat_space_env_apply(s, choice, env);
+        vkat_step *none = NULL;
+        CHECK(vkat_space_steps(s, env, 0, &none, &n, &err) == VKAT_ERR_EXPR);
+        CHECK(err.line == 23);
+        CHECK_CONTAINS(err.message, "more than 256 dispatches at [pass.reduce], pass 256 (does its while ever");
+        CHECK(none == NULL);
+        free(env);
+        vkat_space_destroy(s);
+    }
+}
+
+/* ---- Loader messages ------------------------------------------------------------------------------------------- */
+
+static void expect_load_error(const char *name, const char *from, const char *to, int line, const char *message)
+{
+    char path[512];
+    snprintf(path, sizeof path, DATA "%s", name);
+    char *text = vkat_read_file(path, NULL);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    char *at = strstr(text, from);
+    CHECK_MSG(at != NULL, "'%s' is not in %s", from, name);
+    size_t size = strlen(text) + strlen(to) + 1;
+    char *edited = malloc(size);
+    snprintf(edited, size, "%.*s%s%s", (int)(at ? at - text : 0), text, to, at ? at + strlen(from) : "");
+    vkat_space *s = NULL;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_load_string(edited, path, &s, &err);
+    CHECK_MSG(r != VKAT_OK, "%s loaded with '%s'", name, to);
+    CHECK_MSG(err.line == line, "line %d, want %d (%s)", err.line, line, err.message);
+    CHECK_STR(err.message, message);
+    vkat_space_destroy(s);
+    free(edited);
+    free(text);
+}
+
+static void test_load_errors(void)
+{
+    expect_load_error("reduce.ini", "spec.1 =", "spec.x =", 25, "'spec.x': expected spec.N with a constant_id N >= 0");
+    expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "push.m = 1", 25,
+                      "'push.m': no push constant 'm' in [push]");
+    expect_load_error("reduce.ini", "groups = cdiv(N, pow(B, pass + 1))", "grups = 1", 26,
+                      "unknown key 'grups' in [pass.reduce] (known: template, repeat, while, local_size, groups, "
+                      "spec.N, push.NAME)");
+    expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "repeat = 2", 25,
+                      "[pass.reduce] has both while (line 24) and repeat; give one");
+    expect_load_error("reduce.ini", "[check.pass.total]", "[check.pass.blocks]", 40,
+                      "duplicate section [check.pass.blocks] (first at line 37)");
+    expect_load_error("reduce.ini", "[check.pass.total]", "[pass.to-tal]", 40,
+                      "bad pass name 'to-tal' in [pass.to-tal] (letters, digits and '_')");
+    expect_load_error("reduce.ini", "groups = cdiv(N, 64)", "groups = cdiv(N, B)", 38,
+                      "reference pass groups uses parameter 'B'; only problem sizes, device names and 'pass' are "
+                      "allowed");
+    expect_load_error("reduce.ini", "template = reduce_ref_total.comp", "template = nope.comp", 41,
+                      "cannot open template '" DATA "nope.comp': No such file or directory");
+    expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "spec.1 = pow(B, passes)", 25, "unknown name 'passes'");
+    expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.Y = 0, 1", 33, "[check] compare.Y: no buffer 'Y' in [buffers]");
+    expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.S = 0, 1", 33,
+                      "[check] compare.S: buffer 'S' is not an output (out or inout)");
+    expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.X = 0", 33,
+                      "[check] compare.X needs 'offset, count' (elements), e.g. '0, 1'");
+    expect_load_error("reduce.ini", "[params]", "[problem.x]\n[params]", 12,
+                      "unknown section [problem.x] (known: kernel, problem, problem.cpu, params, constraints, "
+                      "buffers, push, dispatch, metrics, check)");
+    expect_load_error("reduce.ini", "N = 1000", "N = 1000\npass = 3", 11, "'pass' is a reserved name");
+}
+
+/* ---- Tuning on the device -------------------------------------------------------------------------------------- */
+
+static vkat_tune_report tune(vkat_space *s, vkat_instance *inst, uint32_t dev, vkat_store **store, const char *db)
+{
+    vkat_error err = {0};
+    vkat_tune_report rep = {0};
+    unlink(db);
+    CHECK(vkat_store_open(db, store, &err) == VKAT_OK);
+    vkat_tune_opts opts = {0};
+    opts.strategy = "exhaustive";
+    opts.budget = 100;
+    opts.timing.warmup_s = 0.005;
+    opts.timing.repetitions = 3;
+    vkat_result r = vkat_tune_device(s, inst, dev, *store, &opts, &rep, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    return rep;
+}
+
+static void test_tune(vkat_instance *inst, uint32_t dev, const char *tmp)
+{
+    char db[300];
+    snprintf(db, sizeof db, "%s/seq.db", tmp);
+    vkat_error err = {0};
+    vkat_store *store = NULL;
+
+    /* The multi-pass reduction: every block size gives the right total; the planted bug never does. */
+    vkat_space *s = load_edited("reduce.ini", NULL, NULL, &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        CHECK_MSG(rep.totals.evaluated == 8, "%llu evaluated", (unsigned long long)rep.totals.evaluated);
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_OK) == 4);
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_WRONG) == 4);
+        vkat_row key = rep.key, row;
+        snprintf(key.config, sizeof key.config, "B=4,BUG=1");
+        CHECK(vkat_store_get(store, &key, &row, &err) == 1);
+        CHECK_CONTAINS(row.reason, "buffer 'X'");
+        CHECK_CONTAINS(row.reason, "element 0:");
+        snprintf(key.config, sizeof key.config, "B=2,BUG=0");
+        CHECK(vkat_store_get(store, &key, &row, &err) == 1);
+        CHECK(row.status == VKAT_STATUS_OK && row.median_s > 0 && row.samples >= 1);
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+
+    /* Without the slice, the partial sums left in X[1..] (their places depend on B) fail every variant. */
+    s = load_edited("reduce.ini", "compare.X = 0, 1", "", &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_OK) == 0);
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_WRONG) == 8);
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+
+    /* A slice that depends on the configuration is evaluated for each variant: here it leaves the buffer. */
+    s = load_edited("reduce.ini", "compare.X = 0, 1", "compare.X = 0, 1000 * (B == 64) + 1", &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        vkat_row key = rep.key, row;
+        snprintf(key.config, sizeof key.config, "B=64,BUG=0");
+        CHECK(vkat_store_get(store, &key, &row, &err) == 1);
+        CHECK(row.status == VKAT_STATUS_ERROR);
+        CHECK_CONTAINS(row.reason, "compare.X is elements 0..1000; buffer 'X' has 1000 elements");
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_OK) == 3);
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+
+    /* Split-K with its reduce pass: every split is correct. */
+    s = load_edited("splitk.ini", NULL, NULL, &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        CHECK_MSG(count_status(store, &rep.key, VKAT_STATUS_OK) == 6, "%d ok",
+                  count_status(store, &rep.key, VKAT_STATUS_OK));
+        vkat_row best[1];
+        size_t nb = 0;
+        CHECK(vkat_store_best(store, &rep.key, best, 1, &nb, &err) == VKAT_OK && nb == 1);
+        CHECK(nb && best[0].tflops > 0);
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+
+    /* Checked on the final outputs: without the reduce pass nothing writes C. */
+    s = load_edited("splitk.ini", "[pass.reduce]\ntemplate = splitk_reduce.comp\nlocal_size = 64\ngroups = cdiv(M*N, 64)\n",
+                    "", &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_WRONG) == 6);
+        vkat_row key = rep.key, row;
+        snprintf(key.config, sizeof key.config, "SPLIT=2,TILE=4");
+        CHECK(vkat_store_get(store, &key, &row, &err) == 1);
+        CHECK_CONTAINS(row.reason, "buffer 'C'");
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+}
+
+int main(void)
+{
+    test_steps();
+    test_load_errors();
+
+    vkat_error err = {0};
+    vkat_instance *inst;
+    if (vkat_instance_create(&inst, &err) != VKAT_OK)
+        TEST_SKIP("no Vulkan device (%s); install mesa-vulkan-drivers for lavapipe", err.message);
+    uint32_t dev, n;
+    CHECK(vkat_select_devices(inst, NULL, &dev, 1, &n, &err) == VKAT_OK);
+    char tmp[] = "/tmp/vkat-test-sequence-XXXXXX";
+    CHECK(mkdtemp(tmp) != NULL);
+    test_tune(inst, dev, tmp);
+    vkat_instance_destroy(inst);
+    TEST_END();
+}
