@@ -101,6 +101,23 @@ typedef struct vkat_rt_push_constant {
     uint32_t tuned_bits;    /* the 4 bytes pushed when measuring the tuned problem */
 } vkat_rt_push_constant;
 
+/* One dispatch of a variant that is a sequence of dispatches (a multi-pass reduction, split-K with its reduce
+ * pass), as vkautotune measured it for the tuned problem: run them in order, each after a compute-to-compute
+ * memory barrier on the previous one's writes (shader write -> shader read and write). */
+typedef struct vkat_rt_pass {
+    const char *name;        /* the space's [pass.NAME] */
+    uint32_t index;          /* the repeat of that pass (the space's `pass`), from 0 */
+    const uint32_t *spirv;   /* the module; passes that share one point at the same words */
+    size_t spirv_size_bytes;
+    const char *spirv_hash;  /* XXH3-64, 16 hex digits (as in manifest.json) */
+    const vkat_rt_spec_constant *spec_constants;
+    uint32_t spec_constant_count;
+    uint32_t local_size[3];  /* after specialization */
+    uint32_t groups[3];      /* vkCmdDispatch arguments */
+    const uint32_t *push;    /* the push-constant block, push_size bytes */
+    uint32_t push_size;
+} vkat_rt_pass;
+
 /* Flags of a variant. */
 #define VKAT_RT_VENDOR_DEFAULT 1u  /* the exporter's choice for devices of this vendor that match nothing closer */
 #define VKAT_RT_GENERIC_DEFAULT 2u /* the exporter's choice for devices of unknown vendors */
@@ -140,8 +157,13 @@ typedef struct vkat_rt_variant {
     const char *const *features;   /* feature member names ("shaderFloat16") to enable; NULL-terminated */
     /* What vkautotune measured (per dispatch, timestamps, `batch` dispatches per sample). */
     const char *config;
-    double median_ms, min_ms, mad_ms;
+    double median_ms, min_ms, mad_ms; /* a sequence's: per sequence */
     uint32_t samples, batch;
+    /* A sequence of dispatches: pass_count of them, which replace the single dispatch above (whose module, spec
+     * constants, local size and groups are then those of passes[0]). Such a variant runs only its tuned problem
+     * (its conditions say so). 0: one dispatch. */
+    const vkat_rt_pass *passes;
+    uint32_t pass_count;
 } vkat_rt_variant;
 
 typedef struct vkat_rt_table {
@@ -215,6 +237,36 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
 /* Fills a VkSpecializationInfo (entries: caller's array of at least spec_constant_count; data points into the
  * table, so both live as long as the caller's array and the table). */
 void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *entries, VkSpecializationInfo *info);
+
+/* ---- Dispatches: one loop for single dispatches and sequences --------------------------------------------------
+ * for (i = 0; i < vkat_rt_dispatch_count(v); i++) { vkat_rt_dispatch_eval(v, i, problem, n, &d); pipeline of
+ * d.spirv with d's specialization; bind, push d.push, vkCmdDispatch(d.groups); barrier } */
+#define VKAT_RT_MAX_SPEC_CONSTANTS 64
+
+/* How many dispatches the variant is: pass_count for a sequence, else 1. */
+uint32_t vkat_rt_dispatch_count(const vkat_rt_variant *v);
+
+typedef struct vkat_rt_dispatch {
+    const uint32_t *spirv;
+    size_t spirv_size_bytes;
+    const vkat_rt_spec_constant *spec_constants; /* points into the table */
+    uint32_t spec_constant_count;
+    uint32_t local_size[3];
+    uint32_t groups[3];
+    uint8_t push[VKAT_RT_MAX_PUSH_BYTES];
+    uint32_t push_size;
+} vkat_rt_dispatch;
+
+/* Dispatch `index` of the variant for `problem` (as vkat_rt_launch_eval: NULL is the tuned problem). For a single
+ * dispatch, index 0 is the variant with vkat_rt_launch_eval's groups and push block; for a sequence, its pass
+ * `index` (VKAT_RT_ERR_PROBLEM for another problem than the tuned one). VKAT_RT_ERR_ARGUMENT for an index out of
+ * range. Buffer sizes are the variant's: vkat_rt_launch_eval. */
+vkat_rt_result vkat_rt_dispatch_eval(const vkat_rt_variant *v, uint32_t index, const int64_t *problem,
+                                     uint32_t problem_count, vkat_rt_dispatch *out);
+
+/* vkat_rt_specialization for one dispatch. */
+void vkat_rt_dispatch_specialization(const vkat_rt_dispatch *d, VkSpecializationMapEntry *entries,
+                                     VkSpecializationInfo *info);
 
 #ifdef __cplusplus
 }

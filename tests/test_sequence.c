@@ -115,6 +115,9 @@ static void test_steps(void)
             memcpy(&k, st[i].push + 8, 4);
             CHECK(k == 100 + i - 1 && st[i].index == i - 1 && st[i].groups[2] == 4);
         }
+        /* The reduce pass's groups replace [dispatch]'s all three: 12 x 1 x 1, not 12 x 8 x 4. */
+        CHECK(st && st[4].groups[0] == 12 && st[4].groups[1] == 1 && st[4].groups[2] == 1);
+        CHECK(st && st[0].groups[0] == 6 && st[0].groups[1] == 8 && st[0].groups[2] == 4);
         free(st);
         n = steps_for(s, "SPLIT=1,TILE=4", 0, &st);
         CHECK(n == 2);

@@ -18,6 +18,9 @@ typedef struct vkat_export_item {
     uint32_t shared_bytes;      /* workgroup memory the module declares (for the header's limit check) */
     uint64_t compiled_problem;  /* bit i: problem size i is compiled into the SPIR-V (a #define the template reads),
                                    so the module is only for its tuned value of that size */
+    /* A sequence of dispatches ([pass.NAME]); NULL: one dispatch. Then `spirv` is its first module and the
+     * manifest entry gets `passes` (manifest version 2), the header a passes table. */
+    const struct vkat_sequence *sequence;
 } vkat_export_item;
 
 /* Creates `dir` if needed, writes <kernel>-<device-slug>-<problem-slug>.spv for each item and manifest.json

@@ -21,6 +21,7 @@ void vkat_sequence_free(vkat_sequence *q)
     free(q->modules);
     free(q->module_paths);
     free(q->module_of);
+    free(q->workgroup_size);
     free(q->steps);
     memset(q, 0, sizeof *q);
 }
@@ -39,12 +40,14 @@ size_t vkat_sequence_spec(const vkat_sequence *q, size_t i, vkat_spec_value *out
 
 /* The space's buffers are the only descriptors there are (set 0, bindings 0..count-1). */
 static vkat_result check_module_bindings(const vkat_space *s, const vkat_spirv *m, const vkat_step *st,
-                                         const char *path, vkat_error *err)
+                                         const char *path, uint32_t workgroup_size[3], vkat_error *err)
 {
     vkat_spec_value spec[VKAT_MAX_STEP_SPEC];
     size_t n = step_spec(st, spec);
     vkat_spirv_info si;
     vkat_result r = vkat_spirv_reflect(m, spec, n, &si, err);
+    if (!r)
+        memcpy(workgroup_size, si.local_size, sizeof si.local_size);
     for (uint32_t i = 0; !r && i < si.binding_count; i++)
         if (si.bindings[i].set != 0 || si.bindings[i].binding >= s->buffer_count)
             r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0,
@@ -85,6 +88,16 @@ static int same_module(const vkat_spirv *a, const vkat_spirv *b)
     return a->count == b->count && memcmp(a->words, b->words, a->count * sizeof *a->words) == 0;
 }
 
+int vkat_sequence_same_modules(const vkat_sequence *a, const vkat_sequence *b)
+{
+    if (a->module_count != b->module_count)
+        return 0;
+    for (size_t i = 0; i < a->module_count; i++)
+        if (!same_module(&a->modules[i], &b->modules[i]))
+            return 0;
+    return 1;
+}
+
 vkat_result vkat_sequence_compile(const vkat_space *s, const vkat_device_info *device, vkat_compile_cache *cache,
                                   const vkat_value *env, int reference, vkat_sequence *q, vkat_error *err)
 {
@@ -95,7 +108,8 @@ vkat_result vkat_sequence_compile(const vkat_space *s, const vkat_device_info *d
     q->module_of = calloc(q->step_count, sizeof *q->module_of);
     q->modules = calloc(q->step_count, sizeof *q->modules);
     q->module_paths = calloc(q->step_count, sizeof *q->module_paths);
-    if (!q->module_of || !q->modules || !q->module_paths)
+    q->workgroup_size = calloc(q->step_count, sizeof *q->workgroup_size);
+    if (!q->module_of || !q->modules || !q->module_paths || !q->workgroup_size)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     q->all_cached = 1;
     XXH64_hash_t h = 0;
@@ -116,7 +130,8 @@ vkat_result vkat_sequence_compile(const vkat_space *s, const vkat_device_info *d
             vkat_spirv_free(&m);
         }
         q->module_of[i] = (uint32_t)k;
-        r = check_module_bindings(s, &q->modules[k], &q->steps[i], q->steps[i].template_path, err);
+        r = check_module_bindings(s, &q->modules[k], &q->steps[i], q->steps[i].template_path,
+                                  q->workgroup_size[i], err);
         uint64_t mh = vkat_spirv_hash(&q->modules[k]);
         h = XXH64(&mh, sizeof mh, h);
     }

@@ -14,6 +14,7 @@ typedef struct vkat_sequence {
     vkat_step *steps; /* evaluated (vkat_space_steps) */
     size_t step_count;
     uint32_t *module_of; /* [step_count]: index into modules */
+    uint32_t (*workgroup_size)[3]; /* [step_count]: the module's local size after specialization */
     vkat_spirv *modules; /* distinct SPIR-V modules, in order of first use */
     char **module_paths; /* [module_count]: the template each was instantiated from (borrowed from the space) */
     size_t module_count;
@@ -30,6 +31,9 @@ typedef struct vkat_sequence {
 vkat_result vkat_sequence_compile(const vkat_space *s, const vkat_device_info *device, vkat_compile_cache *cache,
                                   const vkat_value *env, int reference, vkat_sequence *out, vkat_error *err);
 void vkat_sequence_free(vkat_sequence *q);
+
+/* Do two sequences compile to the same distinct modules, in the same order? (Their step counts may differ.) */
+int vkat_sequence_same_modules(const vkat_sequence *a, const vkat_sequence *b);
 
 /* The specialization constants of step i, as vkat_kernel_create takes them. Returns the count (<= 64). */
 size_t vkat_sequence_spec(const vkat_sequence *q, size_t i, vkat_spec_value *out);

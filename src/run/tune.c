@@ -1220,6 +1220,7 @@ typedef struct export_slot {
     uint32_t *choice;
     uint32_t shared_bytes;
     uint64_t compiled_problem; /* see vkat_export_item */
+    vkat_sequence sequence;    /* a sequence of dispatches; step_count 0: one dispatch (spirv) */
 } export_slot;
 
 static int same_device(const vkat_device_key *a, const vkat_device_key *b)
@@ -1276,9 +1277,18 @@ static uint64_t compiled_problem(export_slot *x, const vkat_device_info *dev)
         vkat_launch launch = {0};
         vkat_spirv spirv = {0};
         vkat_error ignored = {0};
-        int same = env && vkat_tune_build(space, dev, x->choice, env, &launch, &spirv, &ignored) == VKAT_OK &&
+        int same;
+        if (x->sequence.step_count) {
+            vkat_sequence q;
+            vkat_space_env_apply(space, x->choice, env);
+            same = env && vkat_sequence_compile(space, dev, NULL, env, 0, &q, &ignored) == VKAT_OK &&
+                   vkat_sequence_same_modules(&q, &x->sequence);
+            vkat_sequence_free(&q);
+        } else {
+            same = env && vkat_tune_build(space, dev, x->choice, env, &launch, &spirv, &ignored) == VKAT_OK &&
                    spirv.count == x->spirv.count &&
                    memcmp(spirv.words, x->spirv.words, spirv.count * sizeof *spirv.words) == 0;
+        }
         if (!same)
             mask |= 1ull << i;
         vkat_spirv_free(&spirv);
@@ -1287,6 +1297,40 @@ static uint64_t compiled_problem(export_slot *x, const vkat_device_info *dev)
         space->problem[i].value = tuned;
     }
     return mask;
+}
+
+static void warn_hash_changed(const export_slot *x, const char *h)
+{
+    if (x->row.spirv_hash[0] && strcmp(h, x->row.spirv_hash) != 0)
+        vkat_log(VKAT_LOG_WARN,
+                 "export: %s on %s (%s) compiles to different SPIR-V than when it was measured (%s, now %s)%s",
+                 x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
+                 x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
+}
+
+/* A sequence of dispatches: the same compile as the tuner's (sequence.c); the hash is the sequence's. */
+static vkat_result export_build_sequence(export_slot *x, const vkat_device_info *dev, vkat_error *err)
+{
+    vkat_space *space = (vkat_space *)x->space;
+    vkat_space_env_apply(space, x->choice, x->env);
+    vkat_result r = vkat_space_launch(space, x->env, 0, &x->launch, err);
+    if (r || (r = vkat_sequence_compile(space, dev, NULL, x->env, 0, &x->sequence, err)))
+        return r;
+    char h[17];
+    hex64(x->sequence.hash, h);
+    warn_hash_changed(x, h);
+    uint64_t shared = 0;
+    for (size_t i = 0; i < x->sequence.step_count; i++) {
+        vkat_spec_value spec[VKAT_MAX_STEP_SPEC];
+        size_t n = vkat_sequence_spec(&x->sequence, i, spec);
+        vkat_spirv_info si;
+        if ((r = vkat_spirv_reflect(&x->sequence.modules[x->sequence.module_of[i]], spec, n, &si, err)))
+            return r;
+        shared = si.shared_bytes > shared ? si.shared_bytes : shared;
+    }
+    x->shared_bytes = shared > UINT32_MAX ? UINT32_MAX : (uint32_t)shared;
+    x->compiled_problem = compiled_problem(x, dev);
+    return VKAT_OK;
 }
 
 static vkat_result export_build(export_slot *x, vkat_error *err)
@@ -1302,15 +1346,13 @@ static vkat_result export_build(export_slot *x, vkat_error *err)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if ((r = vkat_space_parse_config(space, x->row.config, 0, x->choice, err)))
         return r;
+    if (vkat_space_has_sequence(space, 0))
+        return export_build_sequence(x, dev, err);
     if ((r = vkat_tune_build(space, dev, x->choice, x->env, &x->launch, &x->spirv, err)))
         return r;
     char h[17];
     hex64(vkat_spirv_hash(&x->spirv), h);
-    if (x->row.spirv_hash[0] && strcmp(h, x->row.spirv_hash) != 0)
-        vkat_log(VKAT_LOG_WARN,
-                 "export: %s on %s (%s) compiles to different SPIR-V than when it was measured (%s, now %s)%s",
-                 x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
-                 x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
+    warn_hash_changed(x, h);
     vkat_spec_value spec[64];
     size_t nspec = space->param_count <= 64 ? spec_values(space, x->env, spec) : 0;
     vkat_spirv_info si;
@@ -1328,10 +1370,12 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
     vkat_export_item *items = calloc(n ? n : 1, sizeof *items);
     if (!items)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
-                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes,
-                                      slots[i].compiled_problem};
+    for (size_t i = 0; i < n; i++) {
+        const vkat_sequence *q = slots[i].sequence.step_count ? &slots[i].sequence : NULL;
+        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row,
+                                      q ? &q->modules[0] : &slots[i].spirv, slots[i].choice, slots[i].env,
+                                      &slots[i].launch, slots[i].shared_bytes, slots[i].compiled_problem, q};
+    }
     vkat_result r = vkat_export_write(dir, items, n, err);
     if (r == VKAT_OK && header)
         r = vkat_export_write_header(dir, header, items, n, err);
@@ -1342,6 +1386,7 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
 static void free_slots(export_slot *slots, size_t n)
 {
     for (size_t i = 0; slots && i < n; i++) {
+        vkat_sequence_free(&slots[i].sequence);
         vkat_spirv_free(&slots[i].spirv);
         vkat_launch_free(&slots[i].launch);
         free(slots[i].env);

@@ -108,9 +108,14 @@ static vkat_result eval_step(const vkat_space *s, const vkat_pass_decl *p, const
     vkat_launch_free(&base);
     static const char *const ls[3] = {"local_size x", "local_size y", "local_size z"};
     static const char *const gs[3] = {"groups x", "groups y", "groups z"};
+    /* A pass's local_size or groups replaces all three of [dispatch]'s: its missing axes are 1. */
     for (int a = 0; a < 3 && !r; a++) {
+        if (p->local_size[0])
+            st->local_size[a] = 1;
         if (p->local_size[a])
             r = eval_u32(s, p->local_size[a], env, ls[a], 1, &st->local_size[a], err);
+        if (p->groups[0])
+            st->groups[a] = 1;
         if (!r && p->groups[a])
             r = eval_u32(s, p->groups[a], env, gs[a], 1, &st->groups[a], err);
     }
