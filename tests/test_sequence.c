@@ -125,6 +125,19 @@ static void test_steps(void)
         vkat_space_destroy(s);
     }
 
+    /* [push] and [dispatch], the defaults of every pass, may use `pass` too. */
+    s = load_edited("reduce.ini", "n = uint32, N", "n = uint32, N + 10 * pass", &err);
+    if (s) {
+        n = steps_for(s, "B=16,BUG=0", 0, &st);
+        for (size_t i = 0; st && i < n; i++) {
+            uint32_t v;
+            memcpy(&v, st[i].push, 4);
+            CHECK(v == 1000 + 10 * i);
+        }
+        free(st);
+        vkat_space_destroy(s);
+    }
+
     /* A while that never ends stops at VKAT_MAX_STEPS with the pass's line. */
     s = load_edited("reduce.ini", "while = pow(B, pass) < N\nspec.1 = pow(B, pass)\ngroups = cdiv(N, pow(B, pass + 1))",
                     "while = 1\nspec.1 = pass\ngroups = 1", &err);
@@ -197,6 +210,12 @@ static void test_load_errors(void)
                       "unknown section [problem.x] (known: kernel, problem, problem.cpu, params, constraints, "
                       "buffers, push, dispatch, metrics, check)");
     expect_load_error("reduce.ini", "N = 1000", "N = 1000\npass = 3", 11, "'pass' is a reserved name");
+    expect_load_error("reduce.ini", "bytes = 4 * N", "bytes = 4 * N * pass", 29,
+                      "[metrics] uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and "
+                      "[push] they default to");
+    expect_load_error("reduce.ini", "BUG = 0, 1\n", "BUG = 0, 1\n[constraints]\nc = pass < 2\n", 16,
+                      "a constraint uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and "
+                      "[push] they default to");
 }
 
 /* ---- Tuning on the device -------------------------------------------------------------------------------------- */

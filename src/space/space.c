@@ -1271,6 +1271,28 @@ static vkat_result load_passes(loader *ld)
         if (load_pass(ld, i, p))
             return ld->failed;
     }
+    /* `pass` has a value only while a step is evaluated: [dispatch] and [push], the steps' defaults, may use it;
+     * what is evaluated once per variant may not. */
+    const char *where = NULL;
+    int line = 0;
+    for (size_t i = 0; !where && i < s->constraint_count; i++)
+        if (vkat_expr_uses(s->constraints[i].expr, s->pass_slot))
+            where = "a constraint", line = s->constraints[i].line;
+    for (size_t i = 0; !where && i < s->buffer_count; i++)
+        if (vkat_expr_uses(s->buffers[i].count, s->pass_slot) ||
+            (s->buffers[i].compare_count && (vkat_expr_uses(s->buffers[i].compare_offset, s->pass_slot) ||
+                                             vkat_expr_uses(s->buffers[i].compare_count, s->pass_slot))))
+            where = "a buffer size or compared slice", line = vkat_expr_uses(s->buffers[i].count, s->pass_slot)
+                                                                  ? s->buffers[i].line
+                                                                  : s->buffers[i].compare_line;
+    const vkat_expr *metrics[2] = {s->flops, s->bytes};
+    for (int i = 0; !where && i < 2; i++)
+        if (metrics[i] && vkat_expr_uses(metrics[i], s->pass_slot))
+            where = "[metrics]", line = vkat_expr_line(metrics[i]);
+    if (where)
+        return lfail(ld, VKAT_ERR_SPACE, line,
+                     "%s uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and [push] they "
+                     "default to", where);
     return VKAT_OK;
 }
 
