@@ -315,6 +315,55 @@ static void test_tune(vkat_instance *inst, uint32_t dev, const char *tmp)
     }
 }
 
+/* A pass's own template is part of the variant: after it changes, nothing stored is taken as still holding. */
+static void test_pass_template_identity(vkat_instance *inst, uint32_t dev, const char *tmp)
+{
+    static const char *const files[] = {"splitk.ini", "splitk_partial.comp", "splitk_reduce.comp", "gemm_ref.comp"};
+    char path[400];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char from[400];
+        snprintf(from, sizeof from, DATA "%s", files[i]);
+        snprintf(path, sizeof path, "%s/%s", tmp, files[i]);
+        size_t size = 0;
+        char *text = vkat_read_file(from, &size);
+        FILE *f = fopen(path, "wb");
+        CHECK(text && f && fwrite(text, 1, size, f) == size);
+        if (f)
+            fclose(f);
+        free(text);
+    }
+    char space_path[400], db[400];
+    snprintf(space_path, sizeof space_path, "%s/splitk.ini", tmp);
+    snprintf(db, sizeof db, "%s/identity.db", tmp);
+    unlink(db);
+    vkat_error err = {0};
+    vkat_store *store = NULL;
+    CHECK(vkat_store_open(db, &store, &err) == VKAT_OK);
+    vkat_tune_opts opts = {0};
+    opts.strategy = "exhaustive";
+    opts.timing.warmup_s = 0.005;
+    opts.timing.repetitions = 2;
+    uint64_t resumed[3];
+    for (int run = 0; run < 3; run++) {
+        if (run == 2) { /* the reduce pass's shader changes (a comment is enough) */
+            snprintf(path, sizeof path, "%s/splitk_reduce.comp", tmp);
+            FILE *f = fopen(path, "ab");
+            CHECK(f && fputs("// changed\n", f) >= 0);
+            if (f)
+                fclose(f);
+        }
+        vkat_space *s = NULL;
+        CHECK(vkat_space_load(space_path, &s, &err) == VKAT_OK);
+        vkat_tune_report rep = {0};
+        CHECK(s && vkat_tune_device(s, inst, dev, store, &opts, &rep, &err) == VKAT_OK);
+        resumed[run] = rep.totals.resumed;
+        vkat_space_destroy(s);
+    }
+    CHECK_MSG(resumed[0] == 0 && resumed[1] == 6 && resumed[2] == 0, "resumed %llu, %llu, %llu",
+              (unsigned long long)resumed[0], (unsigned long long)resumed[1], (unsigned long long)resumed[2]);
+    vkat_store_close(store);
+}
+
 int main(void)
 {
     test_steps();
@@ -329,6 +378,7 @@ int main(void)
     char tmp[] = "/tmp/vkat-test-sequence-XXXXXX";
     CHECK(mkdtemp(tmp) != NULL);
     test_tune(inst, dev, tmp);
+    test_pass_template_identity(inst, dev, tmp);
     vkat_instance_destroy(inst);
     TEST_END();
 }

@@ -88,6 +88,26 @@ static int same_module(const vkat_spirv *a, const vkat_spirv *b)
     return a->count == b->count && memcmp(a->words, b->words, a->count * sizeof *a->words) == 0;
 }
 
+vkat_result vkat_sequence_templates_hash(const vkat_space *s, uint64_t *hash, vkat_error *err)
+{
+    for (size_t i = 0; i < s->pass_count; i++) {
+        const char *path = s->passes[i].template_path;
+        int seen = !path || !strcmp(path, s->template_path);
+        for (size_t j = 0; !seen && j < i; j++)
+            seen = s->passes[j].template_path && !strcmp(s->passes[j].template_path, path);
+        if (seen)
+            continue;
+        size_t size = 0;
+        char *src = vkat_read_file(path, &size);
+        if (!src)
+            return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot read the template of pass '%s'",
+                             s->passes[i].name);
+        *hash = XXH3_64bits_withSeed(src, size, *hash);
+        free(src);
+    }
+    return VKAT_OK;
+}
+
 int vkat_sequence_same_modules(const vkat_sequence *a, const vkat_sequence *b)
 {
     if (a->module_count != b->module_count)

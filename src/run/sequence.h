@@ -35,6 +35,11 @@ void vkat_sequence_free(vkat_sequence *q);
 /* Do two sequences compile to the same distinct modules, in the same order? (Their step counts may differ.) */
 int vkat_sequence_same_modules(const vkat_sequence *a, const vkat_sequence *b);
 
+/* Folds the content of every [pass.*] template other than the [kernel] one into *hash (file order, each once), so
+ * that a stored result no longer holds once any of them changes. Unchanged for a space without passes.
+ * VKAT_ERR_IO when one cannot be read. */
+vkat_result vkat_sequence_templates_hash(const vkat_space *s, uint64_t *hash, vkat_error *err);
+
 /* The specialization constants of step i, as vkat_kernel_create takes them. Returns the count (<= 64). */
 size_t vkat_sequence_spec(const vkat_sequence *q, size_t i, vkat_spec_value *out);
 

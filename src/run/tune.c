@@ -39,8 +39,13 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
     char *src = vkat_read_file(space->template_path, &size);
     if (!src)
         return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
-    hex64(XXH3_64bits(src, size), key->template_hash);
+    uint64_t h = XXH3_64bits(src, size);
     free(src);
+    /* The templates of a sequence's passes are part of the variant too. */
+    vkat_result r = vkat_sequence_templates_hash(space, &h, err);
+    if (r != VKAT_OK)
+        return r;
+    hex64(h, key->template_hash);
     vkat_device_key_from_info(device, &key->device);
     snprintf(key->kernel, sizeof key->kernel, "%s", space->name);
     hex64(space->file_hash, key->space_hash);
