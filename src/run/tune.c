@@ -1234,7 +1234,7 @@ static int same_device(const vkat_device_key *a, const vkat_device_key *b)
            a->driver_version == b->driver_version && strcmp(a->driver_uuid, b->driver_uuid) == 0;
 }
 
-/* Does any dispatch, buffer-size or push-constant expression read a device.* name? */
+/* Does any dispatch, buffer-size, push-constant or pass expression read a device.* name? */
 static int launch_reads_device(const vkat_space *s)
 {
     size_t n = vkat_symtab_count(s->symbols);
@@ -1252,6 +1252,8 @@ static int launch_reads_device(const vkat_space *s)
         for (size_t i = 0; i < s->push_count; i++)
             if (s->push[i].value && vkat_expr_uses(s->push[i].value, (int)slot))
                 return 1;
+        if (vkat_space_passes_use(s, (int)slot))
+            return 1;
     }
     return 0;
 }

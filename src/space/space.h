@@ -235,6 +235,9 @@ typedef struct vkat_step {
 /* Frees pass declarations (vkat_space_destroy's part). */
 void vkat_space_free_passes(vkat_pass_decl *passes, size_t count);
 
+/* Does any expression of the variant's pass sections read symbol `slot`? */
+int vkat_space_passes_use(const vkat_space *s, int slot);
+
 /* Does the variant (reference == 0) or the reference run a sequence? */
 int vkat_space_has_sequence(const vkat_space *s, int reference);
 

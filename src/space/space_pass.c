@@ -32,6 +32,26 @@ void vkat_space_free_passes(vkat_pass_decl *passes, size_t count)
     free(passes);
 }
 
+int vkat_space_passes_use(const vkat_space *s, int slot)
+{
+    for (size_t i = 0; i < s->pass_count; i++) {
+        const vkat_pass_decl *p = &s->passes[i];
+        if ((p->repeat && vkat_expr_uses(p->repeat, slot)) || (p->repeat_while && vkat_expr_uses(p->repeat_while, slot)))
+            return 1;
+        for (int a = 0; a < 3; a++)
+            if ((p->groups[a] && vkat_expr_uses(p->groups[a], slot)) ||
+                (p->local_size[a] && vkat_expr_uses(p->local_size[a], slot)))
+                return 1;
+        for (size_t k = 0; k < p->spec_count; k++)
+            if (vkat_expr_uses(p->spec[k].value, slot))
+                return 1;
+        for (size_t k = 0; k < p->push_count; k++)
+            if (vkat_expr_uses(p->push[k].value, slot))
+                return 1;
+    }
+    return 0;
+}
+
 int vkat_space_has_sequence(const vkat_space *s, int reference)
 {
     return (reference ? s->ref_pass_count : s->pass_count) > 0;
