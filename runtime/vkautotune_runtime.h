@@ -79,7 +79,10 @@ typedef struct vkat_rt_spec_constant {
 /* SCRATCH: the kernel's own memory between the passes of a sequence, not an operand: allocate it (its init says
  * how the tuner filled it) and leave it to the kernel. */
 typedef enum vkat_rt_direction {
-    VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3, VKAT_RT_SCRATCH = 4
+    VKAT_RT_IN = 1,
+    VKAT_RT_OUT = 2,
+    VKAT_RT_INOUT = 3,
+    VKAT_RT_SCRATCH = 4
 } vkat_rt_direction;
 
 typedef struct vkat_rt_binding {
@@ -105,16 +108,16 @@ typedef struct vkat_rt_push_constant {
  * pass), as vkautotune measured it for the tuned problem: run them in order, each after a compute-to-compute
  * memory barrier on the previous one's writes (shader write -> shader read and write). */
 typedef struct vkat_rt_pass {
-    const char *name;        /* the space's [pass.NAME] */
-    uint32_t index;          /* the repeat of that pass (the space's `pass`), from 0 */
-    const uint32_t *spirv;   /* the module; passes that share one point at the same words */
+    const char *name;      /* the space's [pass.NAME] */
+    uint32_t index;        /* the repeat of that pass (the space's `pass`), from 0 */
+    const uint32_t *spirv; /* the module; passes that share one point at the same words */
     size_t spirv_size_bytes;
-    const char *spirv_hash;  /* XXH3-64, 16 hex digits (as in manifest.json) */
+    const char *spirv_hash; /* XXH3-64, 16 hex digits (as in manifest.json) */
     const vkat_rt_spec_constant *spec_constants;
     uint32_t spec_constant_count;
-    uint32_t local_size[3];  /* after specialization */
-    uint32_t groups[3];      /* vkCmdDispatch arguments */
-    const uint32_t *push;    /* the push-constant block, push_size bytes */
+    uint32_t local_size[3]; /* after specialization */
+    uint32_t groups[3];     /* vkCmdDispatch arguments */
+    const uint32_t *push;   /* the push-constant block, push_size bytes */
     uint32_t push_size;
 } vkat_rt_pass;
 

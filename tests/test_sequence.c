@@ -72,8 +72,11 @@ static void test_steps(void)
         return;
     CHECK(s->pass_count == 1 && s->ref_pass_count == 2 && s->pass_slot >= 0);
     /* N = 1000: ceil(log_B(1000)) passes, the stride B^pass as specialization constant 1, B as constant 0. */
-    static const struct { const char *config; size_t passes; uint32_t b; } cases[] = {
-        {"B=2,BUG=0", 10, 2}, {"B=4,BUG=0", 5, 4}, {"B=16,BUG=0", 3, 16}, {"B=64,BUG=0", 2, 64}};
+    static const struct {
+        const char *config;
+        size_t passes;
+        uint32_t b;
+    } cases[] = {{"B=2,BUG=0", 10, 2}, {"B=4,BUG=0", 5, 4}, {"B=16,BUG=0", 3, 16}, {"B=64,BUG=0", 2, 64}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         vkat_step *st = NULL;
         size_t n = steps_for(s, cases[c].config, 0, &st);
@@ -105,8 +108,10 @@ static void test_steps(void)
     vkat_space_destroy(s);
 
     /* repeat counts; 0 drops a pass; push.NAME overrides per pass. */
-    s = load_edited("splitk.ini", "[pass.reduce]", "[pass.twice]\nrepeat = SPLIT - 1\npush.k = 100 + pass\n"
-                                                   "[pass.reduce]", &err);
+    s = load_edited("splitk.ini", "[pass.reduce]",
+                    "[pass.twice]\nrepeat = SPLIT - 1\npush.k = 100 + pass\n"
+                    "[pass.reduce]",
+                    &err);
     if (s) {
         n = steps_for(s, "SPLIT=4,TILE=4", 0, &st);
         CHECK(n == 5);
@@ -201,7 +206,8 @@ static void test_load_errors(void)
     expect_load_error("reduce.ini", "template = reduce_ref_total.comp", "template = nope.comp", 41,
                       "cannot open template '" DATA "nope.comp': No such file or directory");
     expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "spec.1 = pow(B, passes)", 25, "unknown name 'passes'");
-    expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.Y = 0, 1", 33, "[check] compare.Y: no buffer 'Y' in [buffers]");
+    expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.Y = 0, 1", 33,
+                      "[check] compare.Y: no buffer 'Y' in [buffers]");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.S = 0, 1", 33,
                       "[check] compare.S: buffer 'S' is not an output (out or inout)");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.X = 0", 33,
@@ -301,8 +307,9 @@ static void test_tune(vkat_instance *inst, uint32_t dev, const char *tmp)
     }
 
     /* Checked on the final outputs: without the reduce pass nothing writes C. */
-    s = load_edited("splitk.ini", "[pass.reduce]\ntemplate = splitk_reduce.comp\nlocal_size = 64\ngroups = cdiv(M*N, 64)\n",
-                    "", &err);
+    s = load_edited("splitk.ini",
+                    "[pass.reduce]\ntemplate = splitk_reduce.comp\nlocal_size = 64\ngroups = cdiv(M*N, 64)\n", "",
+                    &err);
     if (s) {
         vkat_tune_report rep = tune(s, inst, dev, &store, db);
         CHECK(count_status(store, &rep.key, VKAT_STATUS_WRONG) == 6);

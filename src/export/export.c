@@ -823,7 +823,7 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(&binds, "    {%u, ", b->binding);
         tb_cstr(&binds, b->name);
         tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
-                  b->dir == VKAT_DIR_IN      ? "IN"
+                  b->dir == VKAT_DIR_IN        ? "IN"
                   : b->dir == VKAT_DIR_OUT     ? "OUT"
                   : b->dir == VKAT_DIR_SCRATCH ? "SCRATCH"
                                                : "INOUT");
@@ -956,8 +956,7 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(var, "        .spec_constants = %s_spec_%zu, .spec_constant_count = %zu,\n", id, k, nspec);
     const uint32_t *ls = it->sequence ? it->sequence->workgroup_size[0] : l->local_size;
     const uint32_t *tg = it->sequence ? it->sequence->steps[0].groups : l->groups;
-    tb_printf(var, "        .local_size = {%u, %u, %u}, .shared_bytes = %u,\n", ls[0], ls[1], ls[2],
-              it->shared_bytes);
+    tb_printf(var, "        .local_size = {%u, %u, %u}, .shared_bytes = %u,\n", ls[0], ls[1], ls[2], it->shared_bytes);
     tb_printf(var, "        .groups = {%s},\n", groups.data ? groups.data : "");
     tb_printf(var, "        .tuned_groups = {%u, %u, %u},\n", tg[0], tg[1], tg[2]);
     if (s->buffer_count)

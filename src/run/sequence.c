@@ -65,8 +65,7 @@ static vkat_result compile_step(const vkat_space *s, const vkat_device_info *dev
 {
     char *src = vkat_read_file(st->template_path, NULL);
     if (!src)
-        return vkat_fail(err, VKAT_ERR_IO, st->template_path, 0, "cannot read the shader of pass '%s'",
-                         st->pass->name);
+        return vkat_fail(err, VKAT_ERR_IO, st->template_path, 0, "cannot read the shader of pass '%s'", st->pass->name);
     vkat_launch launch = {0};
     memcpy(launch.local_size, st->local_size, sizeof launch.local_size);
     char *inst = NULL;
@@ -100,8 +99,7 @@ vkat_result vkat_sequence_templates_hash(const vkat_space *s, uint64_t *hash, vk
         size_t size = 0;
         char *src = vkat_read_file(path, &size);
         if (!src)
-            return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot read the template of pass '%s'",
-                             s->passes[i].name);
+            return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot read the template of pass '%s'", s->passes[i].name);
         *hash = XXH3_64bits_withSeed(src, size, *hash);
         free(src);
     }
@@ -150,8 +148,8 @@ vkat_result vkat_sequence_compile(const vkat_space *s, const vkat_device_info *d
             vkat_spirv_free(&m);
         }
         q->module_of[i] = (uint32_t)k;
-        r = check_module_bindings(s, &q->modules[k], &q->steps[i], q->steps[i].template_path,
-                                  q->workgroup_size[i], err);
+        r = check_module_bindings(s, &q->modules[k], &q->steps[i], q->steps[i].template_path, q->workgroup_size[i],
+                                  err);
         uint64_t mh = vkat_spirv_hash(&q->modules[k]);
         h = XXH64(&mh, sizeof mh, h);
     }

@@ -13,12 +13,12 @@
 typedef struct vkat_sequence {
     vkat_step *steps; /* evaluated (vkat_space_steps) */
     size_t step_count;
-    uint32_t *module_of; /* [step_count]: index into modules */
+    uint32_t *module_of;           /* [step_count]: index into modules */
     uint32_t (*workgroup_size)[3]; /* [step_count]: the module's local size after specialization */
-    vkat_spirv *modules; /* distinct SPIR-V modules, in order of first use */
+    vkat_spirv *modules;           /* distinct SPIR-V modules, in order of first use */
     char **module_paths; /* [module_count]: the template each was instantiated from (borrowed from the space) */
     size_t module_count;
-    uint64_t hash; /* of the modules in step order: the sequence's "SPIR-V hash" */
+    uint64_t hash;                /* of the modules in step order: the sequence's "SPIR-V hash" */
     double compile_s, validate_s; /* spent compiling now (0 for cache hits) */
     int all_cached;               /* every module came from the cache */
 } vkat_sequence;

@@ -5,8 +5,8 @@
 #include "tune.h"
 #include "check.h"
 #include "check_gpu.h"
-#include "pool.h"
 #include "export.h"
+#include "pool.h"
 #include "search.h"
 #include "sequence.h"
 #include "template.h"
@@ -1379,9 +1379,16 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const vkat_sequence *q = slots[i].sequence.step_count ? &slots[i].sequence : NULL;
-        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row,
-                                      q ? &q->modules[0] : &slots[i].spirv, slots[i].choice, slots[i].env,
-                                      &slots[i].launch, slots[i].shared_bytes, slots[i].compiled_problem, q};
+        items[i] = (vkat_export_item){slots[i].space,
+                                      slots[i].device,
+                                      &slots[i].row,
+                                      q ? &q->modules[0] : &slots[i].spirv,
+                                      slots[i].choice,
+                                      slots[i].env,
+                                      &slots[i].launch,
+                                      slots[i].shared_bytes,
+                                      slots[i].compiled_problem,
+                                      q};
     }
     vkat_result r = vkat_export_write(dir, items, n, err);
     if (r == VKAT_OK && header)

@@ -184,8 +184,8 @@ static int note_pass_section(loader *ld, int id, const char *name, size_t len)
     size_t plen = len - (size_t)(pass - name);
     for (size_t i = 0; i < plen; i++)
         if (!isalnum((unsigned char)pass[i]) && pass[i] != '_') {
-            lfail(ld, VKAT_ERR_SPACE, ld->line, "bad pass name '%.*s' in [%.*s] (letters, digits and '_')",
-                  (int)plen, pass, (int)len, name);
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "bad pass name '%.*s' in [%.*s] (letters, digits and '_')", (int)plen,
+                  pass, (int)len, name);
             return 0;
         }
     if (ld->pass_section_count == MAX_PASS_SECTIONS) {
@@ -1095,8 +1095,8 @@ static vkat_result load_compare(loader *ld)
         if (!b)
             return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: no buffer '%s' in [buffers]", e->key, e->key + 8);
         if (!(b->dir & VKAT_DIR_OUT))
-            return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: buffer '%s' is not an output (out or inout)",
-                         e->key, b->name);
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: buffer '%s' is not an output (out or inout)", e->key,
+                         b->name);
         if (b->compare_count)
             return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [check] (first at line %d)", e->key,
                          b->compare_line);
@@ -1176,8 +1176,7 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
     if (!p->name)
         return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
     if (reference && !s->reference_path)
-        return lfail(ld, VKAT_ERR_SPACE, ps->line, "[%s] needs a [check] reference (its default template)",
-                     ps->name);
+        return lfail(ld, VKAT_ERR_SPACE, ps->line, "[%s] needs a [check] reference (its default template)", ps->name);
     const entry *seen[6] = {0};
     static const char *const keys[] = {"template", "repeat", "local_size", "groups", "while", NULL};
     for (size_t i = 0; i < ld->count; i++) {
@@ -1202,8 +1201,8 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
                          "push.NAME)",
                          e->key, ps->name);
         if (seen[k])
-            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key,
-                         ps->name, seen[k]->line);
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key, ps->name,
+                         seen[k]->line);
         seen[k] = e;
         vkat_expr *checked[3] = {0};
         if (k == 0) {
@@ -1282,9 +1281,8 @@ static vkat_result load_passes(loader *ld)
         if (vkat_expr_uses(s->buffers[i].count, s->pass_slot) ||
             (s->buffers[i].compare_count && (vkat_expr_uses(s->buffers[i].compare_offset, s->pass_slot) ||
                                              vkat_expr_uses(s->buffers[i].compare_count, s->pass_slot))))
-            where = "a buffer size or compared slice", line = vkat_expr_uses(s->buffers[i].count, s->pass_slot)
-                                                                  ? s->buffers[i].line
-                                                                  : s->buffers[i].compare_line;
+            where = "a buffer size or compared slice",
+            line = vkat_expr_uses(s->buffers[i].count, s->pass_slot) ? s->buffers[i].line : s->buffers[i].compare_line;
     const vkat_expr *metrics[2] = {s->flops, s->bytes};
     for (int i = 0; !where && i < 2; i++)
         if (metrics[i] && vkat_expr_uses(metrics[i], s->pass_slot))
@@ -1292,7 +1290,8 @@ static vkat_result load_passes(loader *ld)
     if (where)
         return lfail(ld, VKAT_ERR_SPACE, line,
                      "%s uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and [push] they "
-                     "default to", where);
+                     "default to",
+                     where);
     return VKAT_OK;
 }
 

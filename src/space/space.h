@@ -44,7 +44,10 @@ typedef enum vkat_init_kind { VKAT_INIT_ZERO, VKAT_INIT_RANDOM, VKAT_INIT_CONST,
 /* scratch: the kernel's own memory between passes of a sequence; restored to its init before each checked run,
  * never compared, not an operand of the caller's. */
 typedef enum vkat_direction {
-    VKAT_DIR_IN = 1, VKAT_DIR_OUT = 2, VKAT_DIR_INOUT = 3, VKAT_DIR_SCRATCH = 4
+    VKAT_DIR_IN = 1,
+    VKAT_DIR_OUT = 2,
+    VKAT_DIR_INOUT = 3,
+    VKAT_DIR_SCRATCH = 4
 } vkat_direction;
 
 typedef struct vkat_buffer_decl {
@@ -79,8 +82,8 @@ typedef struct vkat_pass_override {
 } vkat_pass_override;
 
 typedef struct vkat_pass_decl {
-    char *name;          /* after "pass." */
-    char *template_path; /* resolved; NULL: the [kernel] template (the [check] reference for a reference pass) */
+    char *name;              /* after "pass." */
+    char *template_path;     /* resolved; NULL: the [kernel] template (the [check] reference for a reference pass) */
     vkat_expr *repeat;       /* how many times; NULL: once (unless repeat_while) */
     vkat_expr *repeat_while; /* instead: for pass = 0, 1, ... while this holds (e.g. pow(B, pass) < N) */
     vkat_expr *local_size[3];
@@ -215,7 +218,7 @@ void vkat_launch_free(vkat_launch *launch);
 
 /* ---- Sequences of dispatches (space_pass.c) ------------------------------------------------------------------- */
 
-#define VKAT_MAX_STEPS 256   /* dispatches in one sequence, repeats expanded */
+#define VKAT_MAX_STEPS 256 /* dispatches in one sequence, repeats expanded */
 #define VKAT_MAX_STEP_SPEC 64
 
 /* One dispatch of a sequence, evaluated. */

@@ -36,7 +36,8 @@ int vkat_space_passes_use(const vkat_space *s, int slot)
 {
     for (size_t i = 0; i < s->pass_count; i++) {
         const vkat_pass_decl *p = &s->passes[i];
-        if ((p->repeat && vkat_expr_uses(p->repeat, slot)) || (p->repeat_while && vkat_expr_uses(p->repeat_while, slot)))
+        if ((p->repeat && vkat_expr_uses(p->repeat, slot)) ||
+            (p->repeat_while && vkat_expr_uses(p->repeat_while, slot)))
             return 1;
         for (int a = 0; a < 3; a++)
             if ((p->groups[a] && vkat_expr_uses(p->groups[a], slot)) ||
@@ -67,8 +68,10 @@ static vkat_result eval_u32(const vkat_space *s, const vkat_expr *x, const vkat_
     if (r)
         return r;
     if (v < lo || v > UINT32_MAX)
-        return vkat_fail(err, VKAT_ERR_EXPR, s->path, vkat_expr_line(x), "%s is %lld from '%s'; it must be %lld to "
-                         "4294967295", what, (long long)v, vkat_expr_text(x), (long long)lo);
+        return vkat_fail(err, VKAT_ERR_EXPR, s->path, vkat_expr_line(x),
+                         "%s is %lld from '%s'; it must be %lld to "
+                         "4294967295",
+                         what, (long long)v, vkat_expr_text(x), (long long)lo);
     *out = (uint32_t)v;
     return VKAT_OK;
 }
@@ -93,8 +96,8 @@ static vkat_result push_override(const vkat_space *s, const vkat_pass_override *
         return r;
     int64_t lo = p->type == VKAT_INT32 ? INT32_MIN : 0, hi = p->type == VKAT_INT32 ? INT32_MAX : UINT32_MAX;
     if (v < lo || v > hi)
-        return vkat_fail(err, VKAT_ERR_EXPR, s->path, o->line, "push constant '%s' = %lld does not fit in %s",
-                         p->name, (long long)v, vkat_elem_type_name(p->type));
+        return vkat_fail(err, VKAT_ERR_EXPR, s->path, o->line, "push constant '%s' = %lld does not fit in %s", p->name,
+                         (long long)v, vkat_elem_type_name(p->type));
     uint32_t bits = p->type == VKAT_INT32 ? (uint32_t)(int32_t)v : (uint32_t)v;
     memcpy(dst, &bits, 4);
     return VKAT_OK;

@@ -18,15 +18,17 @@
 
 #include VKAT_KERNELS_HEADER
 
-#define FUNCS(X)                                                                                                   \
-    X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties) X(vkGetPhysicalDeviceQueueFamilyProperties)   \
-    X(vkGetPhysicalDeviceMemoryProperties) X(vkCreateDevice) X(vkGetDeviceQueue) X(vkCreateBuffer)                \
-    X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkBindBufferMemory) X(vkMapMemory)                    \
-    X(vkCreateShaderModule) X(vkCreateDescriptorSetLayout) X(vkCreatePipelineLayout) X(vkCreateComputePipelines) \
-    X(vkCreateDescriptorPool) X(vkAllocateDescriptorSets) X(vkUpdateDescriptorSets) X(vkCreateCommandPool)       \
-    X(vkAllocateCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)               \
-    X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkQueueSubmit)   \
-    X(vkQueueWaitIdle)
+#define FUNCS(X)                                                                                                       \
+    X(vkEnumeratePhysicalDevices)                                                                                      \
+    X(vkGetPhysicalDeviceProperties) X(vkGetPhysicalDeviceQueueFamilyProperties)                                       \
+        X(vkGetPhysicalDeviceMemoryProperties) X(vkCreateDevice) X(vkGetDeviceQueue) X(vkCreateBuffer)                 \
+            X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkBindBufferMemory) X(vkMapMemory)                  \
+                X(vkCreateShaderModule) X(vkCreateDescriptorSetLayout) X(vkCreatePipelineLayout)                       \
+                    X(vkCreateComputePipelines) X(vkCreateDescriptorPool) X(vkAllocateDescriptorSets)                  \
+                        X(vkUpdateDescriptorSets) X(vkCreateCommandPool) X(vkAllocateCommandBuffers)                   \
+                            X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)                         \
+                                X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) X(vkCmdDispatch)                      \
+                                    X(vkCmdPipelineBarrier) X(vkQueueSubmit) X(vkQueueWaitIdle)
 #define DECLARE(name) static PFN_##name name;
 FUNCS(DECLARE)
 #undef DECLARE
@@ -36,11 +38,11 @@ static void fail(int code, const char *what, int vr)
     fprintf(stderr, "sequence_runtime: %s (%d)\n", what, vr);
     exit(code);
 }
-#define VK(call)                                                                                                   \
-    do {                                                                                                           \
-        VkResult vr_ = (call);                                                                                     \
-        if (vr_ != VK_SUCCESS)                                                                                     \
-            fail(4, #call, (int)vr_);                                                                              \
+#define VK(call)                                                                                                       \
+    do {                                                                                                               \
+        VkResult vr_ = (call);                                                                                         \
+        if (vr_ != VK_SUCCESS)                                                                                         \
+            fail(4, #call, (int)vr_);                                                                                  \
     } while (0)
 
 static float value_at(size_t i, unsigned seed) /* deterministic, in [0, 1) */
@@ -68,8 +70,8 @@ int main(int argc, char **argv)
     ici.pApplicationInfo = &app;
     VkInstance inst;
     VK(create_instance(&ici, NULL, &inst));
-#define LOAD(name)                                                                                                 \
-    if (!(name = (PFN_##name)gipa(inst, #name)))                                                                   \
+#define LOAD(name)                                                                                                     \
+    if (!(name = (PFN_##name)gipa(inst, #name)))                                                                       \
         fail(4, "missing " #name, 0);
     FUNCS(LOAD)
 #undef LOAD
@@ -236,8 +238,8 @@ int main(int argc, char **argv)
     VkMemoryBarrier to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                         NULL, 0, NULL);
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL,
+                         0, NULL);
     VK(vkEndCommandBuffer(cmd));
     VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
