@@ -210,6 +210,8 @@ static void test_load_errors(void)
                       "[check] compare.Y: no buffer 'Y' in [buffers]");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.S = 0, 1", 33,
                       "[check] compare.S: buffer 'S' is not an output (out or inout)");
+    expect_load_error("reduce.ini", "reference = reduce_ref_blocks.comp", "max_abs = 1", 33,
+                      "[check] compare.X without a reference: nothing to compare with");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.X = 0", 33,
                       "[check] compare.X needs 'offset, count' (elements), e.g. '0, 1'");
     expect_load_error("reduce.ini", "[params]", "[problem.x]\n[params]", 12,

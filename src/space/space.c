@@ -1092,6 +1092,9 @@ static vkat_result load_compare(loader *ld)
         for (size_t j = 0; j < s->buffer_count; j++)
             if (strcmp(s->buffers[j].name, e->key + 8) == 0)
                 b = &s->buffers[j];
+        if (!s->reference_path)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s without a reference: nothing to compare with",
+                         e->key);
         if (!b)
             return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: no buffer '%s' in [buffers]", e->key, e->key + 8);
         if (!(b->dir & VKAT_DIR_OUT))
