@@ -143,6 +143,37 @@ static void test_steps(void)
         vkat_space_destroy(s);
     }
 
+    /* bind.N: pass 0 reads X (buffer 0) into P (1); then P -> Q, Q -> P, ...; the last pass writes Y (3). */
+    s = load_edited("pingpong.ini", NULL, NULL, &err);
+    if (s) {
+        n = steps_for(s, "B=4", 0, &st);
+        static const uint32_t want[5][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 2}, {2, 3}};
+        CHECK(n == 5);
+        for (size_t i = 0; st && i < n && i < 5; i++) {
+            CHECK_MSG(st[i].binding_buffer[0] == want[i][0] && st[i].binding_buffer[1] == want[i][1],
+                      "pass %zu binds %u, %u", i, st[i].binding_buffer[0], st[i].binding_buffer[1]);
+            CHECK(st[i].remapped == (i != 0) && st[i].binding_buffer[2] == 2 && st[i].binding_buffer[3] == 3);
+        }
+        free(st);
+        n = steps_for(s, "B=64", 0, &st);
+        CHECK(n == 2 && st && st[1].binding_buffer[0] == 1 && st[1].binding_buffer[1] == 3);
+        free(st);
+        vkat_space_destroy(s);
+    }
+    s = load_edited("pingpong.ini", "bind.1 = P, Q, Y @ select(pass == passes - 1, 2, pass % 2)",
+                    "bind.1 = P, Q, Y @ pass", &err);
+    if (s) {
+        uint32_t choice[1] = {0};
+        vkat_value *env = vkat_space_env_create(s, NULL);
+        vkat_space_env_apply(s, choice, env);
+        vkat_step *none = NULL;
+        CHECK(vkat_space_steps(s, env, 0, &none, &n, &err) == VKAT_ERR_EXPR);
+        CHECK(err.line == 28);
+        CHECK_STR(err.message, "bind.1 picks buffer 3 of 3 from 'pass'; it must be 0 to 2");
+        free(env);
+        vkat_space_destroy(s);
+    }
+
     /* A while that never ends stops at VKAT_MAX_STEPS with the pass's line. */
     s = load_edited("reduce.ini", "while = pow(B, pass) < N\nspec.1 = pow(B, pass)\ngroups = cdiv(N, pow(B, pass + 1))",
                     "while = 1\nspec.1 = pass\ngroups = 1", &err);
@@ -193,7 +224,7 @@ static void test_load_errors(void)
                       "'push.m': no push constant 'm' in [push]");
     expect_load_error("reduce.ini", "groups = cdiv(N, pow(B, pass + 1))", "grups = 1", 26,
                       "unknown key 'grups' in [pass.reduce] (known: template, repeat, while, local_size, groups, "
-                      "spec.N, push.NAME)");
+                      "spec.N, push.NAME, bind.N)");
     expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "repeat = 2", 25,
                       "[pass.reduce] has both while (line 24) and repeat; give one");
     expect_load_error("reduce.ini", "[check.pass.total]", "[check.pass.blocks]", 40,
@@ -205,7 +236,7 @@ static void test_load_errors(void)
                       "allowed");
     expect_load_error("reduce.ini", "template = reduce_ref_total.comp", "template = nope.comp", 41,
                       "cannot open template '" DATA "nope.comp': No such file or directory");
-    expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "spec.1 = pow(B, passes)", 25, "unknown name 'passes'");
+    expect_load_error("reduce.ini", "spec.1 = pow(B, pass)", "spec.1 = pow(B, pases)", 25, "unknown name 'pases'");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.Y = 0, 1", 33,
                       "[check] compare.Y: no buffer 'Y' in [buffers]");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.S = 0, 1", 33,
@@ -218,12 +249,17 @@ static void test_load_errors(void)
                       "unknown section [problem.x] (known: kernel, problem, problem.cpu, params, constraints, "
                       "buffers, push, dispatch, metrics, check)");
     expect_load_error("reduce.ini", "N = 1000", "N = 1000\npass = 3", 11, "'pass' is a reserved name");
+    expect_load_error("pingpong.ini", "bind.0 = X, P, Q", "bind.4 = X, P, Q", 27,
+                      "'bind.4': expected bind.N with a binding N of the [buffers] (0..3)");
+    expect_load_error("pingpong.ini", "bind.0 = X, P, Q", "bind.0 = X, R, Q", 27, "'bind.0': no buffer 'R' in [buffers]");
+    expect_load_error("pingpong.ini", "while = pow(B, pass) < N", "while = pass < passes", 24,
+                      "[pass.reduce] while cannot use 'passes' (it decides them)");
     expect_load_error("reduce.ini", "bytes = 4 * N", "bytes = 4 * N * pass", 29,
-                      "[metrics] uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and "
-                      "[push] they default to");
+                      "[metrics] uses 'pass' or 'passes', which have values only in [pass.*] sections and the "
+                      "[dispatch] and [push] they default to");
     expect_load_error("reduce.ini", "BUG = 0, 1\n", "BUG = 0, 1\n[constraints]\nc = pass < 2\n", 16,
-                      "a constraint uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and "
-                      "[push] they default to");
+                      "a constraint uses 'pass' or 'passes', which have values only in [pass.*] sections and the "
+                      "[dispatch] and [push] they default to");
 }
 
 /* ---- Tuning on the device -------------------------------------------------------------------------------------- */
@@ -290,6 +326,24 @@ static void test_tune(vkat_instance *inst, uint32_t dev, const char *tmp)
         CHECK(row.status == VKAT_STATUS_ERROR);
         CHECK_CONTAINS(row.reason, "compare.X is elements 0..1000; buffer 'X' has 1000 elements");
         CHECK(count_status(store, &rep.key, VKAT_STATUS_OK) == 3);
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+
+    /* A shader that reads binding 0 and writes binding 1 in every pass, its buffers swapped between passes. */
+    s = load_edited("pingpong.ini", NULL, NULL, &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        CHECK_MSG(count_status(store, &rep.key, VKAT_STATUS_OK) == 4, "%d ok",
+                  count_status(store, &rep.key, VKAT_STATUS_OK));
+        vkat_store_close(store);
+        vkat_space_destroy(s);
+    }
+    /* Without its bindings, every pass writes P and Y stays unwritten. */
+    s = load_edited("pingpong.ini", "bind.1 = P, Q, Y @ select(pass == passes - 1, 2, pass % 2)", "", &err);
+    if (s) {
+        vkat_tune_report rep = tune(s, inst, dev, &store, db);
+        CHECK(count_status(store, &rep.key, VKAT_STATUS_WRONG) == 4);
         vkat_store_close(store);
         vkat_space_destroy(s);
     }

@@ -90,6 +90,11 @@ typedef struct vkat_sequence_step {
     uint32_t kernel; /* index into kernels */
     uint32_t groups[3];
     uint8_t push[256]; /* the kernel's push_size bytes are pushed */
+    /* remapped: binding k holds the workspace's buffer binding_buffer[k] (k < min(count, VKAT_MAX_STEP_BINDINGS)),
+     * copied from the workspace's own set so that its descriptor type and range are the same; else the
+     * workspace's set as it is */
+    int remapped;
+    uint32_t binding_buffer[VKAT_MAX_STEP_BINDINGS];
 } vkat_sequence_step;
 vkat_result vkat_kernel_create_sequence(vkat_workspace *ws, vkat_kernel **kernels, size_t kernel_count,
                                         const vkat_sequence_step *steps, size_t step_count, vkat_kernel **out,

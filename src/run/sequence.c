@@ -196,6 +196,8 @@ vkat_result vkat_sequence_kernel(const vkat_sequence *q, vkat_workspace *ws, con
         steps[i].kernel = (uint32_t)k;
         memcpy(steps[i].groups, q->steps[i].groups, sizeof steps[i].groups);
         memcpy(steps[i].push, q->steps[i].push, sizeof steps[i].push);
+        steps[i].remapped = q->steps[i].remapped;
+        memcpy(steps[i].binding_buffer, q->steps[i].binding_buffer, sizeof steps[i].binding_buffer);
     }
     if (!r)
         r = vkat_kernel_create_sequence(ws, kernels, nk, steps, q->step_count, out, err);

@@ -1156,6 +1156,54 @@ static vkat_result load_pass_override(loader *ld, const entry *e, int spec, vkat
     return parse_expr(ld, e->value, e->line, &o->value);
 }
 
+/* bind.N = A[, B, ...][ @ index]: which buffer binding N holds in this pass. */
+static vkat_result load_pass_bind(loader *ld, const entry *e, vkat_pass_decl *p)
+{
+    vkat_space *s = ld->s;
+    int64_t slot;
+    if (!parse_i64(e->key + 5, &slot) || slot < 0 || (uint64_t)slot >= s->buffer_count ||
+        slot >= VKAT_MAX_STEP_BINDINGS)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': expected bind.N with a binding N of the [buffers] (0..%zu)",
+                     e->key, (s->buffer_count < VKAT_MAX_STEP_BINDINGS ? s->buffer_count : VKAT_MAX_STEP_BINDINGS) - 1);
+    for (size_t i = 0; i < p->bind_count; i++)
+        if (p->binds[i].slot == (uint32_t)slot)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key,
+                         ld->pass_sections[e->pass].name, p->binds[i].line);
+    vkat_pass_bind *grown = realloc(p->binds, (p->bind_count + 1) * sizeof *grown);
+    if (!grown)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    p->binds = grown;
+    vkat_pass_bind *b = &grown[p->bind_count++];
+    memset(b, 0, sizeof *b);
+    b->slot = (uint32_t)slot;
+    b->line = e->line;
+    char *text = vkat_strdup(e->value), *f[VKAT_MAX_STEP_BINDINGS + 1];
+    if (!text)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    char *at = strrchr(text, '@');
+    if (at) {
+        *at = 0;
+        parse_expr(ld, trim(at + 1), e->line, &b->index);
+    }
+    size_t n = ld->failed ? 0 : split_fields(text, f, VKAT_MAX_STEP_BINDINGS + 1);
+    b->buffers = calloc(n ? n : 1, sizeof *b->buffers);
+    if (!ld->failed && !b->buffers)
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (!ld->failed && (n == 0 || n > VKAT_MAX_STEP_BINDINGS || !f[0][0]))
+        lfail(ld, VKAT_ERR_SYNTAX, e->line, "'%s' needs buffer names (1 to %d), e.g. 'X, T @ pass %% 2'", e->key,
+              VKAT_MAX_STEP_BINDINGS);
+    for (size_t i = 0; !ld->failed && i < n; i++) {
+        size_t j = 0;
+        while (j < s->buffer_count && strcmp(s->buffers[j].name, f[i]) != 0)
+            j++;
+        if (j == s->buffer_count)
+            lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': no buffer '%s' in [buffers]", e->key, f[i]);
+        b->buffers[b->count++] = (uint32_t)j;
+    }
+    free(text);
+    return ld->failed;
+}
+
 /* Names a reference pass may not use: it runs once for every configuration. */
 static vkat_result ref_pass_uses_param(loader *ld, const vkat_expr *x, const char *key, int line)
 {
@@ -1186,6 +1234,12 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
         const entry *e = &ld->entries[i];
         if (e->pass != (int)section)
             continue;
+        if (strncmp(e->key, "bind.", 5) == 0) {
+            if (load_pass_bind(ld, e, p) ||
+                (reference && ref_pass_uses_param(ld, p->binds[p->bind_count - 1].index, e->key, e->line)))
+                return ld->failed;
+            continue;
+        }
         int spec = strncmp(e->key, "spec.", 5) == 0, push = strncmp(e->key, "push.", 5) == 0;
         if (spec || push) {
             if (load_pass_override(ld, e, spec, p))
@@ -1201,7 +1255,7 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
         if (!keys[k])
             return lfail(ld, VKAT_ERR_SPACE, e->line,
                          "unknown key '%s' in [%s] (known: template, repeat, while, local_size, groups, spec.N, "
-                         "push.NAME)",
+                         "push.NAME, bind.N)",
                          e->key, ps->name);
         if (seen[k])
             return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key, ps->name,
@@ -1225,9 +1279,9 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
                              ps->name, seen[4]->line);
             if (parse_expr(ld, e->value, e->line, &p->repeat))
                 return ld->failed;
-            if (vkat_expr_uses(p->repeat, s->pass_slot))
-                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] repeat cannot use 'pass' (it counts the passes)",
-                             ps->name);
+            if (vkat_expr_uses(p->repeat, s->pass_slot) || vkat_expr_uses(p->repeat, s->passes_slot))
+                return lfail(ld, VKAT_ERR_SPACE, e->line,
+                             "[%s] repeat cannot use 'pass' or 'passes' (it counts the passes)", ps->name);
             checked[0] = p->repeat;
         } else if (k == 4) {
             if (seen[1])
@@ -1235,6 +1289,9 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
                              ps->name, seen[1]->line);
             if (parse_expr(ld, e->value, e->line, &p->repeat_while))
                 return ld->failed;
+            if (vkat_expr_uses(p->repeat_while, s->passes_slot))
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] while cannot use 'passes' (it decides them)",
+                             ps->name);
             checked[0] = p->repeat_while;
         } else {
             vkat_expr **xyz = k == 2 ? p->local_size : p->groups;
@@ -1247,6 +1304,11 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
                 return ld->failed;
     }
     return VKAT_OK;
+}
+
+static int uses_pass(const vkat_space *s, const vkat_expr *x)
+{
+    return vkat_expr_uses(x, s->pass_slot) || vkat_expr_uses(x, s->passes_slot);
 }
 
 /* Every [pass.*] and [check.pass.*] section, in file order. The name `pass` exists only in spaces that have them,
@@ -1278,22 +1340,22 @@ static vkat_result load_passes(loader *ld)
     const char *where = NULL;
     int line = 0;
     for (size_t i = 0; !where && i < s->constraint_count; i++)
-        if (vkat_expr_uses(s->constraints[i].expr, s->pass_slot))
+        if (uses_pass(s, s->constraints[i].expr))
             where = "a constraint", line = s->constraints[i].line;
     for (size_t i = 0; !where && i < s->buffer_count; i++)
-        if (vkat_expr_uses(s->buffers[i].count, s->pass_slot) ||
-            (s->buffers[i].compare_count && (vkat_expr_uses(s->buffers[i].compare_offset, s->pass_slot) ||
-                                             vkat_expr_uses(s->buffers[i].compare_count, s->pass_slot))))
+        if (uses_pass(s, s->buffers[i].count) ||
+            (s->buffers[i].compare_count &&
+             (uses_pass(s, s->buffers[i].compare_offset) || uses_pass(s, s->buffers[i].compare_count))))
             where = "a buffer size or compared slice",
-            line = vkat_expr_uses(s->buffers[i].count, s->pass_slot) ? s->buffers[i].line : s->buffers[i].compare_line;
+            line = uses_pass(s, s->buffers[i].count) ? s->buffers[i].line : s->buffers[i].compare_line;
     const vkat_expr *metrics[2] = {s->flops, s->bytes};
     for (int i = 0; !where && i < 2; i++)
-        if (metrics[i] && vkat_expr_uses(metrics[i], s->pass_slot))
+        if (metrics[i] && uses_pass(s, metrics[i]))
             where = "[metrics]", line = vkat_expr_line(metrics[i]);
     if (where)
         return lfail(ld, VKAT_ERR_SPACE, line,
-                     "%s uses 'pass', which has a value only in [pass.*] sections and the [dispatch] and [push] they "
-                     "default to",
+                     "%s uses 'pass' or 'passes', which have values only in [pass.*] sections and the [dispatch] and "
+                     "[push] they default to",
                      where);
     return VKAT_OK;
 }
@@ -1314,7 +1376,7 @@ static vkat_result load_text(const char *text, size_t size, const char *path, vk
     ld.s = s;
     s->rel_l2_tolerance = 1e-5;
     s->max_abs_tolerance = INFINITY;
-    s->pass_slot = -1;
+    s->pass_slot = s->passes_slot = -1;
     s->file_hash = XXH64(text, size, 0);
     s->path = vkat_strdup(path);
     const char *slash = strrchr(path, '/');
@@ -1335,7 +1397,9 @@ static vkat_result load_text(const char *text, size_t size, const char *path, vk
     if (ld.failed)
         goto done;
     /* `pass` is a name only in a space with pass sections; added before any expression is parsed. */
-    if (!ld.failed && ld.pass_section_count && (s->pass_slot = vkat_symtab_add(s->symbols, "pass")) < 0)
+    if (!ld.failed && ld.pass_section_count &&
+        ((s->pass_slot = vkat_symtab_add(s->symbols, "pass")) < 0 ||
+         (s->passes_slot = vkat_symtab_add(s->symbols, "passes")) < 0))
         lfail(&ld, VKAT_ERR_NOMEM, 0, "out of memory");
     if (ld.failed)
         goto done;

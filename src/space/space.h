@@ -81,6 +81,15 @@ typedef struct vkat_pass_override {
     int line;
 } vkat_pass_override;
 
+/* bind.N = A, B, ... @ index: binding N holds buffer buffers[index] in this pass (index default: pass % count). */
+typedef struct vkat_pass_bind {
+    uint32_t slot;
+    uint32_t *buffers; /* indices into s->buffers */
+    size_t count;
+    vkat_expr *index; /* NULL: pass % count */
+    int line;
+} vkat_pass_bind;
+
 typedef struct vkat_pass_decl {
     char *name;              /* after "pass." */
     char *template_path;     /* resolved; NULL: the [kernel] template (the [check] reference for a reference pass) */
@@ -92,6 +101,8 @@ typedef struct vkat_pass_decl {
     size_t spec_count;
     vkat_pass_override *push;
     size_t push_count;
+    vkat_pass_bind *binds;
+    size_t bind_count;
     int line; /* of the section header */
 } vkat_pass_decl;
 
@@ -136,13 +147,14 @@ typedef struct vkat_space {
     double rel_l2_tolerance; /* default 1e-5 */
     double max_abs_tolerance; /* default: none (INFINITY) */
 
-    /* Sequences (space_pass.c): pass_count 0 is today's single dispatch of [dispatch]. pass_slot is the symbol
-     * `pass`, defined only when the space has pass sections (else -1). */
+    /* Sequences (space_pass.c): pass_count 0 is today's single dispatch of [dispatch]. pass_slot and passes_slot
+     * are the symbols `pass` and `passes` (the repeat's index and count), defined only when the space has pass
+     * sections (else -1). */
     vkat_pass_decl *passes;
     size_t pass_count;
     vkat_pass_decl *ref_passes;
     size_t ref_pass_count;
-    int pass_slot;
+    int pass_slot, passes_slot;
 } vkat_space;
 
 /* Reads and checks a space file. Errors: VKAT_ERR_IO (missing/unreadable), VKAT_ERR_SYNTAX (INI or expression
@@ -220,6 +232,7 @@ void vkat_launch_free(vkat_launch *launch);
 
 #define VKAT_MAX_STEPS 256 /* dispatches in one sequence, repeats expanded */
 #define VKAT_MAX_STEP_SPEC 64
+#define VKAT_MAX_STEP_BINDINGS 32 /* bindings a pass can rebind (bind.N) */
 
 /* One dispatch of a sequence, evaluated. */
 typedef struct vkat_step {
@@ -233,6 +246,10 @@ typedef struct vkat_step {
     /* the parameters' @spec values, then the pass's spec.ID (which replace a parameter's of the same id) */
     uint32_t spec_id[VKAT_MAX_STEP_SPEC], spec_value[VKAT_MAX_STEP_SPEC];
     size_t spec_count;
+    /* remapped (some bind.N): binding k holds buffer binding_buffer[k] (k < min(buffer count, 32)); else binding
+     * k holds buffer k, as in every single dispatch */
+    int remapped;
+    uint32_t binding_buffer[VKAT_MAX_STEP_BINDINGS];
 } vkat_step;
 
 /* Frees pass declarations (vkat_space_destroy's part). */

@@ -26,8 +26,13 @@ void vkat_space_free_passes(vkat_pass_decl *passes, size_t count)
             vkat_expr_destroy(p->spec[k].value);
         for (size_t k = 0; k < p->push_count; k++)
             vkat_expr_destroy(p->push[k].value);
+        for (size_t k = 0; k < p->bind_count; k++) {
+            vkat_expr_destroy(p->binds[k].index);
+            free(p->binds[k].buffers);
+        }
         free(p->spec);
         free(p->push);
+        free(p->binds);
     }
     free(passes);
 }
@@ -48,6 +53,9 @@ int vkat_space_passes_use(const vkat_space *s, int slot)
                 return 1;
         for (size_t k = 0; k < p->push_count; k++)
             if (vkat_expr_uses(p->push[k].value, slot))
+                return 1;
+        for (size_t k = 0; k < p->bind_count; k++)
+            if (p->binds[k].index && vkat_expr_uses(p->binds[k].index, slot))
                 return 1;
     }
     return 0;
@@ -116,7 +124,32 @@ static void set_spec(vkat_step *st, uint32_t id, uint32_t value)
     }
 }
 
-/* Fills one step for `env` (its `pass` already set). */
+/* Which buffer each binding holds: its own, except where the pass says bind.N. */
+static vkat_result eval_binds(const vkat_space *s, const vkat_pass_decl *p, const vkat_value *env, uint32_t pass,
+                              vkat_step *st, vkat_error *err)
+{
+    st->remapped = 0;
+    for (uint32_t k = 0; k < VKAT_MAX_STEP_BINDINGS; k++)
+        st->binding_buffer[k] = k;
+    for (size_t i = 0; i < p->bind_count; i++) {
+        const vkat_pass_bind *b = &p->binds[i];
+        int64_t at = pass % b->count;
+        if (b->index) {
+            vkat_result r = vkat_expr_eval_int(b->index, env, &at, err);
+            if (r)
+                return r;
+            if (at < 0 || (uint64_t)at >= b->count)
+                return vkat_fail(err, VKAT_ERR_EXPR, s->path, b->line,
+                                 "bind.%u picks buffer %lld of %zu from '%s'; it must be 0 to %zu", b->slot,
+                                 (long long)at, b->count, vkat_expr_text(b->index), b->count - 1);
+        }
+        st->binding_buffer[b->slot] = b->buffers[at];
+        st->remapped |= b->buffers[at] != b->slot;
+    }
+    return VKAT_OK;
+}
+
+/* Fills one step for `env` (its `pass` and `passes` already set). */
 static vkat_result eval_step(const vkat_space *s, const vkat_pass_decl *p, const vkat_value *env, int reference,
                              vkat_step *st, vkat_error *err)
 {
@@ -144,6 +177,8 @@ static vkat_result eval_step(const vkat_space *s, const vkat_pass_decl *p, const
     }
     for (size_t i = 0; i < p->push_count && !r; i++)
         r = push_override(s, &p->push[i], env, st->push, err);
+    if (!r)
+        r = eval_binds(s, p, env, st->index, st, err);
     st->spec_count = 0;
     for (size_t i = 0; !reference && i < s->param_count; i++)
         if (s->params[i].kind == VKAT_PARAM_SPEC)
@@ -162,11 +197,22 @@ static vkat_result eval_step(const vkat_space *s, const vkat_pass_decl *p, const
 
 /* ---- The sequence ---------------------------------------------------------------------------------------------- */
 
-/* How many times pass `p` runs, or -1 for "while its condition holds". */
-static vkat_result pass_repeats(const vkat_space *s, const vkat_pass_decl *p, const vkat_value *env, int64_t *n,
+/* How many times pass `p` runs: `repeat`, or how long its `while` holds (env's `pass` is scratch), or 1. Stops
+ * counting past VKAT_MAX_STEPS (the caller then reports the overflow). */
+static vkat_result pass_repeats(const vkat_space *s, const vkat_pass_decl *p, vkat_value *env, int64_t *n,
                                 vkat_error *err)
 {
-    *n = p->repeat_while ? -1 : 1;
+    *n = 1;
+    if (p->repeat_while) {
+        for (*n = 0; *n <= VKAT_MAX_STEPS; ++*n) {
+            int64_t more;
+            env[s->pass_slot] = vkat_int(*n);
+            vkat_result r = vkat_expr_eval_int(p->repeat_while, env, &more, err);
+            if (r || !more)
+                return r;
+        }
+        return VKAT_OK;
+    }
     if (!p->repeat)
         return VKAT_OK;
     vkat_result r = vkat_expr_eval_int(p->repeat, env, n, err);
@@ -201,20 +247,17 @@ vkat_result vkat_space_steps(const vkat_space *s, const vkat_value *env, int ref
         const vkat_pass_decl *p = &passes[pi];
         int64_t reps;
         e[s->pass_slot] = vkat_int(0);
+        e[s->passes_slot] = vkat_int(0);
         if ((r = pass_repeats(s, p, e, &reps, err)))
             break;
-        for (int64_t i = 0; reps < 0 || i < reps; i++) {
+        e[s->passes_slot] = vkat_int(reps);
+        for (int64_t i = 0; i < reps; i++) {
             e[s->pass_slot] = vkat_int(i);
-            if (reps < 0) {
-                int64_t more;
-                if ((r = vkat_expr_eval_int(p->repeat_while, e, &more, err)) || !more)
-                    break;
-            }
             if (n == VKAT_MAX_STEPS) {
                 r = vkat_fail(err, VKAT_ERR_EXPR, s->path, p->line,
                               "the sequence has more than %d dispatches at [%spass.%s], pass %lld%s", VKAT_MAX_STEPS,
                               reference ? "check." : "", p->name, (long long)i,
-                              reps < 0 ? " (does its while ever become false?)" : "");
+                              p->repeat_while ? " (does its while ever become false?)" : "");
                 break;
             }
             vkat_step *st = &out[n];
