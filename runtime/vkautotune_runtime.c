@@ -475,6 +475,7 @@ vkat_rt_result vkat_rt_dispatch_eval(const vkat_rt_variant *v, uint32_t index, c
     if (p->push_size)
         memcpy(out->push, p->push, p->push_size);
     out->push_size = p->push_size;
+    out->binding_buffers = p->binding_buffers;
     return VKAT_RT_OK;
 }
 

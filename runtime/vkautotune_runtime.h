@@ -119,6 +119,10 @@ typedef struct vkat_rt_pass {
     uint32_t groups[3];     /* vkCmdDispatch arguments */
     const uint32_t *push;   /* the push-constant block, push_size bytes */
     uint32_t push_size;
+    /* NULL: binding bindings[i].binding holds bindings[i]'s buffer, as for a single dispatch. Else this pass binds
+     * other buffers (a shader that reads binding 0 and writes binding 1 while the driver swaps buffers): binding
+     * bindings[i].binding holds the buffer of bindings[binding_buffers[i]], for i < binding_count. */
+    const uint32_t *binding_buffers;
 } vkat_rt_pass;
 
 /* Flags of a variant. */
@@ -258,6 +262,8 @@ typedef struct vkat_rt_dispatch {
     uint32_t groups[3];
     uint8_t push[VKAT_RT_MAX_PUSH_BYTES];
     uint32_t push_size;
+    const uint32_t *binding_buffers; /* as vkat_rt_pass's: NULL, or the buffer (an index into the variant's
+                                        bindings) that each binding holds in this dispatch */
 } vkat_rt_dispatch;
 
 /* Dispatch `index` of the variant for `problem` (as vkat_rt_launch_eval: NULL is the tuned problem). For a single

@@ -697,6 +697,12 @@ static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_ex
                 tb_printf(pre, "{%u, %uu, NULL}, ", st->spec_id[j], st->spec_value[j]);
             tb_printf(pre, "};\n");
         }
+        if (st->remapped) {
+            tb_printf(pre, "static const uint32_t %s_pass_binds_%zu_%zu[] = {", id, k, i);
+            for (size_t b = 0; b < it->space->buffer_count; b++)
+                tb_printf(pre, "%uu, ", b < VKAT_MAX_STEP_BINDINGS ? st->binding_buffer[b] : (uint32_t)b);
+            tb_printf(pre, "};\n");
+        }
         if (st->push_size) {
             tb_printf(pre, "static const uint32_t %s_pass_push_%zu_%zu[] = {", id, k, i);
             for (uint32_t j = 0; j < st->push_size / 4; j++) {
@@ -727,9 +733,13 @@ static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_ex
         tb_printf(pre, "{%u, %u, %u}, {%u, %u, %u}, ", q->workgroup_size[i][0], q->workgroup_size[i][1],
                   q->workgroup_size[i][2], st->groups[0], st->groups[1], st->groups[2]);
         if (st->push_size)
-            tb_printf(pre, "%s_pass_push_%zu_%zu, %u},\n", id, k, i, st->push_size);
+            tb_printf(pre, "%s_pass_push_%zu_%zu, %u, ", id, k, i, st->push_size);
         else
-            tb_printf(pre, "NULL, 0},\n");
+            tb_printf(pre, "NULL, 0, ");
+        if (st->remapped)
+            tb_printf(pre, "%s_pass_binds_%zu_%zu},\n", id, k, i);
+        else
+            tb_printf(pre, "NULL},\n");
     }
     tb_printf(pre, "};\n");
 }

@@ -68,6 +68,13 @@ json_object *vkat_export_passes_json(const vkat_export_item *it, const char *fir
         json_object_object_add(o, "local_size", triple(q->workgroup_size[i]));
         json_object_object_add(o, "workgroup_count", triple(st->groups));
         json_object_object_add(o, "push_constants", vkat_export_push_json(it->space, st->push));
+        /* The buffer each binding holds in this dispatch (by the space's buffer names). */
+        json_object *buffers = json_object_new_array();
+        for (size_t b = 0; b < it->space->buffer_count; b++) {
+            size_t held = b < VKAT_MAX_STEP_BINDINGS && st->remapped ? st->binding_buffer[b] : b;
+            json_object_array_add(buffers, json_object_new_string(it->space->buffers[held].name));
+        }
+        json_object_object_add(o, "buffers", buffers);
         json_object_array_add(passes, o);
     }
     return passes;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # sequence_e2e.sh — variants that are sequences of dispatches, from tuning to the runtime library, on whatever
 # device the loader offers (lavapipe in CI): tune tests/data/sequence's multi-pass reduction (its pass count
-# depends on N and the block size) and split-K GEMM (a reduce pass with its own shader), export each with
+# depends on N and the block size; N = 100000 takes 3 passes even at B = 64), its ping-pong form (passes that bind
+# other buffers) and split-K GEMM (a reduce pass with its own shader), export each with
 # --header, check the manifest's passes against the winning configuration, and replay the sequence through the
 # runtime library (tests/runtime/sequence_runtime.c), whose result must match the CPU's. The database-only export
 # (no Vulkan) must compile the same modules.
@@ -17,9 +18,13 @@ if ! "$BIN" devices >/dev/null 2>&1; then
     echo "SKIPPED: no Vulkan device (install mesa-vulkan-drivers for lavapipe)"
     exit 77
 fi
-for name in reduce splitk; do
-    kernel=$([ $name = reduce ] && echo reduce_passes || echo gemm_splitk)
-    "$BIN" --space "$SRC/tests/data/sequence/$name.ini" --db "$T/t.db" -q --warmup 0.01 --repetitions 3 \
+for name in reduce pingpong splitk; do
+    case $name in
+    reduce) kernel=reduce_passes problem=N=100000 ;;
+    pingpong) kernel=reduce_pingpong problem=N=100000 ;;
+    *) kernel=gemm_splitk problem=M=32,N=24,K=64 ;;
+    esac
+    "$BIN" --space "$SRC/tests/data/sequence/$name.ini" --problem $problem --db "$T/t.db" -q --warmup 0.01 --repetitions 3 \
         >"$T/$name.tune" 2>&1 || { cat "$T/$name.tune"; fail "tune $name"; continue; }
     "$BIN" export --db "$T/t.db" --space "$SRC/tests/data/sequence/$name.ini" -o "$T/$name" --header "${name}_k.h" \
         2>"$T/$name.err" || { cat "$T/$name.err"; fail "export $name"; continue; }
@@ -46,8 +51,16 @@ if sys.argv[2] == "reduce":
         assert p["workgroup_count"][0] == -(-n // b ** (i + 1)), p
         assert p["local_size"] == [b, 1, 1], p
         assert p["pass"] == "reduce" and p["index"] == i
+elif sys.argv[2] == "pingpong":
+    b, n = int(cfg["B"]), k["problem"]["N"]
+    assert len(passes) >= 2, passes
+    assert passes[0]["buffers"][:2] == ["X", "P"], passes[0]
+    assert passes[-1]["buffers"][1] == "Y", passes[-1]
+    for i, p in enumerate(passes[1:-1], 1):
+        assert p["buffers"][:2] == (["P", "Q"] if i % 2 else ["Q", "P"]), (i, p["buffers"])
 else:
     assert [p["pass"] for p in passes] == ["partial", "reduce"], passes
+    assert all(p["buffers"] == ["A", "B", "C", "P"] for p in passes), passes
     assert passes[0]["spirv"] != passes[1]["spirv"]
     assert passes[0]["workgroup_count"][2] == int(cfg["SPLIT"]), passes[0]
     assert [b["direction"] for b in k["bindings"]] == ["in", "in", "out", "scratch"], k["bindings"]

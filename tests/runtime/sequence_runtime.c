@@ -1,6 +1,7 @@
 /* sequence_runtime.c — replays an exported sequence of dispatches through the runtime library with plain Vulkan
  * (libvulkan by dlopen, nothing of vkautotune but the runtime) and checks the result on the CPU: the multi-pass
- * sum of tests/data/sequence/reduce.ini (X[0] must be the sum of X) or the split-K GEMM of splitk.ini (C = A B).
+ * sum of tests/data/sequence/reduce.ini (X[0] must be the sum of X), the ping-pong sum of pingpong.ini (Y[0], its
+ * passes binding other buffers) or the split-K GEMM of splitk.ini (C = A B).
  * One pipeline per dispatch, the dispatches in order with a compute-to-compute barrier between them, as
  * runtime/vkautotune_runtime.h says a sequence runs.
  *
@@ -52,6 +53,22 @@ static float value_at(size_t i, unsigned seed) /* deterministic, in [0, 1) */
     h *= 2246822519u;
     h ^= h >> 13;
     return (float)(h & 0xffffff) / 16777216.0f;
+}
+
+/* Binding bindings[i].binding of `set` holds the buffer of bindings[map[i]] (map NULL: bindings[i]'s). */
+static void write_set(VkDevice dev, VkDescriptorSet set, const vkat_rt_variant *v, const VkBuffer *bufs,
+                      const uint32_t *map)
+{
+    for (uint32_t i = 0; i < v->binding_count; i++) {
+        VkDescriptorBufferInfo info = {bufs[map ? map[i] : i], 0, VK_WHOLE_SIZE};
+        VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set;
+        w.dstBinding = v->bindings[i].binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &info;
+        vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
+    }
 }
 
 int main(int argc, char **argv)
@@ -164,9 +181,10 @@ int main(int argc, char **argv)
     pli.pPushConstantRanges = &pcr;
     VkPipelineLayout layout;
     VK(vkCreatePipelineLayout(dev, &pli, NULL, &layout));
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, v->binding_count};
+    /* One set as the bindings say, and one more for each dispatch that binds other buffers. */
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, v->binding_count * (nd + 1)};
     VkDescriptorPoolCreateInfo dpi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpi.maxSets = 1;
+    dpi.maxSets = nd + 1;
     dpi.poolSizeCount = 1;
     dpi.pPoolSizes = &ps;
     VkDescriptorPool pool;
@@ -177,16 +195,7 @@ int main(int argc, char **argv)
     dai.pSetLayouts = &dsl;
     VkDescriptorSet set;
     VK(vkAllocateDescriptorSets(dev, &dai, &set));
-    for (uint32_t i = 0; i < v->binding_count; i++) {
-        VkDescriptorBufferInfo info = {bufs[i], 0, VK_WHOLE_SIZE};
-        VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = v->bindings[i].binding;
-        w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w.pBufferInfo = &info;
-        vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
-    }
+    write_set(dev, set, v, bufs, NULL);
 
     /* Every dispatch of the variant, in order, each after a barrier on the one before. */
     VkCommandPoolCreateInfo cpi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -201,11 +210,16 @@ int main(int argc, char **argv)
     VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
     VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VK(vkBeginCommandBuffer(cmd, &cbi));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     for (uint32_t d = 0; d < nd; d++) {
         vkat_rt_dispatch dispatch;
         if (vkat_rt_dispatch_eval(v, d, NULL, 0, &dispatch) != VKAT_RT_OK)
             fail(3, "vkat_rt_dispatch_eval", (int)d);
+        VkDescriptorSet pass_set = set;
+        if (dispatch.binding_buffers) {
+            VK(vkAllocateDescriptorSets(dev, &dai, &pass_set));
+            write_set(dev, pass_set, v, bufs, dispatch.binding_buffers);
+        }
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &pass_set, 0, NULL);
         VkShaderModuleCreateInfo smi = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         smi.codeSize = dispatch.spirv_size_bytes;
         smi.pCode = dispatch.spirv;
@@ -249,10 +263,11 @@ int main(int argc, char **argv)
 
     /* The check. */
     double err2 = 0, ref2 = 0;
-    if (!strcmp(kernel, "reduce_passes")) {
-        err2 = (data[0][0] - want_sum) * (data[0][0] - want_sum);
+    if (!strcmp(kernel, "reduce_passes") || !strcmp(kernel, "reduce_pingpong")) {
+        float got = data[!strcmp(kernel, "reduce_passes") ? 0 : 3][0]; /* X[0], or the ping-pong's Y[0] */
+        err2 = ((double)got - want_sum) * ((double)got - want_sum);
         ref2 = want_sum * want_sum;
-        printf("X[0] = %.6f, CPU sum %.6f\n", data[0][0], want_sum);
+        printf("result %.6f, CPU sum %.6f\n", got, want_sum);
     } else { /* split-K GEMM: A (M x K), B (K x N), C (M x N) */
         int64_t m = v->problem[0], n = v->problem[1], k = v->problem[2];
         for (int64_t i = 0; i < m; i++)
