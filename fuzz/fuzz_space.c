@@ -1,6 +1,7 @@
 /* fuzz_space.c — libFuzzer target: arbitrary bytes as a space file, then everything a search does with a loaded
- * space (count, decode, check, launch, sequence steps, compared slices, config text). Relative paths resolve under fuzz/ so "template = x" can
- * name fuzz_space.c itself and get past the template check. Must never crash or leak, whatever the bytes. */
+ * space (count, decode, check, launch, sequence steps, compared slices, config text). Relative paths resolve under
+ * fuzz/ so "template = x" can name fuzz_space.c itself and get past the template check. Must never crash or leak,
+ * whatever the bytes. */
 #include "space.h"
 #include "util.h"
 

@@ -251,7 +251,8 @@ static void test_load_errors(void)
     expect_load_error("reduce.ini", "N = 1000", "N = 1000\npass = 3", 11, "'pass' is a reserved name");
     expect_load_error("pingpong.ini", "bind.0 = X, P, Q", "bind.4 = X, P, Q", 27,
                       "'bind.4': expected bind.N with a binding N of the [buffers] (0..3)");
-    expect_load_error("pingpong.ini", "bind.0 = X, P, Q", "bind.0 = X, R, Q", 27, "'bind.0': no buffer 'R' in [buffers]");
+    expect_load_error("pingpong.ini", "bind.0 = X, P, Q", "bind.0 = X, R, Q", 27,
+                      "'bind.0': no buffer 'R' in [buffers]");
     expect_load_error("pingpong.ini", "while = pow(B, pass) < N", "while = pass < passes", 24,
                       "[pass.reduce] while cannot use 'passes' (it decides them)");
     expect_load_error("reduce.ini", "bytes = 4 * N", "bytes = 4 * N * pass", 29,

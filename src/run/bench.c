@@ -65,8 +65,8 @@ struct vkat_kernel {
     size_t kernel_count;
     vkat_sequence_step *steps;
     size_t step_count;
-    VkDescriptorPool step_pool;  /* the sets of remapped steps (VK_NULL_HANDLE: none) */
-    VkDescriptorSet *step_sets;  /* [step_count]; VK_NULL_HANDLE: the workspace's set */
+    VkDescriptorPool step_pool; /* the sets of remapped steps (VK_NULL_HANDLE: none) */
+    VkDescriptorSet *step_sets; /* [step_count]; VK_NULL_HANDLE: the workspace's set */
 };
 
 /* ---- Initial data, poison and canaries -------------------------------------------------------------------- */
@@ -1066,8 +1066,7 @@ static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const vo
         record_with_set(k, k->ws->set, groups, push, n);
 }
 
-static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push,
-                            uint32_t n)
+static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push, uint32_t n)
 {
     VkCommandBuffer cmd = k->ws->cmd;
     const VkAccessFlags rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;

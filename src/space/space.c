@@ -1290,8 +1290,7 @@ static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
             if (parse_expr(ld, e->value, e->line, &p->repeat_while))
                 return ld->failed;
             if (vkat_expr_uses(p->repeat_while, s->passes_slot))
-                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] while cannot use 'passes' (it decides them)",
-                             ps->name);
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] while cannot use 'passes' (it decides them)", ps->name);
             checked[0] = p->repeat_while;
         } else {
             vkat_expr **xyz = k == 2 ? p->local_size : p->groups;

@@ -19,17 +19,38 @@
 
 #include VKAT_KERNELS_HEADER
 
-#define FUNCS(X)                                                                                                       \
-    X(vkEnumeratePhysicalDevices)                                                                                      \
-    X(vkGetPhysicalDeviceProperties) X(vkGetPhysicalDeviceQueueFamilyProperties)                                       \
-        X(vkGetPhysicalDeviceMemoryProperties) X(vkCreateDevice) X(vkGetDeviceQueue) X(vkCreateBuffer)                 \
-            X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkBindBufferMemory) X(vkMapMemory)                  \
-                X(vkCreateShaderModule) X(vkCreateDescriptorSetLayout) X(vkCreatePipelineLayout)                       \
-                    X(vkCreateComputePipelines) X(vkCreateDescriptorPool) X(vkAllocateDescriptorSets)                  \
-                        X(vkUpdateDescriptorSets) X(vkCreateCommandPool) X(vkAllocateCommandBuffers)                   \
-                            X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)                         \
-                                X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) X(vkCmdDispatch)                      \
-                                    X(vkCmdPipelineBarrier) X(vkQueueSubmit) X(vkQueueWaitIdle)
+/* clang-format off */
+#define FUNCS(X) \
+    X(vkEnumeratePhysicalDevices) \
+    X(vkGetPhysicalDeviceProperties) \
+    X(vkGetPhysicalDeviceQueueFamilyProperties) \
+    X(vkGetPhysicalDeviceMemoryProperties) \
+    X(vkCreateDevice) \
+    X(vkGetDeviceQueue) \
+    X(vkCreateBuffer) \
+    X(vkGetBufferMemoryRequirements) \
+    X(vkAllocateMemory) \
+    X(vkBindBufferMemory) \
+    X(vkMapMemory) \
+    X(vkCreateShaderModule) \
+    X(vkCreateDescriptorSetLayout) \
+    X(vkCreatePipelineLayout) \
+    X(vkCreateComputePipelines) \
+    X(vkCreateDescriptorPool) \
+    X(vkAllocateDescriptorSets) \
+    X(vkUpdateDescriptorSets) \
+    X(vkCreateCommandPool) \
+    X(vkAllocateCommandBuffers) \
+    X(vkBeginCommandBuffer) \
+    X(vkEndCommandBuffer) \
+    X(vkCmdBindPipeline) \
+    X(vkCmdBindDescriptorSets) \
+    X(vkCmdPushConstants) \
+    X(vkCmdDispatch) \
+    X(vkCmdPipelineBarrier) \
+    X(vkQueueSubmit) \
+    X(vkQueueWaitIdle)
+/* clang-format on */
 #define DECLARE(name) static PFN_##name name;
 FUNCS(DECLARE)
 #undef DECLARE
