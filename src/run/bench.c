@@ -1049,11 +1049,11 @@ static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], 
     return VKAT_OK;
 }
 
-/* Records `n` dispatches into the workspace's command buffer, each ordered after the previous one's writes so
- * that they never overlap: the time of a sample is n times the time of one dispatch. */
 static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push,
                             uint32_t n);
 
+/* Records `n` dispatches (of a sequence: n times its steps) into the workspace's command buffer, each ordered
+ * after the previous one's writes so that they never overlap: the time of a sample is n times the time of one. */
 static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n)
 {
     /* A sequence: every step after the barrier before it, as a driver of the passes would record them. */
@@ -1066,6 +1066,7 @@ static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const vo
         record_with_set(k, k->ws->set, groups, push, n);
 }
 
+/* n dispatches of one pipeline with `set` bound, each after a barrier on the writes before it. */
 static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push, uint32_t n)
 {
     VkCommandBuffer cmd = k->ws->cmd;
