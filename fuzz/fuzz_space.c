@@ -1,6 +1,7 @@
 /* fuzz_space.c — libFuzzer target: arbitrary bytes as a space file, then everything a search does with a loaded
- * space (count, decode, check, launch, config text). Relative paths resolve under fuzz/ so "template = x" can
- * name fuzz_space.c itself and get past the template check. Must never crash or leak, whatever the bytes. */
+ * space (count, decode, check, launch, sequence steps, compared slices, config text). Relative paths resolve under
+ * fuzz/ so "template = x" can name fuzz_space.c itself and get past the template check. Must never crash or leak,
+ * whatever the bytes. */
 #include "space.h"
 #include "util.h"
 
@@ -32,9 +33,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
             vkat_space_format_problem(s, buf, sizeof buf);
             vkat_space_set_problem(s, buf, &err);
             vkat_launch l;
-            for (int ref = 0; ref < 2; ref++)
+            for (int ref = 0; ref < 2; ref++) {
                 if (vkat_space_launch(s, env, ref, &l, &err) == VKAT_OK)
                     vkat_launch_free(&l);
+                vkat_step *steps = NULL;
+                size_t nsteps = 0;
+                if (vkat_space_has_sequence(s, ref) && vkat_space_steps(s, env, ref, &steps, &nsteps, &err) == VKAT_OK)
+                    free(steps);
+            }
+            for (size_t b = 0; b < s->buffer_count; b++) {
+                uint64_t off, count;
+                vkat_space_compare_slice(s, b, env, 1000, &off, &count, &err);
+            }
         }
         free(choice);
         free(env);

@@ -431,18 +431,77 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
     return VKAT_RT_OK;
 }
 
-void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *entries, VkSpecializationInfo *info)
+/* The data is the table's array itself: each entry's offset points at one element's value. */
+static void spec_info(const vkat_rt_spec_constant *c, uint32_t n, VkSpecializationMapEntry *entries,
+                      VkSpecializationInfo *info)
 {
     memset(info, 0, sizeof *info);
-    for (uint32_t i = 0; i < v->spec_constant_count; i++) {
-        entries[i].constantID = v->spec_constants[i].id;
+    for (uint32_t i = 0; i < n; i++) {
+        entries[i].constantID = c[i].id;
         entries[i].offset = (uint32_t)(i * sizeof(vkat_rt_spec_constant) + offsetof(vkat_rt_spec_constant, value));
         entries[i].size = sizeof(uint32_t);
     }
-    info->mapEntryCount = v->spec_constant_count;
-    info->pMapEntries = v->spec_constant_count ? entries : NULL;
-    info->dataSize = v->spec_constant_count * sizeof(vkat_rt_spec_constant);
-    info->pData = v->spec_constant_count ? (const void *)v->spec_constants : NULL;
+    info->mapEntryCount = n;
+    info->pMapEntries = n ? entries : NULL;
+    info->dataSize = n * sizeof(vkat_rt_spec_constant);
+    info->pData = n ? (const void *)c : NULL;
+}
+
+void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *entries, VkSpecializationInfo *info)
+{
+    spec_info(v->spec_constants, v->spec_constant_count, entries, info);
+}
+
+/* ---- Dispatches -------------------------------------------------------------------------------------------- */
+
+uint32_t vkat_rt_dispatch_count(const vkat_rt_variant *v)
+{
+    return !v ? 0 : v->pass_count ? v->pass_count : 1;
+}
+
+vkat_rt_result vkat_rt_dispatch_eval(const vkat_rt_variant *v, uint32_t index, const int64_t *problem,
+                                     uint32_t problem_count, vkat_rt_dispatch *out)
+{
+    if (!v || !out || index >= vkat_rt_dispatch_count(v))
+        return VKAT_RT_ERR_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!v->pass_count) {
+        vkat_rt_launch l;
+        vkat_rt_result r = vkat_rt_launch_eval(v, problem, problem_count, &l);
+        if (r != VKAT_RT_OK)
+            return r;
+        out->spirv = v->spirv;
+        out->spirv_size_bytes = v->spirv_size_bytes;
+        out->spec_constants = v->spec_constants;
+        out->spec_constant_count = v->spec_constant_count;
+        memcpy(out->local_size, v->local_size, sizeof out->local_size);
+        memcpy(out->groups, l.groups, sizeof out->groups);
+        memcpy(out->push, l.push, sizeof out->push);
+        out->push_size = l.push_size;
+        return VKAT_RT_OK;
+    }
+    if (problem && (problem_count != v->problem_count || !same_problem(v, problem)))
+        return problem_count != v->problem_count ? VKAT_RT_ERR_ARGUMENT : VKAT_RT_ERR_PROBLEM;
+    const vkat_rt_pass *p = &v->passes[index];
+    if (p->push_size > VKAT_RT_MAX_PUSH_BYTES || p->spec_constant_count > VKAT_RT_MAX_SPEC_CONSTANTS)
+        return VKAT_RT_ERR_ARGUMENT;
+    out->spirv = p->spirv;
+    out->spirv_size_bytes = p->spirv_size_bytes;
+    out->spec_constants = p->spec_constants;
+    out->spec_constant_count = p->spec_constant_count;
+    memcpy(out->local_size, p->local_size, sizeof out->local_size);
+    memcpy(out->groups, p->groups, sizeof out->groups);
+    if (p->push_size)
+        memcpy(out->push, p->push, p->push_size);
+    out->push_size = p->push_size;
+    out->binding_buffers = p->binding_buffers;
+    return VKAT_RT_OK;
+}
+
+void vkat_rt_dispatch_specialization(const vkat_rt_dispatch *d, VkSpecializationMapEntry *entries,
+                                     VkSpecializationInfo *info)
+{
+    spec_info(d->spec_constants, d->spec_constant_count, entries, info);
 }
 
 void vkat_rt_launch_specialization(const vkat_rt_variant *v, const vkat_rt_launch *launch,

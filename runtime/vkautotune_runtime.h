@@ -91,7 +91,14 @@ typedef struct vkat_rt_spec_constant {
                          is the caller's problem size: vkat_rt_launch_eval puts it in vkat_rt_launch.spec */
 } vkat_rt_spec_constant;
 
-typedef enum vkat_rt_direction { VKAT_RT_IN = 1, VKAT_RT_OUT = 2, VKAT_RT_INOUT = 3 } vkat_rt_direction;
+/* SCRATCH: the kernel's own memory between the passes of a sequence, not an operand: allocate it (its init says
+ * how the tuner filled it) and leave it to the kernel. */
+typedef enum vkat_rt_direction {
+    VKAT_RT_IN = 1,
+    VKAT_RT_OUT = 2,
+    VKAT_RT_INOUT = 3,
+    VKAT_RT_SCRATCH = 4
+} vkat_rt_direction;
 
 typedef struct vkat_rt_binding {
     uint32_t binding; /* descriptor set 0; a storage buffer unless `uniform` */
@@ -112,6 +119,27 @@ typedef struct vkat_rt_push_constant {
                                else no formula */
     uint32_t tuned_bits;    /* the 4 bytes pushed when measuring the tuned problem */
 } vkat_rt_push_constant;
+
+/* One dispatch of a variant that is a sequence of dispatches (a multi-pass reduction, split-K with its reduce
+ * pass), as vkautotune measured it for the tuned problem: run them in order, each after a compute-to-compute
+ * memory barrier on the previous one's writes (shader write -> shader read and write). */
+typedef struct vkat_rt_pass {
+    const char *name;      /* the space's [pass.NAME] */
+    uint32_t index;        /* the repeat of that pass (the space's `pass`), from 0 */
+    const uint32_t *spirv; /* the module; passes that share one point at the same words */
+    size_t spirv_size_bytes;
+    const char *spirv_hash; /* XXH3-64, 16 hex digits (as in manifest.json) */
+    const vkat_rt_spec_constant *spec_constants;
+    uint32_t spec_constant_count;
+    uint32_t local_size[3]; /* after specialization */
+    uint32_t groups[3];     /* vkCmdDispatch arguments */
+    const uint32_t *push;   /* the push-constant block, push_size bytes */
+    uint32_t push_size;
+    /* NULL: binding bindings[i].binding holds bindings[i]'s buffer, as for a single dispatch. Else this pass binds
+     * other buffers (a shader that reads binding 0 and writes binding 1 while the driver swaps buffers): binding
+     * bindings[i].binding holds the buffer of bindings[binding_buffers[i]], for i < binding_count. */
+    const uint32_t *binding_buffers;
+} vkat_rt_pass;
 
 /* Flags of a variant. */
 #define VKAT_RT_VENDOR_DEFAULT 1u  /* the exporter's choice for devices of this vendor that match nothing closer */
@@ -154,8 +182,13 @@ typedef struct vkat_rt_variant {
     const char *const *features;   /* feature member names ("shaderFloat16") to enable; NULL-terminated */
     /* What vkautotune measured (per dispatch, timestamps, `batch` dispatches per sample). */
     const char *config;
-    double median_ms, min_ms, mad_ms;
+    double median_ms, min_ms, mad_ms; /* a sequence's: per sequence */
     uint32_t samples, batch;
+    /* A sequence of dispatches: pass_count of them, which replace the single dispatch above (whose module, spec
+     * constants, local size and groups are then those of passes[0]). Such a variant runs only its tuned problem
+     * (its conditions say so). 0: one dispatch. */
+    const vkat_rt_pass *passes;
+    uint32_t pass_count;
 } vkat_rt_variant;
 
 /* How vkautotune filled a buffer before measuring (the space's init): the runtime tuner fills its generated input
@@ -261,6 +294,38 @@ void vkat_rt_specialization(const vkat_rt_variant *v, VkSpecializationMapEntry *
  * must outlive the pipeline's creation. Use this one whenever the problem is not the tuned one. */
 void vkat_rt_launch_specialization(const vkat_rt_variant *v, const vkat_rt_launch *launch,
                                    VkSpecializationMapEntry *entries, VkSpecializationInfo *info);
+
+/* ---- Dispatches: one loop for single dispatches and sequences --------------------------------------------------
+ * for (i = 0; i < vkat_rt_dispatch_count(v); i++) { vkat_rt_dispatch_eval(v, i, problem, n, &d); pipeline of
+ * d.spirv with d's specialization; bind, push d.push, vkCmdDispatch(d.groups); barrier } */
+#define VKAT_RT_MAX_SPEC_CONSTANTS 64
+
+/* How many dispatches the variant is: pass_count for a sequence, else 1. */
+uint32_t vkat_rt_dispatch_count(const vkat_rt_variant *v);
+
+typedef struct vkat_rt_dispatch {
+    const uint32_t *spirv;
+    size_t spirv_size_bytes;
+    const vkat_rt_spec_constant *spec_constants; /* points into the table */
+    uint32_t spec_constant_count;
+    uint32_t local_size[3];
+    uint32_t groups[3];
+    uint8_t push[VKAT_RT_MAX_PUSH_BYTES];
+    uint32_t push_size;
+    const uint32_t *binding_buffers; /* as vkat_rt_pass's: NULL, or the buffer (an index into the variant's
+                                        bindings) that each binding holds in this dispatch */
+} vkat_rt_dispatch;
+
+/* Dispatch `index` of the variant for `problem` (as vkat_rt_launch_eval: NULL is the tuned problem). For a single
+ * dispatch, index 0 is the variant with vkat_rt_launch_eval's groups and push block; for a sequence, its pass
+ * `index` (VKAT_RT_ERR_PROBLEM for another problem than the tuned one). VKAT_RT_ERR_ARGUMENT for an index out of
+ * range. Buffer sizes are the variant's: vkat_rt_launch_eval. */
+vkat_rt_result vkat_rt_dispatch_eval(const vkat_rt_variant *v, uint32_t index, const int64_t *problem,
+                                     uint32_t problem_count, vkat_rt_dispatch *out);
+
+/* vkat_rt_specialization for one dispatch. */
+void vkat_rt_dispatch_specialization(const vkat_rt_dispatch *d, VkSpecializationMapEntry *entries,
+                                     VkSpecializationInfo *info);
 
 #ifdef __cplusplus
 }

@@ -398,6 +398,53 @@ static void test_cache(void)
     CHECK(system(cmd) == 0);
 }
 
+/* ---- Dispatches: one loop for a single dispatch and a sequence ------------------------------------------------ */
+
+static void test_dispatches(void)
+{
+    /* A single dispatch is the variant itself, with vkat_rt_launch_eval's groups and push block. */
+    const vkat_rt_variant *v = &variants[0];
+    vkat_rt_dispatch d;
+    int64_t p[] = {512, 100};
+    CHECK(vkat_rt_dispatch_count(v) == 1 && vkat_rt_dispatch_count(NULL) == 0);
+    CHECK(vkat_rt_dispatch_eval(v, 0, p, 2, &d) == VKAT_RT_OK);
+    CHECK(d.spirv == words && d.groups[0] == 7 && d.groups[1] == 64 && d.push_size == 8 && d.local_size[0] == 256);
+    CHECK(d.spec_constant_count == 2 && d.spec_constants == spec);
+    CHECK(vkat_rt_dispatch_eval(v, 1, p, 2, &d) == VKAT_RT_ERR_ARGUMENT);
+    int64_t bad[] = {100, 100};
+    CHECK(vkat_rt_dispatch_eval(v, 0, bad, 2, &d) == VKAT_RT_ERR_PROBLEM);
+
+    /* A sequence: its passes in order, for the tuned problem only. */
+    static const uint32_t other[] = {0x07230203u, 1};
+    static const vkat_rt_spec_constant s0[] = {{0, 64, NULL}, {1, 1, NULL}}, s1[] = {{0, 64, NULL}, {1, 64, NULL}};
+    static const uint32_t push0[] = {1000, 7}, push1[] = {1000, 8};
+    static const vkat_rt_pass passes[] = {
+        {"reduce", 0, words, 4, "h0", s0, 2, {64, 1, 1}, {16, 1, 1}, push0, 8},
+        {"reduce", 1, words, 4, "h0", s1, 2, {64, 1, 1}, {1, 1, 1}, push1, 8},
+        {"total", 0, other, 8, "h1", NULL, 0, {1, 1, 1}, {1, 1, 1}, NULL, 0},
+    };
+    vkat_rt_variant q = variants[0];
+    q.passes = passes;
+    q.pass_count = 3;
+    CHECK(vkat_rt_dispatch_count(&q) == 3);
+    CHECK(vkat_rt_dispatch_eval(&q, 1, NULL, 0, &d) == VKAT_RT_OK);
+    CHECK(d.spirv == words && d.groups[0] == 1 && d.spec_constant_count == 2 && d.push_size == 8);
+    uint32_t w;
+    memcpy(&w, d.push + 4, 4);
+    CHECK(w == 8);
+    VkSpecializationMapEntry entries[VKAT_RT_MAX_SPEC_CONSTANTS];
+    VkSpecializationInfo info;
+    vkat_rt_dispatch_specialization(&d, entries, &info);
+    memcpy(&w, (const char *)info.pData + entries[1].offset, 4);
+    CHECK(info.mapEntryCount == 2 && entries[1].constantID == 1 && w == 64);
+    CHECK(vkat_rt_dispatch_eval(&q, 2, p256, 2, &d) == VKAT_RT_OK && d.spirv == other && d.push_size == 0);
+    vkat_rt_dispatch_specialization(&d, entries, &info);
+    CHECK(info.mapEntryCount == 0 && info.pData == NULL);
+    CHECK(vkat_rt_dispatch_eval(&q, 3, NULL, 0, &d) == VKAT_RT_ERR_ARGUMENT);
+    CHECK(vkat_rt_dispatch_eval(&q, 0, p, 2, &d) == VKAT_RT_ERR_PROBLEM);
+    CHECK(vkat_rt_dispatch_eval(&q, 0, p, 1, &d) == VKAT_RT_ERR_ARGUMENT);
+}
+
 int main(void)
 {
     test_lowering();
@@ -406,5 +453,6 @@ int main(void)
     test_launch();
     test_candidate_only();
     test_cache();
+    test_dispatches();
     TEST_END();
 }

@@ -123,6 +123,11 @@ int vkat_cmd_compile(int argc, char **argv)
     if (!ok)
         fprintf(stderr, "vkautotune compile: warning: %s:%d: this configuration fails constraint '%s'\n", space->path,
                 space->constraints[failed].line, space->constraints[failed].name);
+    if (space->pass_count)
+        fprintf(stderr,
+                "vkautotune compile: warning: %s: the variant is a sequence of %zu pass section(s); this "
+                "writes the [kernel] template's module with [dispatch] only (export writes every pass)\n",
+                space->path, space->pass_count);
     if (vkat_tune_build(space, dev, choice, env, &launch, &spirv, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;

@@ -363,10 +363,38 @@ static void show_progress(void *user, const vkat_tune_progress *p)
 /* What a dry run shows of the valid configurations: the first few, and how many fall in --shard's shard. */
 typedef struct count_visit {
     const vkat_space *space;
+    const vkat_device_info *dev;
     const tune_args *a;
     uint64_t raw, in_shard;
     int show, shown;
+    vkat_error sequence_error; /* the first shown configuration whose sequence does not evaluate */
 } count_visit;
+
+/* A sequence's dispatches for one configuration, as a dry run shows them: "reduce[0] 16x1x1, reduce[1] 1x1x1". */
+static void show_sequence(const vkat_space *s, const vkat_device_info *dev, const uint32_t *choice,
+                          vkat_error *first_error)
+{
+    vkat_value *env = vkat_space_env_create(s, dev);
+    vkat_step *steps = NULL;
+    size_t n = 0;
+    vkat_error err = {0};
+    if (!env)
+        return;
+    vkat_space_env_apply(s, choice, env);
+    if (vkat_space_steps(s, env, 0, &steps, &n, &err) != VKAT_OK) {
+        printf("    sequence: %s:%d: %s\n", err.file, err.line, err.message);
+        if (!first_error->code)
+            *first_error = err;
+    } else {
+        printf("    sequence of %zu:", n);
+        for (size_t i = 0; i < n && i < 8; i++)
+            printf("%s %s[%u] %ux%ux%u", i ? "," : "", steps[i].pass->name, steps[i].index, steps[i].groups[0],
+                   steps[i].groups[1], steps[i].groups[2]);
+        printf("%s\n", n > 8 ? ", ..." : "");
+    }
+    free(steps);
+    free(env);
+}
 
 static void visit_valid(void *user, uint64_t index, const uint32_t *choice)
 {
@@ -377,6 +405,8 @@ static void visit_valid(void *user, uint64_t index, const uint32_t *choice)
         char cfg[512];
         vkat_space_format_config(v->space, choice, cfg, sizeof cfg);
         printf("  valid: %s\n", cfg);
+        if (v->space->pass_count)
+            show_sequence(v->space, v->dev, choice, &v->sequence_error);
         v->shown++;
     }
 }
@@ -393,7 +423,7 @@ static int count_space(const vkat_space *s, const vkat_device_info *dev, int sho
         fprintf(stderr, "vkautotune: out of memory\n");
         return VKAT_EXIT_FAILURE;
     }
-    count_visit v = {s, a, vkat_space_raw_count(s), 0, show, 0};
+    count_visit v = {s, dev, a, vkat_space_raw_count(s), 0, show, 0, {0}};
     vkat_error err = {0};
     vkat_result r = vkat_space_walk_valid(s, env, 0, visit_valid, &v, NULL, valid, removed, &err);
     free(env);
@@ -401,6 +431,8 @@ static int count_space(const vkat_space *s, const vkat_device_info *dev, int sho
     /* An empty space is the caller's to explain (report_empty); the counts are written all the same. */
     if (r != VKAT_OK && r != VKAT_ERR_EMPTY_SPACE)
         return vkat_cli_report(&err);
+    if (v.sequence_error.code) /* a sequence that cannot run: every such variant would fail the same way */
+        return vkat_cli_report(&v.sequence_error);
     return VKAT_EXIT_OK;
 }
 
@@ -468,7 +500,7 @@ static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_
     printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
     fflush(stdout);
     /* Exact where the walk takes under 2 s; otherwise an estimate from random samples (space_census.c). */
-    count_visit v = {s, a, vkat_space_raw_count(s), 0, 1, 0};
+    count_visit v = {s, dev, a, vkat_space_raw_count(s), 0, 1, 0, {0}};
     census_progress cp = {0};
     vkat_space_census_opts co = {0};
     co.seed = a->seed;
@@ -485,6 +517,8 @@ static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_
         fprintf(stderr, "\r\033[K");
     free(env);
     int code = r ? vkat_cli_report(&err) : VKAT_EXIT_OK;
+    if (code == VKAT_EXIT_OK && v.sequence_error.code) /* a sequence that cannot run: every variant would fail */
+        code = vkat_cli_report(&v.sequence_error);
     if (code == VKAT_EXIT_OK && c.exact) {
         printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)c.raw,
                (unsigned long long)c.valid);

@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "atomic_file.h"
 #include "export.h"
+#include "export_sequence.h"
+#include "sequence.h"
 #include "util.h"
 #include "vkautotune_runtime.h"
 
@@ -26,6 +28,7 @@
 
 #define MANIFEST_NAME "manifest.json"
 #define MANIFEST_VERSION 1
+#define MANIFEST_VERSION_SEQUENCES 2 /* written only when an entry has passes: a version-1 reader must refuse it */
 
 /* The hash the results database gives a module (vkat_spirv_hash), as the manifest and the header print it. */
 static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
@@ -170,6 +173,7 @@ static const char *direction_name(vkat_direction d)
     case VKAT_DIR_IN: return "in";
     case VKAT_DIR_OUT: return "out";
     case VKAT_DIR_INOUT: return "inout";
+    case VKAT_DIR_SCRATCH: return "scratch";
     }
     return "inout";
 }
@@ -216,6 +220,16 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     const vkat_launch *l = it->launch;
     const vkat_row *row = it->row;
     *out = NULL;
+    vkat_launch first;
+    if (it->sequence && it->sequence->step_count) {
+        /* A sequence's top level describes its first dispatch; `passes` lists them all. */
+        const vkat_step *st = &it->sequence->steps[0];
+        first = *it->launch;
+        memcpy(first.local_size, it->sequence->workgroup_size[0], sizeof first.local_size);
+        memcpy(first.groups, st->groups, sizeof first.groups);
+        memcpy(first.push, st->push, sizeof first.push);
+        l = &first;
+    }
 
     for (size_t i = 0; i < s->param_count; i++)
         if (it->choice[i] >= s->params[i].value_count)
@@ -320,30 +334,9 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(k, "bindings", bindings);
 
     /* Values come from the packed block the benchmark pushed, so the manifest cannot disagree with it. */
-    json_object *push = json_object_new_array();
-    for (size_t i = 0; i < s->push_count; i++) {
-        const vkat_push_decl *p = &s->push[i];
-        uint32_t bits;
-        memcpy(&bits, l->push + 4 * i, 4);
-        json_object *value;
-        if (p->type == VKAT_FLOAT32) {
-            float f;
-            memcpy(&f, &bits, 4);
-            value = num(f);
-        } else if (p->type == VKAT_INT32) {
-            value = json_object_new_int64((int32_t)bits);
-        } else {
-            value = json_object_new_int64(bits);
-        }
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "offset", json_object_new_int64((int64_t)(4 * i)));
-        json_object_object_add(o, "size", json_object_new_int64(4));
-        json_object_object_add(o, "name", str(p->name));
-        json_object_object_add(o, "type", str(vkat_elem_type_name(p->type)));
-        json_object_object_add(o, "value", value);
-        json_object_array_add(push, o);
-    }
-    json_object_object_add(k, "push_constants", push);
+    json_object_object_add(k, "push_constants", vkat_export_push_json(s, l->push));
+    if (it->sequence)
+        json_object_object_add(k, "passes", vkat_export_passes_json(it, file));
 
     json_object *req = json_object_new_object();
     json_object_object_add(req, "extensions", string_array(s->extensions, s->extension_count));
@@ -370,6 +363,35 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     return VKAT_OK;
 }
 
+/* The push-constant block `push` as the manifest lists it: offset, size, name, type, value. */
+json_object *vkat_export_push_json(const vkat_space *s, const uint8_t *block)
+{
+    json_object *push = json_object_new_array();
+    for (size_t i = 0; i < s->push_count; i++) {
+        const vkat_push_decl *p = &s->push[i];
+        uint32_t bits;
+        memcpy(&bits, block + 4 * i, 4);
+        json_object *value;
+        if (p->type == VKAT_FLOAT32) {
+            float f;
+            memcpy(&f, &bits, 4);
+            value = num(f);
+        } else if (p->type == VKAT_INT32) {
+            value = json_object_new_int64((int32_t)bits);
+        } else {
+            value = json_object_new_int64(bits);
+        }
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "offset", json_object_new_int64((int64_t)(4 * i)));
+        json_object_object_add(o, "size", json_object_new_int64(4));
+        json_object_object_add(o, "name", str(p->name));
+        json_object_object_add(o, "type", str(vkat_elem_type_name(p->type)));
+        json_object_object_add(o, "value", value);
+        json_object_array_add(push, o);
+    }
+    return push;
+}
+
 /* ---- Export ------------------------------------------------------------------------------------------------- */
 
 vkat_result vkat_export_write(const char *dir, const vkat_export_item *items, size_t count, vkat_error *err)
@@ -384,7 +406,11 @@ vkat_result vkat_export_write(const char *dir, const vkat_export_item *items, si
         goto done;
     }
     json_object_object_add(root, "format", str("vkautotune-manifest"));
-    json_object_object_add(root, "version", json_object_new_int(MANIFEST_VERSION));
+    int sequences = 0;
+    for (size_t i = 0; i < count; i++)
+        sequences |= items[i].sequence != NULL;
+    json_object_object_add(root, "version",
+                           json_object_new_int(sequences ? MANIFEST_VERSION_SEQUENCES : MANIFEST_VERSION));
     json_object_object_add(root, "generator", str("vkautotune " VKAT_VERSION_STRING));
     json_object_object_add(root, "kernels", kernels);
 
@@ -422,6 +448,14 @@ vkat_result vkat_export_write(const char *dir, const vkat_export_item *items, si
         const vkat_spirv *m = items[i].spirv;
         if ((r = write_atomic(dir, names[i], m->words, m->count * sizeof(uint32_t), err)))
             goto done;
+        /* A sequence's further modules, named after the first. */
+        for (size_t j = 1; items[i].sequence && j < items[i].sequence->module_count; j++) {
+            char name[600];
+            vkat_export_module_name(names[i], j, name, sizeof name);
+            m = &items[i].sequence->modules[j];
+            if ((r = write_atomic(dir, name, m->words, m->count * sizeof(uint32_t), err)))
+                goto done;
+        }
     }
     size_t len = 0;
     const char *text = json_object_to_json_string_length(
@@ -627,6 +661,72 @@ static int reads(const vkat_expr *e, const vkat_space *s, const int *var_index, 
 }
 
 
+/* A sequence's further modules (the first is the variant's own), each pass's spec constants and push block, and
+ * the passes table `<id>_passes_<k>`. */
+static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_export_item *it)
+{
+    const vkat_sequence *q = it->sequence;
+    for (size_t m = 1; m < q->module_count; m++) {
+        tb_printf(pre, "static const uint32_t %s_spirv_%zu_m%zu[%zu] = {", id, k, m, q->modules[m].count);
+        for (size_t i = 0; i < q->modules[m].count; i++)
+            tb_printf(pre, "%s0x%08xu,", i % 8 ? " " : "\n    ", q->modules[m].words[i]);
+        tb_printf(pre, "\n};\n");
+    }
+    for (size_t i = 0; i < q->step_count; i++) {
+        const vkat_step *st = &q->steps[i];
+        if (st->spec_count) {
+            tb_printf(pre, "static const vkat_rt_spec_constant %s_pass_spec_%zu_%zu[] = {", id, k, i);
+            for (size_t j = 0; j < st->spec_count; j++)
+                tb_printf(pre, "{%u, %uu, NULL}, ", st->spec_id[j], st->spec_value[j]);
+            tb_printf(pre, "};\n");
+        }
+        if (st->remapped) {
+            tb_printf(pre, "static const uint32_t %s_pass_binds_%zu_%zu[] = {", id, k, i);
+            for (size_t b = 0; b < it->space->buffer_count; b++)
+                tb_printf(pre, "%uu, ", b < VKAT_MAX_STEP_BINDINGS ? st->binding_buffer[b] : (uint32_t)b);
+            tb_printf(pre, "};\n");
+        }
+        if (st->push_size) {
+            tb_printf(pre, "static const uint32_t %s_pass_push_%zu_%zu[] = {", id, k, i);
+            for (uint32_t j = 0; j < st->push_size / 4; j++) {
+                uint32_t w;
+                memcpy(&w, st->push + 4 * j, 4);
+                tb_printf(pre, "0x%08xu, ", w);
+            }
+            tb_printf(pre, "};\n");
+        }
+    }
+    tb_printf(pre, "static const vkat_rt_pass %s_passes_%zu[] = {\n", id, k);
+    for (size_t i = 0; i < q->step_count; i++) {
+        const vkat_step *st = &q->steps[i];
+        uint32_t m = q->module_of[i];
+        char hash[17], words[200];
+        if (m)
+            snprintf(words, sizeof words, "%s_spirv_%zu_m%u", id, k, m);
+        else
+            snprintf(words, sizeof words, "%s_spirv_%zu", id, k);
+        tb_printf(pre, "    {");
+        tb_cstr(pre, st->pass->name);
+        tb_printf(pre, ", %u, %s, %zu, \"%s\", ", st->index, words, q->modules[m].count * sizeof(uint32_t),
+                  spirv_hash_hex(&q->modules[m], hash));
+        if (st->spec_count)
+            tb_printf(pre, "%s_pass_spec_%zu_%zu, %zu, ", id, k, i, st->spec_count);
+        else
+            tb_printf(pre, "NULL, 0, ");
+        tb_printf(pre, "{%u, %u, %u}, {%u, %u, %u}, ", q->workgroup_size[i][0], q->workgroup_size[i][1],
+                  q->workgroup_size[i][2], st->groups[0], st->groups[1], st->groups[2]);
+        if (st->push_size)
+            tb_printf(pre, "%s_pass_push_%zu_%zu, %u, ", id, k, i, st->push_size);
+        else
+            tb_printf(pre, "NULL, 0, ");
+        if (st->remapped)
+            tb_printf(pre, "%s_pass_binds_%zu_%zu},\n", id, k, i);
+        else
+            tb_printf(pre, "NULL},\n");
+    }
+    tb_printf(pre, "};\n");
+}
+
 /* One variant's arrays (SPIR-V, problem, ops, conditions, spec constants, bindings, push constants, requirements)
  * go into `pre`; its vkat_rt_variant initializer into `var`. */
 static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, size_t k, const vkat_export_item *it,
@@ -651,8 +751,8 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     /* Conditions: constraints on problem sizes. Those that read a device limit were checked on the measuring
      * device and those without a problem size hold for this configuration; neither is needed at run time. */
     size_t ncond = 0;
-    int pinned = 0;
-    for (size_t i = 0; i < s->constraint_count; i++) {
+    int pinned = it->sequence != NULL; /* a sequence is replayed as measured: its tuned problem only */
+    for (size_t i = 0; !it->sequence && i < s->constraint_count; i++) {
         const vkat_expr *e = s->constraints[i].expr;
         if (!reads(e, s, c.var_index, 0) || reads(e, s, c.var_index, -2))
             continue;
@@ -702,7 +802,10 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         snprintf(what, sizeof what, "the group count %c", "xyz"[i]);
         if (i)
             tb_printf(&groups, ", ");
-        formula(&c, &groups, ops_name, s->groups[i], 1, what);
+        if (it->sequence)
+            tb_printf(&groups, "{NULL, 0, NULL}");
+        else
+            formula(&c, &groups, ops_name, s->groups[i], 1, what);
     }
 
     /* Bindings and push constants. */
@@ -713,7 +816,10 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(&binds, "    {%u, ", b->binding);
         tb_cstr(&binds, b->name);
         tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
-                  b->dir == VKAT_DIR_IN ? "IN" : b->dir == VKAT_DIR_OUT ? "OUT" : "INOUT");
+                  b->dir == VKAT_DIR_IN        ? "IN"
+                  : b->dir == VKAT_DIR_OUT     ? "OUT"
+                  : b->dir == VKAT_DIR_SCRATCH ? "SCRATCH"
+                                               : "INOUT");
         formula(&c, &binds, ops_name, b->count, 0, what);
         tb_printf(&binds, ", %lluu%s},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0),
                   b->uniform ? ", 1" : "");
@@ -804,6 +910,8 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(pre, "static const vkat_rt_binding %s_bindings_%zu[] = {\n%s};\n", id, k, binds.data);
     if (s->push_count)
         tb_printf(pre, "static const vkat_rt_push_constant %s_push_%zu[] = {\n%s};\n", id, k, push.data);
+    if (it->sequence)
+        header_passes(pre, id, k, it);
     tb_printf(pre, "static const char *const %s_extensions_%zu[] = {", id, k);
     for (size_t i = 0; i < s->extension_count; i++) {
         tb_cstr(pre, s->extensions[i]);
@@ -851,10 +959,11 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     tb_printf(var, ",\n");
     if (nspec)
         tb_printf(var, "        .spec_constants = %s_spec_%zu, .spec_constant_count = %zu,\n", id, k, nspec);
-    tb_printf(var, "        .local_size = {%u, %u, %u}, .shared_bytes = %u,\n", l->local_size[0], l->local_size[1],
-              l->local_size[2], it->shared_bytes);
+    const uint32_t *ls = it->sequence ? it->sequence->workgroup_size[0] : l->local_size;
+    const uint32_t *tg = it->sequence ? it->sequence->steps[0].groups : l->groups;
+    tb_printf(var, "        .local_size = {%u, %u, %u}, .shared_bytes = %u,\n", ls[0], ls[1], ls[2], it->shared_bytes);
     tb_printf(var, "        .groups = {%s},\n", groups.data ? groups.data : "");
-    tb_printf(var, "        .tuned_groups = {%u, %u, %u},\n", l->groups[0], l->groups[1], l->groups[2]);
+    tb_printf(var, "        .tuned_groups = {%u, %u, %u},\n", tg[0], tg[1], tg[2]);
     if (s->buffer_count)
         tb_printf(var, "        .bindings = %s_bindings_%zu, .binding_count = %zu,\n", id, k, s->buffer_count);
     if (s->push_count)
@@ -865,6 +974,8 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     tb_printf(var, ",\n        .median_ms = %.17g, .min_ms = %.17g, .mad_ms = %.17g, .samples = %u, .batch = %u,\n",
               finite_or_zero(row->median_s * 1e3), finite_or_zero(row->min_s * 1e3),
               finite_or_zero(row->mad_s * 1e3), row->samples, row->batch ? row->batch : 1);
+    if (it->sequence)
+        tb_printf(var, "        .passes = %s_passes_%zu, .pass_count = %zu,\n", id, k, it->sequence->step_count);
     tb_printf(var, "    },\n");
 
     vkat_result r = VKAT_OK;

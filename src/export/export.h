@@ -20,6 +20,9 @@ typedef struct vkat_export_item {
                                    so the module is only for its tuned value of that size */
     int candidate_only;         /* not a winner: a configuration exported for runtime tuning (candidates.h); the
                                    manifest's role "candidate", the header's VKAT_RT_CANDIDATE_ONLY */
+    /* A sequence of dispatches ([pass.NAME]); NULL: one dispatch. Then `spirv` is its first module and the
+     * manifest entry gets `passes` (manifest version 2), the header a passes table. */
+    const struct vkat_sequence *sequence;
 } vkat_export_item;
 
 /* Creates `dir` if needed, writes <kernel>-<device-slug>-<problem-slug>.spv for each item and manifest.json

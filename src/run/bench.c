@@ -70,6 +70,14 @@ struct vkat_kernel {
     VkPipeline pipeline;
     uint32_t push_size;
     char stats[512]; /* driver statistics, "name=value; ...", empty when the driver offers none */
+    /* A sequence (vkat_kernel_create_sequence) has no pipeline of its own: it owns `kernels` and dispatches
+     * `steps` in order. step_count 0: a plain kernel. */
+    vkat_kernel **kernels;
+    size_t kernel_count;
+    vkat_sequence_step *steps;
+    size_t step_count;
+    VkDescriptorPool step_pool; /* the sets of remapped steps (VK_NULL_HANDLE: none) */
+    VkDescriptorSet *step_sets; /* [step_count]; VK_NULL_HANDLE: the workspace's set */
 };
 
 /* ---- Initial data, poison and canaries -------------------------------------------------------------------- */
@@ -1018,6 +1026,13 @@ void vkat_kernel_destroy(vkat_kernel *k)
 {
     if (!k)
         return;
+    for (size_t i = 0; i < k->kernel_count; i++)
+        vkat_kernel_destroy(k->kernels[i]);
+    free(k->kernels);
+    free(k->steps);
+    free(k->step_sets);
+    if (k->step_pool && !k->ws->pending) /* with a timed-out submission in flight, left to the device's end */
+        vkDestroyDescriptorPool(k->ws->gpu->device, k->step_pool, NULL);
     VkDevice dev = k->ws->gpu->device;
     /* A timed-out dispatch may still be using the pipeline. */
     if (k->ws->pending && settle(k->ws, TRANSFER_TIMEOUT_NS, NULL) == VKAT_ERR_TIMEOUT) {
@@ -1035,8 +1050,115 @@ void vkat_kernel_destroy(vkat_kernel *k)
     free(k);
 }
 
+/* A descriptor set per remapped step (bind.N), its bindings copied from the workspace's set: the copies keep each
+ * descriptor's type and range, so this needs to know nothing of how the workspace made them. */
+static vkat_result create_step_sets(vkat_kernel *k, vkat_error *err)
+{
+    vkat_workspace *ws = k->ws;
+    VkDevice dev = ws->gpu->device;
+    uint32_t remapped = 0, nb = (uint32_t)(ws->count < VKAT_MAX_STEP_BINDINGS ? ws->count : VKAT_MAX_STEP_BINDINGS);
+    for (size_t i = 0; i < k->step_count; i++)
+        remapped += k->steps[i].remapped != 0;
+    k->step_sets = calloc(k->step_count, sizeof *k->step_sets);
+    if (!k->step_sets)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (!remapped)
+        return VKAT_OK;
+    for (size_t i = 0; i < k->step_count; i++)
+        for (uint32_t b = 0; k->steps[i].remapped && b < nb; b++)
+            if (k->steps[i].binding_buffer[b] >= ws->count)
+                return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "step %zu binds buffer %u of %zu", i,
+                                 k->steps[i].binding_buffer[b], ws->count);
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, remapped * (uint32_t)ws->count},
+                                     {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, remapped * (uint32_t)ws->count}};
+    VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = remapped;
+    pci.poolSizeCount = 2;
+    pci.pPoolSizes = sizes;
+    VkResult vr = vkCreateDescriptorPool(dev, &pci, NULL, &k->step_pool);
+    if (vr != VK_SUCCESS) {
+        k->step_pool = VK_NULL_HANDLE;
+        return vkat_fail_vk(err, vr, "vkCreateDescriptorPool");
+    }
+    VkCopyDescriptorSet copies[VKAT_MAX_STEP_BINDINGS];
+    for (size_t i = 0; i < k->step_count; i++) {
+        if (!k->steps[i].remapped)
+            continue;
+        VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        ai.descriptorPool = k->step_pool;
+        ai.descriptorSetCount = 1;
+        ai.pSetLayouts = &ws->set_layout;
+        if ((vr = vkAllocateDescriptorSets(dev, &ai, &k->step_sets[i])) != VK_SUCCESS)
+            return vkat_fail_vk(err, vr, "vkAllocateDescriptorSets");
+        /* Bindings past the first VKAT_MAX_STEP_BINDINGS keep their own buffers. */
+        uint32_t n = 0;
+        for (uint32_t b = 0; b < ws->count; b++) {
+            VkCopyDescriptorSet c = {VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET};
+            c.srcSet = ws->set;
+            c.srcBinding = b < nb ? k->steps[i].binding_buffer[b] : b;
+            c.dstSet = k->step_sets[i];
+            c.dstBinding = b;
+            c.descriptorCount = 1;
+            copies[n++] = c;
+            if (n == VKAT_MAX_STEP_BINDINGS || b + 1 == ws->count) {
+                vkUpdateDescriptorSets(dev, 0, NULL, n, copies);
+                n = 0;
+            }
+        }
+    }
+    return VKAT_OK;
+}
+
+vkat_result vkat_kernel_create_sequence(vkat_workspace *ws, vkat_kernel **kernels, size_t kernel_count,
+                                        const vkat_sequence_step *steps, size_t step_count, vkat_kernel **out,
+                                        vkat_error *err)
+{
+    *out = NULL;
+    vkat_kernel *k = calloc(1, sizeof *k);
+    vkat_kernel **ks = malloc((kernel_count ? kernel_count : 1) * sizeof *ks);
+    vkat_sequence_step *st = malloc((step_count ? step_count : 1) * sizeof *st);
+    vkat_result r = VKAT_OK;
+    if (!k || !ks || !st)
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    for (size_t i = 0; !r && i < step_count; i++)
+        if (steps[i].kernel >= kernel_count || !kernels[steps[i].kernel])
+            r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "step %zu names kernel %u of %zu", i, steps[i].kernel,
+                          kernel_count);
+    if (!r && step_count == 0)
+        r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "a sequence of no dispatches");
+    if (r) {
+        for (size_t i = 0; i < kernel_count; i++)
+            vkat_kernel_destroy(kernels[i]);
+        free(k);
+        free(ks);
+        free(st);
+        return r;
+    }
+    memcpy(ks, kernels, kernel_count * sizeof *ks);
+    memcpy(st, steps, step_count * sizeof *st);
+    k->ws = ws;
+    k->kernels = ks;
+    k->kernel_count = kernel_count;
+    k->steps = st;
+    k->step_count = step_count;
+    snprintf(k->stats, sizeof k->stats, "%s", ks[steps[0].kernel]->stats);
+    if ((r = create_step_sets(k, err))) {
+        vkat_kernel_destroy(k);
+        return r;
+    }
+    *out = k;
+    return VKAT_OK;
+}
+
 static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], const void *push, vkat_error *err)
 {
+    for (size_t i = 0; i < k->step_count; i++) {
+        vkat_result r = check_groups(k->kernels[k->steps[i].kernel], k->steps[i].groups, k->steps[i].push, err);
+        if (r)
+            return r;
+    }
+    if (k->step_count)
+        return VKAT_OK;
     const vkat_device_info *d = k->ws->gpu->info;
     for (int i = 0; i < 3; i++) {
         if (groups[i] == 0 || groups[i] > d->max_workgroup_count[i])
@@ -1050,14 +1172,30 @@ static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], 
     return VKAT_OK;
 }
 
-/* Records `n` dispatches into the workspace's command buffer, each ordered after the previous one's writes so
- * that they never overlap: the time of a sample is n times the time of one dispatch. */
+static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push,
+                            uint32_t n);
+
+/* Records `n` dispatches (of a sequence: n times its steps) into the workspace's command buffer, each ordered
+ * after the previous one's writes so that they never overlap: the time of a sample is n times the time of one. */
 static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const void *push, uint32_t n)
+{
+    /* A sequence: every step after the barrier before it, as a driver of the passes would record them. */
+    for (uint32_t i = 0; k->step_count && i < n; i++)
+        for (size_t j = 0; j < k->step_count; j++) {
+            VkDescriptorSet set = k->step_sets[j] ? k->step_sets[j] : k->ws->set;
+            record_with_set(k->kernels[k->steps[j].kernel], set, k->steps[j].groups, k->steps[j].push, 1);
+        }
+    if (!k->step_count)
+        record_with_set(k, k->ws->set, groups, push, n);
+}
+
+/* n dispatches of one pipeline with `set` bound, each after a barrier on the writes before it. */
+static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push, uint32_t n)
 {
     VkCommandBuffer cmd = k->ws->cmd;
     const VkAccessFlags rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &k->ws->set, 0, NULL);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
     if (k->push_size)
         vkCmdPushConstants(cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, k->push_size, push);
     for (uint32_t i = 0; i < n; i++) {

@@ -96,6 +96,25 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
                                vkat_error *err);
 void vkat_kernel_destroy(vkat_kernel *k);
 
+/* A sequence of dispatches run and timed as one kernel (a multi-pass reduction, split-K with its reduce pass):
+ * vkat_kernel_run and vkat_kernel_measure dispatch the steps in order, each after a barrier on the previous one's
+ * writes, and ignore their own groups and push arguments; times are per sequence. `kernels` (each created with
+ * vkat_kernel_create on `ws`) pass to the sequence, also on failure, and are destroyed with it; several steps
+ * may name one kernel. Its statistics are those of the first step's kernel. */
+typedef struct vkat_sequence_step {
+    uint32_t kernel; /* index into kernels */
+    uint32_t groups[3];
+    uint8_t push[256]; /* the kernel's push_size bytes are pushed */
+    /* remapped: binding k holds the workspace's buffer binding_buffer[k] (k < min(count, VKAT_MAX_STEP_BINDINGS)),
+     * copied from the workspace's own set so that its descriptor type and range are the same; else the
+     * workspace's set as it is */
+    int remapped;
+    uint32_t binding_buffer[VKAT_MAX_STEP_BINDINGS];
+} vkat_sequence_step;
+vkat_result vkat_kernel_create_sequence(vkat_workspace *ws, vkat_kernel **kernels, size_t kernel_count,
+                                        const vkat_sequence_step *steps, size_t step_count, vkat_kernel **out,
+                                        vkat_error *err);
+
 /* Driver statistics captured at creation ("Register Count=40; Spill Count=0; ..."), "" when unavailable.
  * Valid as long as the kernel. */
 const char *vkat_kernel_stats(const vkat_kernel *k);

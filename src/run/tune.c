@@ -12,6 +12,7 @@
 #include "search.h"
 #include "descriptors.h"
 #include "shader_sources.h"
+#include "sequence.h"
 #include "template.h"
 #include "util.h"
 
@@ -43,8 +44,13 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
     if (vkat_source_set_load(space->template_path, (const char *const *)space->include_dirs,
                              space->include_dir_count, &set, err) != VKAT_OK)
         return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
-    hex64(vkat_source_set_hash(&set), key->template_hash);
+    uint64_t h = vkat_source_set_hash(&set);
     vkat_source_set_free(&set);
+    /* The templates of a sequence's passes are part of the variant too. */
+    vkat_result r = vkat_sequence_templates_hash(space, &h, err);
+    if (r != VKAT_OK)
+        return r;
+    hex64(h, key->template_hash);
     vkat_device_key_from_info(device, &key->device);
     snprintf(key->kernel, sizeof key->kernel, "%s", space->name);
     hex64(space->file_hash, key->space_hash);
@@ -323,17 +329,24 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     vkat_spirv spirv = {0};
     vkat_kernel *k = NULL;
     vkat_result r = vkat_space_launch(s, c->env, 1, &launch, err);
-    if (r == VKAT_OK)
+    if (r == VKAT_OK && vkat_space_has_sequence(s, 1)) {
+        vkat_sequence q;
+        r = vkat_sequence_compile(s, c->device, NULL, c->env, 1, &q, err);
+        if (r == VKAT_OK)
+            r = vkat_sequence_kernel(&q, c->ws, "main", &k, err);
+        vkat_sequence_free(&q);
+    } else if (r == VKAT_OK) {
         r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
-    vkat_spec_value spec[64];
-    size_t nspec = spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
-    vkat_spirv_info si;
-    if (r == VKAT_OK && (r = vkat_spirv_reflect(&spirv, spec, nspec, &si, err)) == VKAT_OK)
-        r = vkat_check_bindings(s, s->reference_path, &si, err);
-    if (r == VKAT_OK)
-        r = vkat_check_spec_constants(s, s->reference_path, &si, spec, nspec, err);
-    if (r == VKAT_OK)
-        r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
+        vkat_spec_value spec[64];
+        size_t nspec = spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
+        vkat_spirv_info si;
+        if (r == VKAT_OK && (r = vkat_spirv_reflect(&spirv, spec, nspec, &si, err)) == VKAT_OK)
+            r = vkat_check_bindings(s, s->reference_path, &si, err);
+        if (r == VKAT_OK)
+            r = vkat_check_spec_constants(s, s->reference_path, &si, spec, nspec, err);
+        if (r == VKAT_OK)
+            r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
+    }
     if (r == VKAT_OK)
         r = vkat_workspace_reset(c->ws, err);
     /* The reference is plain and slow by design: at least 60 s, whatever limit the variants get. */
@@ -380,6 +393,8 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
         if (!(s->buffers[i].dir & VKAT_DIR_OUT) || !c->reference[i])
             continue;
         if (where == VKAT_CHECK_AUTO && c->buffers[i].count < VKAT_GPU_CHECK_AUTO_MIN)
+            continue;
+        if (s->buffers[i].compare_count) /* a slice: compared on the host */
             continue;
         if (vkat_gpu_check_supported(c->gpu, s->buffers[i].type)) {
             use[i] = 1;
@@ -471,8 +486,8 @@ static void teardown_device(run_ctx *c)
 }
 
 /* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason. */
-static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, vkat_row *row,
-                               vkat_error *err)
+static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, const vkat_value *env,
+                               vkat_row *row, vkat_error *err)
 {
     const vkat_space *s = c->space;
     row->rel_l2 = row->max_abs = 0; /* the worst over the outputs, below */
@@ -524,7 +539,14 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
             uint8_t poison[8];
             vkat_poison_element(s->buffers[i].type, poison);
             vkat_check_report rep;
-            vkat_check_compare(s->buffers[i].type, got, c->reference[i], c->buffers[i].count, poison, &copts, &rep);
+            uint64_t off, n;
+            if ((r = vkat_space_compare_slice(s, i, env, c->buffers[i].count, &off, &n, err)) != VKAT_OK) {
+                free(got);
+                return r;
+            }
+            size_t es = vkat_elem_type_size(s->buffers[i].type);
+            vkat_check_compare(s->buffers[i].type, (char *)got + off * es, (char *)c->reference[i] + off * es, n,
+                               poison, &copts, &rep);
             /* the worst output is the variant's figure, whatever the order of the buffers */
             row->rel_l2 = fmax(row->rel_l2, rep.rel_l2);
             row->max_abs = fmax(row->max_abs, rep.max_abs);
@@ -564,6 +586,30 @@ static void release_job(job *j)
     vkat_launch_free(&j->launch);
 }
 
+/* A variant that is a sequence of dispatches: compiled and made one kernel by sequence.c. */
+static vkat_result prepare_sequence(run_ctx *c, job *j, vkat_error *e)
+{
+    const vkat_space *s = c->space;
+    double t0 = vkat_now();
+    vkat_sequence q = {0};
+    vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e); /* metrics; its dispatch is unused */
+    if (r == VKAT_OK)
+        r = vkat_sequence_compile(s, c->device, c->compile_cache, j->env, 0, &q, e);
+    j->t_compile = q.compile_s;
+    j->t_validate = q.validate_s;
+    j->cache_hit = r == VKAT_OK && q.all_cached;
+    double t1 = vkat_now();
+    j->t_instantiate = t1 - t0 - q.compile_s - q.validate_s;
+    if (r == VKAT_OK) {
+        hex64(q.hash, j->row.spirv_hash);
+        r = vkat_sequence_kernel(&q, c->ws, s->entry, &j->kernel, e);
+        j->pipeline_failed = r == VKAT_ERR_VULKAN;
+        j->t_pipeline = vkat_now() - t1;
+    }
+    vkat_sequence_free(&q);
+    return r;
+}
+
 static void prepare(void *ctx, void *p)
 {
     run_ctx *c = ctx;
@@ -574,6 +620,10 @@ static void prepare(void *ctx, void *p)
     double t0 = vkat_now();
     j->pipeline_failed = 0;
     j->spec_count = spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
+    if (vkat_space_has_sequence(s, 0)) {
+        j->result = prepare_sequence(c, j, e);
+        return;
+    }
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
     if (r == VKAT_OK)
         r = vkat_template_for_config(s, c->template_src, s->template_path, j->env, &j->launch, 0, &source, e);
@@ -622,7 +672,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
         double t0 = vkat_now();
-        r = checked_run(c, j->kernel, &j->launch, row, &verr);
+        r = checked_run(c, j->kernel, &j->launch, j->env, row, &verr);
         double t1 = vkat_now();
         t->check += t1 - t0;
         t->checked++;
@@ -1242,9 +1292,10 @@ typedef struct export_slot {
     uint32_t shared_bytes;
     uint64_t compiled_problem; /* see vkat_export_item */
     int candidate_only;        /* see vkat_export_item */
+    vkat_sequence sequence;    /* a sequence of dispatches; step_count 0: one dispatch (spirv) */
 } export_slot;
 
-/* Does any dispatch, buffer-size or push-constant expression read a device.* name? */
+/* Does any dispatch, buffer-size, push-constant or pass expression read a device.* name? */
 static int launch_reads_device(const vkat_space *s)
 {
     size_t n = vkat_symtab_count(s->symbols);
@@ -1262,6 +1313,8 @@ static int launch_reads_device(const vkat_space *s)
         for (size_t i = 0; i < s->push_count; i++)
             if (s->push[i].value && vkat_expr_uses(s->push[i].value, (int)slot))
                 return 1;
+        if (vkat_space_passes_use(s, (int)slot))
+            return 1;
     }
     return 0;
 }
@@ -1292,9 +1345,18 @@ static uint64_t compiled_problem(export_slot *x, const vkat_device_info *dev)
         vkat_launch launch = {0};
         vkat_spirv spirv = {0};
         vkat_error ignored = {0};
-        int same = env && vkat_tune_build(space, dev, x->choice, env, &launch, &spirv, &ignored) == VKAT_OK &&
+        int same;
+        if (x->sequence.step_count) {
+            vkat_sequence q;
+            vkat_space_env_apply(space, x->choice, env);
+            same = env && vkat_sequence_compile(space, dev, NULL, env, 0, &q, &ignored) == VKAT_OK &&
+                   vkat_sequence_same_modules(&q, &x->sequence);
+            vkat_sequence_free(&q);
+        } else {
+            same = env && vkat_tune_build(space, dev, x->choice, env, &launch, &spirv, &ignored) == VKAT_OK &&
                    spirv.count == x->spirv.count &&
                    memcmp(spirv.words, x->spirv.words, spirv.count * sizeof *spirv.words) == 0;
+        }
         if (!same)
             mask |= 1ull << i;
         vkat_spirv_free(&spirv);
@@ -1303,6 +1365,40 @@ static uint64_t compiled_problem(export_slot *x, const vkat_device_info *dev)
         space->problem[i].value = tuned;
     }
     return mask;
+}
+
+static void warn_hash_changed(const export_slot *x, const char *h)
+{
+    if (x->row.spirv_hash[0] && strcmp(h, x->row.spirv_hash) != 0)
+        vkat_log(VKAT_LOG_WARN,
+                 "export: %s on %s (%s) compiles to different SPIR-V than when it was measured (%s, now %s)%s",
+                 x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
+                 x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
+}
+
+/* A sequence of dispatches: the same compile as the tuner's (sequence.c); the hash is the sequence's. */
+static vkat_result export_build_sequence(export_slot *x, const vkat_device_info *dev, vkat_error *err)
+{
+    vkat_space *space = (vkat_space *)x->space;
+    vkat_space_env_apply(space, x->choice, x->env);
+    vkat_result r = vkat_space_launch(space, x->env, 0, &x->launch, err);
+    if (r || (r = vkat_sequence_compile(space, dev, NULL, x->env, 0, &x->sequence, err)))
+        return r;
+    char h[17];
+    hex64(x->sequence.hash, h);
+    warn_hash_changed(x, h);
+    uint64_t shared = 0;
+    for (size_t i = 0; i < x->sequence.step_count; i++) {
+        vkat_spec_value spec[VKAT_MAX_STEP_SPEC];
+        size_t n = vkat_sequence_spec(&x->sequence, i, spec);
+        vkat_spirv_info si;
+        if ((r = vkat_spirv_reflect(&x->sequence.modules[x->sequence.module_of[i]], spec, n, &si, err)))
+            return r;
+        shared = si.shared_bytes > shared ? si.shared_bytes : shared;
+    }
+    x->shared_bytes = shared > UINT32_MAX ? UINT32_MAX : (uint32_t)shared;
+    x->compiled_problem = compiled_problem(x, dev);
+    return VKAT_OK;
 }
 
 static vkat_result export_build(export_slot *x, vkat_error *err)
@@ -1318,15 +1414,13 @@ static vkat_result export_build(export_slot *x, vkat_error *err)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if ((r = vkat_space_parse_config(space, x->row.config, 0, x->choice, err)))
         return r;
+    if (vkat_space_has_sequence(space, 0))
+        return export_build_sequence(x, dev, err);
     if ((r = vkat_tune_build(space, dev, x->choice, x->env, &x->launch, &x->spirv, err)))
         return r;
     char h[17];
     hex64(vkat_spirv_hash(&x->spirv), h);
-    if (x->row.spirv_hash[0] && strcmp(h, x->row.spirv_hash) != 0)
-        vkat_log(VKAT_LOG_WARN,
-                 "export: %s on %s (%s) compiles to different SPIR-V than when it was measured (%s, now %s)%s",
-                 x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
-                 x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
+    warn_hash_changed(x, h);
     vkat_spec_value spec[64];
     size_t nspec = spec_values(space, x->env, 0, spec, VKAT_COUNTOF(spec));
     vkat_spirv_info si;
@@ -1344,10 +1438,20 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
     vkat_export_item *items = calloc(n ? n : 1, sizeof *items);
     if (!items)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        items[i] = (vkat_export_item){slots[i].space, slots[i].device, &slots[i].row, &slots[i].spirv,
-                                      slots[i].choice, slots[i].env, &slots[i].launch, slots[i].shared_bytes,
-                                      slots[i].compiled_problem, slots[i].candidate_only};
+    for (size_t i = 0; i < n; i++) {
+        const vkat_sequence *q = slots[i].sequence.step_count ? &slots[i].sequence : NULL;
+        items[i] = (vkat_export_item){slots[i].space,
+                                      slots[i].device,
+                                      &slots[i].row,
+                                      q ? &q->modules[0] : &slots[i].spirv,
+                                      slots[i].choice,
+                                      slots[i].env,
+                                      &slots[i].launch,
+                                      slots[i].shared_bytes,
+                                      slots[i].compiled_problem,
+                                      slots[i].candidate_only,
+                                      q};
+    }
     vkat_result r = vkat_export_write(dir, items, n, err);
     if (r == VKAT_OK && header)
         r = vkat_export_write_header(dir, header, items, n, err);
@@ -1358,6 +1462,7 @@ static vkat_result write_slots(const export_slot *slots, size_t n, const char *d
 static void free_slots(export_slot *slots, size_t n)
 {
     for (size_t i = 0; slots && i < n; i++) {
+        vkat_sequence_free(&slots[i].sequence);
         vkat_spirv_free(&slots[i].spirv);
         vkat_launch_free(&slots[i].launch);
         free(slots[i].env);

@@ -125,12 +125,21 @@ enum { SEC_KERNEL, SEC_PROBLEM, SEC_PARAMS, SEC_CONSTRAINTS, SEC_BUFFERS, SEC_PU
 static const char *const section_names[SEC_COUNT] = {"kernel",  "problem",  "params",  "constraints", "buffers",
                                                       "push",    "dispatch", "metrics", "check",       "problem.cpu",
                                                       "defines"};
+/* [pass.NAME] and [check.pass.NAME]: many sections each, told apart by entry.pass (space_pass.c evaluates them). */
+enum { SEC_PASS = SEC_COUNT, SEC_CHECK_PASS };
+#define MAX_PASS_SECTIONS 64
 
 typedef struct entry {
     int section;
     char *key, *value;
     int line;
+    int pass; /* SEC_PASS, SEC_CHECK_PASS: index in loader.pass_sections */
 } entry;
+
+typedef struct pass_section {
+    char *name; /* "pass.NAME" or "check.pass.NAME", as written */
+    int section, line;
+} pass_section;
 
 typedef struct loader {
     vkat_space *s;
@@ -143,6 +152,8 @@ typedef struct loader {
     int section_line[SEC_COUNT];
     entry *entries;
     size_t count, cap;
+    pass_section pass_sections[MAX_PASS_SECTIONS];
+    size_t pass_section_count;
 } loader;
 
 static vkat_result lfail(loader *ld, vkat_result code, int line, const char *fmt, ...) VKAT_PRINTF(4, 5);
@@ -161,10 +172,47 @@ static vkat_result lfail(loader *ld, vkat_result code, int line, const char *fmt
 
 static int section_id(const char *name, size_t len)
 {
+    if (len > 5 && strncmp(name, "pass.", 5) == 0)
+        return SEC_PASS;
+    if (len > 11 && strncmp(name, "check.pass.", 11) == 0)
+        return SEC_CHECK_PASS;
     for (int i = 0; i < SEC_COUNT; i++)
         if (strlen(section_names[i]) == len && strncmp(section_names[i], name, len) == 0)
             return i;
     return -1;
+}
+
+/* Remembers a pass section's header line, in file order (the order of the sequence). 0 on a mistake. */
+static int note_pass_section(loader *ld, int id, const char *name, size_t len)
+{
+    for (size_t i = 0; i < ld->pass_section_count; i++)
+        if (strlen(ld->pass_sections[i].name) == len && !strncmp(ld->pass_sections[i].name, name, len)) {
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "duplicate section [%.*s] (first at line %d)", (int)len, name,
+                  ld->pass_sections[i].line);
+            return 0;
+        }
+    const char *pass = id == SEC_PASS ? name + 5 : name + 11;
+    size_t plen = len - (size_t)(pass - name);
+    for (size_t i = 0; i < plen; i++)
+        if (!isalnum((unsigned char)pass[i]) && pass[i] != '_') {
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "bad pass name '%.*s' in [%.*s] (letters, digits and '_')", (int)plen,
+                  pass, (int)len, name);
+            return 0;
+        }
+    if (ld->pass_section_count == MAX_PASS_SECTIONS) {
+        lfail(ld, VKAT_ERR_SPACE, ld->line, "more than %d pass sections", MAX_PASS_SECTIONS);
+        return 0;
+    }
+    pass_section *p = &ld->pass_sections[ld->pass_section_count];
+    p->name = vkat_strndup(name, len);
+    if (!p->name) {
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        return 0;
+    }
+    p->section = id;
+    p->line = ld->line;
+    ld->pass_section_count++;
+    return 1;
 }
 
 /* inih's fgets-like reader. Counting lines here gives every key its line (Debian's inih is built without
@@ -217,6 +265,8 @@ static char *line_reader(char *str, int num, void *stream)
                   "defines, constraints, buffers, push, dispatch, metrics, check)", (int)(b - a), a);
             return NULL;
         }
+        if (id >= SEC_COUNT)
+            return note_pass_section(ld, id, a, (size_t)(b - a)) ? str : NULL;
         if (!ld->section_line[id])
             ld->section_line[id] = ld->line;
         return str;
@@ -255,6 +305,10 @@ static int entry_handler(void *user, const char *section, const char *name, cons
     entry *e = &ld->entries[ld->count];
     e->section = id;
     e->line = ld->line;
+    e->pass = -1;
+    for (size_t i = 0; id >= SEC_COUNT && i < ld->pass_section_count; i++)
+        if (strcmp(ld->pass_sections[i].name, section) == 0)
+            e->pass = (int)i;
     e->key = vkat_strdup(name);
     e->value = vkat_strdup(value);
     if (!e->key || !e->value) {
@@ -462,7 +516,7 @@ static vkat_result section_keys(loader *ld, int sec, const char *const *allowed,
         found[n++] = NULL;
     for (size_t i = 0; i < ld->count; i++) {
         const entry *e = &ld->entries[i];
-        if (e->section != sec)
+        if (e->section != sec || (sec == SEC_CHECK && strncmp(e->key, "compare.", 8) == 0))
             continue;
         size_t k = 0;
         while (allowed[k] && strcmp(allowed[k], e->key) != 0)
@@ -1118,9 +1172,11 @@ static vkat_result load_buffers(loader *ld)
                 b->dir = VKAT_DIR_INOUT;
             else if (strcmp(f[3], "uniform") == 0)
                 b->dir = VKAT_DIR_IN, b->uniform = 1; /* a uniform block: read-only, bound as a uniform buffer */
+            else if (strcmp(f[3], "scratch") == 0)
+                b->dir = VKAT_DIR_SCRATCH;
             else
                 lfail(ld, VKAT_ERR_SPACE, e->line,
-                      "bad direction '%s' for buffer '%s' (expected in, out, inout or uniform)", f[3], e->key);
+                      "bad direction '%s' for buffer '%s' (expected in, out, inout, uniform or scratch)", f[3], e->key);
         }
         free(text);
         if (ld->failed)
@@ -1277,7 +1333,10 @@ static vkat_result load_check(loader *ld)
     }
     if (!f[0]->value[0])
         return lfail(ld, VKAT_ERR_SPACE, f[0]->line, "[check] reference is empty");
-    if (!f[1] || !f[2])
+    int ref_passes = 0;
+    for (size_t i = 0; i < ld->pass_section_count; i++)
+        ref_passes |= ld->pass_sections[i].section == SEC_CHECK_PASS;
+    if ((!f[1] || !f[2]) && !ref_passes)
         return lfail(ld, VKAT_ERR_SPACE, f[0]->line,
                      "[check] reference needs its own local_size and groups (from problem sizes and device names)");
     if (!(s->reference_path = user_path(ld, f[0]->value, f[0]->line)))
@@ -1289,7 +1348,7 @@ static vkat_result load_check(loader *ld)
     fclose(t);
     for (int k = 1; k < 3; k++) {
         vkat_expr **xyz = k == 1 ? s->ref_local_size : s->ref_groups;
-        if (load_xyz(ld, f[k], xyz))
+        if (f[k] && load_xyz(ld, f[k], xyz))
             return ld->failed;
         /* The reference runs once for every configuration, so it cannot depend on one. */
         for (int a = 0; a < 3; a++)
@@ -1299,6 +1358,285 @@ static vkat_result load_check(loader *ld)
                                  "[check] %s uses parameter '%s'; only problem sizes and device names are allowed",
                                  keys[k], s->params[p].name);
     }
+    return VKAT_OK;
+}
+
+/* [check] compare.NAME = offset, count: the slice of output NAME that is compared. */
+static vkat_result load_compare(loader *ld)
+{
+    vkat_space *s = ld->s;
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->section != SEC_CHECK || strncmp(e->key, "compare.", 8) != 0)
+            continue;
+        vkat_buffer_decl *b = NULL;
+        for (size_t j = 0; j < s->buffer_count; j++)
+            if (strcmp(s->buffers[j].name, e->key + 8) == 0)
+                b = &s->buffers[j];
+        if (!s->reference_path)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s without a reference: nothing to compare with",
+                         e->key);
+        if (!b)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: no buffer '%s' in [buffers]", e->key, e->key + 8);
+        if (!(b->dir & VKAT_DIR_OUT))
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: buffer '%s' is not an output (out or inout)", e->key,
+                         b->name);
+        if (b->compare_count)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [check] (first at line %d)", e->key,
+                         b->compare_line);
+        char *text = vkat_strdup(e->value), *f[3];
+        if (!text)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        size_t nf = split_fields(text, f, 3);
+        if (nf != 2 || !f[0][0] || !f[1][0])
+            lfail(ld, VKAT_ERR_SYNTAX, e->line, "[check] %s needs 'offset, count' (elements), e.g. '0, 1'", e->key);
+        else if (!parse_expr(ld, f[0], e->line, &b->compare_offset))
+            parse_expr(ld, f[1], e->line, &b->compare_count);
+        b->compare_line = e->line;
+        free(text);
+        if (ld->failed)
+            return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+/* Parses a pass key `prefix.X` into `out`: for spec, X is a constant_id; for push, the name of a [push] entry. */
+static vkat_result load_pass_override(loader *ld, const entry *e, int spec, vkat_pass_decl *p)
+{
+    vkat_space *s = ld->s;
+    const char *what = e->key + 5; /* after "spec." or "push." */
+    uint32_t index = 0;
+    if (spec) {
+        int64_t id;
+        if (!parse_i64(what, &id) || id < 0 || id > UINT32_MAX)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': expected spec.N with a constant_id N >= 0", e->key);
+        index = (uint32_t)id;
+    } else {
+        while (index < s->push_count && strcmp(s->push[index].name, what) != 0)
+            index++;
+        if (index == s->push_count)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': no push constant '%s' in [push]", e->key, what);
+    }
+    vkat_pass_override **list = spec ? &p->spec : &p->push;
+    size_t *n = spec ? &p->spec_count : &p->push_count;
+    for (size_t i = 0; i < *n; i++)
+        if ((*list)[i].index == index)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key,
+                         ld->pass_sections[e->pass].name, (*list)[i].line);
+    if (spec && *n == VKAT_MAX_STEP_SPEC)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "more than %d specialization constants in one pass",
+                     VKAT_MAX_STEP_SPEC);
+    vkat_pass_override *grown = realloc(*list, (*n + 1) * sizeof **list);
+    if (!grown)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    *list = grown;
+    vkat_pass_override *o = &grown[(*n)++];
+    o->index = index;
+    o->line = e->line;
+    o->value = NULL;
+    return parse_expr(ld, e->value, e->line, &o->value);
+}
+
+/* bind.N = A[, B, ...][ @ index]: which buffer binding N holds in this pass. */
+static vkat_result load_pass_bind(loader *ld, const entry *e, vkat_pass_decl *p)
+{
+    vkat_space *s = ld->s;
+    int64_t slot;
+    if (!parse_i64(e->key + 5, &slot) || slot < 0 || (uint64_t)slot >= s->buffer_count ||
+        slot >= VKAT_MAX_STEP_BINDINGS)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': expected bind.N with a binding N of the [buffers] (0..%zu)",
+                     e->key, (s->buffer_count < VKAT_MAX_STEP_BINDINGS ? s->buffer_count : VKAT_MAX_STEP_BINDINGS) - 1);
+    for (size_t i = 0; i < p->bind_count; i++)
+        if (p->binds[i].slot == (uint32_t)slot)
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key,
+                         ld->pass_sections[e->pass].name, p->binds[i].line);
+    vkat_pass_bind *grown = realloc(p->binds, (p->bind_count + 1) * sizeof *grown);
+    if (!grown)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    p->binds = grown;
+    vkat_pass_bind *b = &grown[p->bind_count++];
+    memset(b, 0, sizeof *b);
+    b->slot = (uint32_t)slot;
+    b->line = e->line;
+    char *text = vkat_strdup(e->value), *f[VKAT_MAX_STEP_BINDINGS + 1];
+    if (!text)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    char *at = strrchr(text, '@');
+    if (at) {
+        *at = 0;
+        parse_expr(ld, trim(at + 1), e->line, &b->index);
+    }
+    size_t n = ld->failed ? 0 : split_fields(text, f, VKAT_MAX_STEP_BINDINGS + 1);
+    b->buffers = calloc(n ? n : 1, sizeof *b->buffers);
+    if (!ld->failed && !b->buffers)
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (!ld->failed && (n == 0 || n > VKAT_MAX_STEP_BINDINGS || !f[0][0]))
+        lfail(ld, VKAT_ERR_SYNTAX, e->line, "'%s' needs buffer names (1 to %d), e.g. 'X, T @ pass %% 2'", e->key,
+              VKAT_MAX_STEP_BINDINGS);
+    for (size_t i = 0; !ld->failed && i < n; i++) {
+        size_t j = 0;
+        while (j < s->buffer_count && strcmp(s->buffers[j].name, f[i]) != 0)
+            j++;
+        if (j == s->buffer_count)
+            lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': no buffer '%s' in [buffers]", e->key, f[i]);
+        b->buffers[b->count++] = (uint32_t)j;
+    }
+    free(text);
+    return ld->failed;
+}
+
+/* Names a reference pass may not use: it runs once for every configuration. */
+static vkat_result ref_pass_uses_param(loader *ld, const vkat_expr *x, const char *key, int line)
+{
+    const vkat_space *s = ld->s;
+    for (size_t p = 0; x && p < s->param_count; p++)
+        if (vkat_expr_uses(x, s->params[p].slot))
+            return lfail(ld, VKAT_ERR_SPACE, line,
+                         "reference pass %s uses parameter '%s'; only problem sizes, device names and 'pass' are "
+                         "allowed",
+                         key, s->params[p].name);
+    return VKAT_OK;
+}
+
+static vkat_result load_pass(loader *ld, size_t section, vkat_pass_decl *p)
+{
+    vkat_space *s = ld->s;
+    const pass_section *ps = &ld->pass_sections[section];
+    int reference = ps->section == SEC_CHECK_PASS;
+    p->name = vkat_strdup(ps->name + (reference ? 11 : 5));
+    p->line = ps->line;
+    if (!p->name)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (reference && !s->reference_path)
+        return lfail(ld, VKAT_ERR_SPACE, ps->line, "[%s] needs a [check] reference (its default template)", ps->name);
+    const entry *seen[6] = {0};
+    static const char *const keys[] = {"template", "repeat", "local_size", "groups", "while", NULL};
+    for (size_t i = 0; i < ld->count; i++) {
+        const entry *e = &ld->entries[i];
+        if (e->pass != (int)section)
+            continue;
+        if (strncmp(e->key, "bind.", 5) == 0) {
+            if (load_pass_bind(ld, e, p) ||
+                (reference && ref_pass_uses_param(ld, p->binds[p->bind_count - 1].index, e->key, e->line)))
+                return ld->failed;
+            continue;
+        }
+        int spec = strncmp(e->key, "spec.", 5) == 0, push = strncmp(e->key, "push.", 5) == 0;
+        if (spec || push) {
+            if (load_pass_override(ld, e, spec, p))
+                return ld->failed;
+            const vkat_expr *v = spec ? p->spec[p->spec_count - 1].value : p->push[p->push_count - 1].value;
+            if (reference && ref_pass_uses_param(ld, v, e->key, e->line))
+                return ld->failed;
+            continue;
+        }
+        size_t k = 0;
+        while (keys[k] && strcmp(keys[k], e->key) != 0)
+            k++;
+        if (!keys[k])
+            return lfail(ld, VKAT_ERR_SPACE, e->line,
+                         "unknown key '%s' in [%s] (known: template, repeat, while, local_size, groups, spec.N, "
+                         "push.NAME, bind.N)",
+                         e->key, ps->name);
+        if (seen[k])
+            return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [%s] (first at line %d)", e->key, ps->name,
+                         seen[k]->line);
+        seen[k] = e;
+        vkat_expr *checked[3] = {0};
+        if (k == 0) {
+            if (!e->value[0])
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] template is empty", ps->name);
+            p->template_path = resolve_path(s, e->value);
+            if (!p->template_path)
+                return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+            FILE *t = fopen(p->template_path, "rb");
+            if (!t)
+                return lfail(ld, VKAT_ERR_IO, e->line, "cannot open template '%s': %s", p->template_path,
+                             strerror(errno));
+            fclose(t);
+        } else if (k == 1) {
+            if (seen[4])
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] has both while (line %d) and repeat; give one",
+                             ps->name, seen[4]->line);
+            if (parse_expr(ld, e->value, e->line, &p->repeat))
+                return ld->failed;
+            if (vkat_expr_uses(p->repeat, s->pass_slot) || vkat_expr_uses(p->repeat, s->passes_slot))
+                return lfail(ld, VKAT_ERR_SPACE, e->line,
+                             "[%s] repeat cannot use 'pass' or 'passes' (it counts the passes)", ps->name);
+            checked[0] = p->repeat;
+        } else if (k == 4) {
+            if (seen[1])
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] has both repeat (line %d) and while; give one",
+                             ps->name, seen[1]->line);
+            if (parse_expr(ld, e->value, e->line, &p->repeat_while))
+                return ld->failed;
+            if (vkat_expr_uses(p->repeat_while, s->passes_slot))
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "[%s] while cannot use 'passes' (it decides them)", ps->name);
+            checked[0] = p->repeat_while;
+        } else {
+            vkat_expr **xyz = k == 2 ? p->local_size : p->groups;
+            if (load_xyz(ld, e, xyz))
+                return ld->failed;
+            memcpy(checked, xyz, sizeof checked);
+        }
+        for (int a = 0; reference && a < 3; a++)
+            if (ref_pass_uses_param(ld, checked[a], e->key, e->line))
+                return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+static int uses_pass(const vkat_space *s, const vkat_expr *x)
+{
+    return vkat_expr_uses(x, s->pass_slot) || vkat_expr_uses(x, s->passes_slot);
+}
+
+/* Every [pass.*] and [check.pass.*] section, in file order. The name `pass` exists only in spaces that have them,
+ * so a space without any keeps its symbols (and everything derived from them) as before. */
+static vkat_result load_passes(loader *ld)
+{
+    vkat_space *s = ld->s;
+    size_t nv = 0, nr = 0;
+    for (size_t i = 0; i < ld->pass_section_count; i++)
+        *(ld->pass_sections[i].section == SEC_PASS ? &nv : &nr) += 1;
+    for (size_t i = 0; i < ld->count; i++)
+        if (ld->entries[i].section >= SEC_COUNT && ld->entries[i].pass < 0)
+            return lfail(ld, VKAT_ERR_INTERNAL, ld->entries[i].line, "key '%s' of an unrecorded pass section",
+                         ld->entries[i].key);
+    if (!nv && !nr)
+        return VKAT_OK;
+    s->passes = calloc(nv ? nv : 1, sizeof *s->passes);
+    s->ref_passes = calloc(nr ? nr : 1, sizeof *s->ref_passes);
+    if (!s->passes || !s->ref_passes)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    for (size_t i = 0; i < ld->pass_section_count; i++) {
+        int ref = ld->pass_sections[i].section == SEC_CHECK_PASS;
+        vkat_pass_decl *p = ref ? &s->ref_passes[s->ref_pass_count++] : &s->passes[s->pass_count++];
+        if (load_pass(ld, i, p))
+            return ld->failed;
+    }
+    /* `pass` has a value only while a step is evaluated: [dispatch] and [push], the steps' defaults, may use it;
+     * what is evaluated once per variant may not. */
+    const char *where = NULL;
+    int line = 0;
+    for (size_t i = 0; !where && i < s->constraint_count; i++)
+        if (uses_pass(s, s->constraints[i].expr))
+            where = "a constraint", line = s->constraints[i].line;
+    for (size_t i = 0; !where && i < s->buffer_count; i++)
+        if (uses_pass(s, s->buffers[i].count) ||
+            (s->buffers[i].compare_count &&
+             (uses_pass(s, s->buffers[i].compare_offset) || uses_pass(s, s->buffers[i].compare_count))))
+            where = "a buffer size or compared slice",
+            line = uses_pass(s, s->buffers[i].count) ? s->buffers[i].line : s->buffers[i].compare_line;
+    const vkat_expr *metrics[2] = {s->flops, s->bytes};
+    for (int i = 0; !where && i < 2; i++)
+        if (metrics[i] && uses_pass(s, metrics[i]))
+            where = "[metrics]", line = vkat_expr_line(metrics[i]);
+    if (where)
+        return lfail(ld, VKAT_ERR_SPACE, line,
+                     "%s uses 'pass' or 'passes', which have values only in [pass.*] sections and the [dispatch] and "
+                     "[push] they default to",
+                     where);
     return VKAT_OK;
 }
 
@@ -1320,6 +1658,7 @@ static vkat_result load_text(const char *text, size_t size, const char *path, co
     ld.s = s;
     s->rel_l2_tolerance = 1e-5;
     s->max_abs_tolerance = INFINITY;
+    s->pass_slot = s->passes_slot = -1;
     s->file_hash = XXH64(text, size, 0);
     s->path = vkat_strdup(path);
     const char *slash = strrchr(path, '/');
@@ -1339,8 +1678,16 @@ static vkat_result load_text(const char *text, size_t size, const char *path, co
         lfail(&ld, VKAT_ERR_SYNTAX, bad, "syntax error");
     if (ld.failed)
         goto done;
+    /* `pass` is a name only in a space with pass sections; added before any expression is parsed. */
+    if (!ld.failed && ld.pass_section_count &&
+        ((s->pass_slot = vkat_symtab_add(s->symbols, "pass")) < 0 ||
+         (s->passes_slot = vkat_symtab_add(s->symbols, "passes")) < 0))
+        lfail(&ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (ld.failed)
+        goto done;
     if (load_kernel(&ld) || load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
-        load_buffers(&ld) || load_push(&ld) || check_push_sizes(&ld) || load_dispatch_metrics(&ld) || load_check(&ld))
+        load_buffers(&ld) || load_push(&ld) || check_push_sizes(&ld) || load_dispatch_metrics(&ld) || load_check(&ld) ||
+        load_compare(&ld) || load_passes(&ld))
         goto done;
 done:
     for (size_t i = 0; i < ld.count; i++) {
@@ -1348,6 +1695,8 @@ done:
         free(ld.entries[i].value);
     }
     free(ld.entries);
+    for (size_t i = 0; i < ld.pass_section_count; i++)
+        free(ld.pass_sections[i].name);
     if (ld.failed) {
         vkat_space_destroy(s);
         return ld.failed;
@@ -1422,6 +1771,8 @@ void vkat_space_destroy(vkat_space *s)
     for (size_t i = 0; i < s->buffer_count; i++) {
         free(s->buffers[i].name);
         vkat_expr_destroy(s->buffers[i].count);
+        vkat_expr_destroy(s->buffers[i].compare_offset);
+        vkat_expr_destroy(s->buffers[i].compare_count);
     }
     free(s->buffers);
     for (size_t i = 0; i < s->push_count; i++) {
@@ -1438,6 +1789,8 @@ void vkat_space_destroy(vkat_space *s)
     vkat_expr_destroy(s->flops);
     vkat_expr_destroy(s->bytes);
     free(s->reference_path);
+    vkat_space_free_passes(s->passes, s->pass_count);
+    vkat_space_free_passes(s->ref_passes, s->ref_pass_count);
     free(s);
 }
 

@@ -52,7 +52,14 @@ typedef struct vkat_problem_var {
 } vkat_problem_var;
 
 typedef enum vkat_init_kind { VKAT_INIT_ZERO, VKAT_INIT_RANDOM, VKAT_INIT_CONST, VKAT_INIT_IOTA } vkat_init_kind;
-typedef enum vkat_direction { VKAT_DIR_IN = 1, VKAT_DIR_OUT = 2, VKAT_DIR_INOUT = 3 } vkat_direction;
+/* scratch: the kernel's own memory between passes of a sequence; restored to its init before each checked run,
+ * never compared, not an operand of the caller's. */
+typedef enum vkat_direction {
+    VKAT_DIR_IN = 1,
+    VKAT_DIR_OUT = 2,
+    VKAT_DIR_INOUT = 3,
+    VKAT_DIR_SCRATCH = 4
+} vkat_direction;
 
 typedef struct vkat_buffer_decl {
     char *name;
@@ -64,6 +71,10 @@ typedef struct vkat_buffer_decl {
     vkat_direction dir;
     int uniform; /* direction `uniform`: a uniform buffer (dir is VKAT_DIR_IN) */
     int line;
+    /* [check] compare.NAME = offset, count: only this slice of the output is compared (NULL: all of it). May use
+     * parameters: a variant whose layout of partial results depends on them still has its final ones compared. */
+    vkat_expr *compare_offset, *compare_count;
+    int compare_line;
 } vkat_buffer_decl;
 
 typedef struct vkat_push_decl {
@@ -78,6 +89,40 @@ typedef struct vkat_text_define {
     char *name, *value;
     int line;
 } vkat_text_define;
+
+/* A [pass.NAME] (or [check.pass.NAME]) section: one step of a sequence of dispatches, repeated `repeat` times with
+ * the name `pass` = 0, 1, ... (docs/space-format.md, "Sequences of dispatches"). NULL expressions take the
+ * defaults: [dispatch] (or [check]) local size and groups, the [push] values, repeat 1. */
+typedef struct vkat_pass_override {
+    uint32_t index; /* spec: the constant_id; push: the index in s->push */
+    vkat_expr *value;
+    int line;
+} vkat_pass_override;
+
+/* bind.N = A, B, ... @ index: binding N holds buffer buffers[index] in this pass (index default: pass % count). */
+typedef struct vkat_pass_bind {
+    uint32_t slot;
+    uint32_t *buffers; /* indices into s->buffers */
+    size_t count;
+    vkat_expr *index; /* NULL: pass % count */
+    int line;
+} vkat_pass_bind;
+
+typedef struct vkat_pass_decl {
+    char *name;              /* after "pass." */
+    char *template_path;     /* resolved; NULL: the [kernel] template (the [check] reference for a reference pass) */
+    vkat_expr *repeat;       /* how many times; NULL: once (unless repeat_while) */
+    vkat_expr *repeat_while; /* instead: for pass = 0, 1, ... while this holds (e.g. pow(B, pass) < N) */
+    vkat_expr *local_size[3];
+    vkat_expr *groups[3];
+    vkat_pass_override *spec;
+    size_t spec_count;
+    vkat_pass_override *push;
+    size_t push_count;
+    vkat_pass_bind *binds;
+    size_t bind_count;
+    int line; /* of the section header */
+} vkat_pass_decl;
 
 typedef struct vkat_space {
     char *path;          /* as given */
@@ -129,6 +174,15 @@ typedef struct vkat_space {
     vkat_expr *ref_groups[3];
     double rel_l2_tolerance; /* default 1e-5 */
     double max_abs_tolerance; /* default: none (INFINITY) */
+
+    /* Sequences (space_pass.c): pass_count 0 is today's single dispatch of [dispatch]. pass_slot and passes_slot
+     * are the symbols `pass` and `passes` (the repeat's index and count), defined only when the space has pass
+     * sections (else -1). */
+    vkat_pass_decl *passes;
+    size_t pass_count;
+    vkat_pass_decl *ref_passes;
+    size_t ref_pass_count;
+    int pass_slot, passes_slot;
 } vkat_space;
 
 /* Reads and checks a space file. Errors: VKAT_ERR_IO (missing/unreadable), VKAT_ERR_SYNTAX (INI or expression
@@ -209,5 +263,49 @@ typedef struct vkat_launch {
 vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int reference, vkat_launch *launch,
                               vkat_error *err);
 void vkat_launch_free(vkat_launch *launch);
+
+/* ---- Sequences of dispatches (space_pass.c) ------------------------------------------------------------------- */
+
+#define VKAT_MAX_STEPS 256 /* dispatches in one sequence, repeats expanded */
+#define VKAT_MAX_STEP_SPEC 64
+#define VKAT_MAX_STEP_BINDINGS 32 /* bindings a pass can rebind (bind.N) */
+
+/* One dispatch of a sequence, evaluated. */
+typedef struct vkat_step {
+    const vkat_pass_decl *pass; /* its section */
+    uint32_t index;             /* the value of `pass` */
+    const char *template_path;  /* resolved: the pass's, else the default */
+    uint32_t local_size[3];
+    uint32_t groups[3];
+    uint8_t push[256];
+    uint32_t push_size;
+    /* the parameters' @spec values, then the pass's spec.ID (which replace a parameter's of the same id) */
+    uint32_t spec_id[VKAT_MAX_STEP_SPEC], spec_value[VKAT_MAX_STEP_SPEC];
+    size_t spec_count;
+    /* remapped (some bind.N): binding k holds buffer binding_buffer[k] (k < min(buffer count, 32)); else binding
+     * k holds buffer k, as in every single dispatch */
+    int remapped;
+    uint32_t binding_buffer[VKAT_MAX_STEP_BINDINGS];
+} vkat_step;
+
+/* Frees pass declarations (vkat_space_destroy's part). */
+void vkat_space_free_passes(vkat_pass_decl *passes, size_t count);
+
+/* Does any expression of the variant's pass sections read symbol `slot`? */
+int vkat_space_passes_use(const vkat_space *s, int slot);
+
+/* Does the variant (reference == 0) or the reference run a sequence? */
+int vkat_space_has_sequence(const vkat_space *s, int reference);
+
+/* Expands the variant's (or the reference's) pass sections for `env`, in file order, each pass `repeat` times.
+ * *steps is malloc'ed (caller frees), *count at least 0 (a sequence may come out empty: then it is an error,
+ * VKAT_ERR_EXPR, as is one of more than VKAT_MAX_STEPS). Evaluation errors as for vkat_space_launch. */
+vkat_result vkat_space_steps(const vkat_space *s, const vkat_value *env, int reference, vkat_step **steps,
+                             size_t *count, vkat_error *err);
+
+/* The compared slice of buffer `index` for `env`: *offset and *count elements (the whole buffer of `elements`
+ * when it declares none). A slice outside the buffer is VKAT_ERR_EXPR with the line of its compare key. */
+vkat_result vkat_space_compare_slice(const vkat_space *s, size_t index, const vkat_value *env, uint64_t elements,
+                                     uint64_t *offset, uint64_t *count, vkat_error *err);
 
 #endif
