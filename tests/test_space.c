@@ -69,7 +69,7 @@ static void test_errors(void)
                  "bad init 'random(...)' for buffer 'A' (expected zero, random(lo, hi), const(v), iota or "
                  "iota(start, step))", 1);
     expect_error("bad_direction.ini", VKAT_ERR_SPACE, 9,
-                 "bad direction 'sideways' for buffer 'A' (expected in, out, inout or uniform)", 1);
+                 "bad direction 'sideways' for buffer 'A' (expected in, out, inout, uniform or scratch)", 1);
     expect_error("bad_buffer_fields.ini", VKAT_ERR_SYNTAX, 9,
                  "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in'", 1);
     expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 128 bytes (32 values)",
