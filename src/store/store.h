@@ -11,7 +11,8 @@
 
 typedef struct vkat_store vkat_store;
 
-/* Status of one variant. Only "ok" rows are ranked. */
+/* Status of one variant. Only "ok" rows (checked, fully measured) are ranked. New statuses go at the end: the
+ * enum's order is not stored (names are), but tests and tables list them in this order. */
 #define VKAT_STATUS_LIST(X)                                                                                      \
     X(VKAT_STATUS_OK, "ok")                                                                                      \
     X(VKAT_STATUS_INVALID, "invalid")             /* failed a constraint (normally not stored) */              \
@@ -25,7 +26,9 @@ typedef struct vkat_store vkat_store;
     X(VKAT_STATUS_DEVICE_LOST, "device-lost")                                                                    \
     X(VKAT_STATUS_ABORTED, "aborted") /* written before a variant runs; replaced by its result; left only when the \
                                          process ended mid-run, and then evaluated again on resume */             \
-    X(VKAT_STATUS_ERROR, "error")
+    X(VKAT_STATUS_ERROR, "error")                                                                              \
+    X(VKAT_STATUS_RACED, "raced-out") /* checked and correct, but its first timed samples put it clearly behind   \
+                                         the best (race.c): a partial measurement, never ranked or exported */
 
 typedef enum vkat_status {
 #define VKAT_X_ENUM(name, str) name,
@@ -67,6 +70,9 @@ typedef struct vkat_row {
     char spirv_hash[17];
     char created[32];          /* ISO 8601 UTC, set by the store when empty */
     char pipeline_stats[512];  /* driver statistics ("Register Count=40; ..."), "" when the driver has none */
+    /* A "raced-out" row's timings are its few samples, and this is the bound its lower bound passed (the best's
+     * upper bound then, seconds); 0 for a full measurement. Schema version 3. */
+    double race_bound_s;
 } vkat_row;
 
 vkat_result vkat_store_open(const char *path, vkat_store **out, vkat_error *err);
