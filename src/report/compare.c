@@ -76,6 +76,8 @@ static vkat_result build_one(vkat_store *st, const vkat_row *rows, size_t n, con
             memcpy(d->rows, f, best_n * sizeof *d->rows);
             d->count = best_n;
             d->ok_count = count_ok(f, best_n);
+            for (size_t k = 0; k < best_n; k++)
+                d->raced_count += f[k].status == VKAT_STATUS_RACED;
             d->other_series = series - 1;
             int found = vkat_store_get_peaks(st, &d->device, &d->peaks, err);
             if (found < 0)
@@ -108,6 +110,10 @@ static vkat_result build_one(vkat_store *st, const vkat_row *rows, size_t n, con
                 if (dj->rows[r].status == VKAT_STATUS_OK) {
                     c->port_state[i * nd + j] = VKAT_PORT_OK;
                     c->portability[i * nd + j] = dj->rows[0].median_s / dj->rows[r].median_s;
+                } else if (dj->rows[r].status == VKAT_STATUS_RACED && dj->rows[r].min_s > 0) {
+                    /* Its few samples put it behind j's best: the fraction is at most this. */
+                    c->port_state[i * nd + j] = VKAT_PORT_RACED;
+                    c->portability[i * nd + j] = fmin(1.0, dj->rows[0].median_s / dj->rows[r].min_s);
                 } else {
                     c->port_state[i * nd + j] = VKAT_PORT_FAILED;
                 }

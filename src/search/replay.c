@@ -359,7 +359,10 @@ static vkat_result load_db(const char *path, const char *kernel, vkat_replay_tab
             if (st == VKAT_STATUS_INVALID || !parse_key(t, config, choice, 1))
                 continue;
             double median = sqlite3_column_double(rows, 2);
-            if (!put_score(t, choice, st == VKAT_STATUS_OK && median > 0 ? median : INFINITY)) {
+            /* A raced-out row is correct and known to be behind the best: its partial median scores it (it can
+             * never be the table's optimum, which a full measurement sets). */
+            int timed = st == VKAT_STATUS_OK || st == VKAT_STATUS_RACED;
+            if (!put_score(t, choice, timed && median > 0 ? median : INFINITY)) {
                 r = nomem(err);
                 goto cleanup;
             }
