@@ -83,7 +83,7 @@ static void usage(FILE *f)
             "  --repetitions N     timed samples per variant (default 10; with racing, contenders take more)\n"
             "  --race | --no-race  racing (default on): a variant whose first samples put it clearly behind the\n"
             "                      best so far (its least sample less 3 MADs, at least 2%%, above the best's\n"
-            "                      median plus 3 MADs, at least 2%%; one sample: 1.5x the best's) stops being\n"
+            "                      median plus 3 MADs, at least 2%%; one sample: 1.5x that bound) stops being\n"
             "                      timed and is stored as raced-out, never ranked or exported; the others take\n"
             "                      samples until their median is stable (--race-tolerance) or 3x --repetitions.\n"
             "                      Every variant is checked before it is timed. --no-race times each variant\n"
