@@ -2,7 +2,8 @@
  *
  * Order of work for each proposal: constraints -> resume lookup -> instantiate -> compile -> validate ->
  * device limits (from the SPIR-V) -> pipeline -> one checked run against the reference -> timing -> store.
- * A variant that fails any step is stored with its status and reason and never ranked. */
+ * A variant that fails any step is stored with its status and reason and never ranked. Timing races (race.h): a
+ * correct variant whose first samples put it clearly behind the best is stored as "raced-out" and never ranked. */
 #ifndef VKAT_TUNE_H
 #define VKAT_TUNE_H
 
