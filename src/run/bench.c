@@ -1026,10 +1026,12 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
 {
     memset(out, 0, sizeof *out);
     vkat_timing_opts o = {0.2, 1e-4, 10, 2.0, 10ull * 1000000000ull, 0, NULL, NULL, 0};
+    int skip_warmup = 0;
     if (opts) {
         /* Zero fields mean "default", as everywhere in the library; warmup 0 is spelt as a negative value. */
         if (opts->warmup_s)
             o.warmup_s = opts->warmup_s < 0 ? 0 : opts->warmup_s;
+        skip_warmup = opts->warmup_s < 0;
         if (opts->min_sample_s > 0)
             o.min_sample_s = opts->min_sample_s;
         if (opts->repetitions)
@@ -1065,7 +1067,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     double start = vkat_now(), elapsed = 0;
     uint64_t done = 0;
     uint32_t batch = 1;
-    do {
+    for (int first = 1; !skip_warmup && (first || elapsed < o.warmup_s); first = 0) {
         r = begin(ws, o.timeout_ns, err);
         if (r)
             goto cleanup;
@@ -1079,7 +1081,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
         double fit = per > 0 ? left / per : MAX_BATCH;
         uint32_t next = batch * 2 > MAX_BATCH ? MAX_BATCH : batch * 2;
         batch = fit < next ? (fit < 1 ? 1 : (uint32_t)fit) : next;
-    } while (elapsed < o.warmup_s);
+    }
     out->warmup_s = elapsed;
 
     /* Choose the batch so that a sample spans at least min_sample_s: timestamps have a resolution, and a sample
