@@ -15,8 +15,8 @@
 Every run has its own fresh database and no pipeline cache (the drivers' on-disk shader caches off too), so raced
 and unraced runs start equal. Prints markdown and writes it to --out.
 
-On the H200 (about 6 minutes):
-  python3 bench/race.py --bin build/vkautotune --jobs 16 --out race.md
+On the H200 (about 5 minutes; at 3.6 variants/s unraced, the pairs take about 90 s, the searches 4 x 40 s):
+  python3 bench/race.py --bin build/vkautotune --jobs 16 --pair-budget 80 --search-seconds 40 --out race.md
 Here on lavapipe (the smoke test, tests/bench/bench_scripts.sh):
   python3 bench/race.py --spaces spaces/sgemm.ini,spaces/gemm.ini,spaces/cmgemm_f16.ini \\
       --problem M=64,N=64,K=64 --pair-budget 12 --search-seconds 8 --jobs 1 --out race.md

@@ -82,6 +82,20 @@ static double stored_lower(const vkat_race_opts *o, const vkat_row *r)
                                        : r->min_s - fmax(o->spread_k * r->mad_s, o->margin * r->min_s);
 }
 
+/* Progress: the run's last call, and only it, says done (the CLI ends its one live line there). */
+typedef struct progress_count {
+    unsigned calls, done;
+    uint64_t raced_seen;
+} progress_count;
+
+static void count_progress(void *user, const vkat_tune_progress *p)
+{
+    progress_count *c = user;
+    c->calls++;
+    c->done += p->done != 0;
+    c->raced_seen = p->raced;
+}
+
 static void test_runs(void)
 {
     vkat_error err = {0};
@@ -129,7 +143,13 @@ static void test_runs(void)
     CHECK(vkat_store_best(full, &frep.key, fbest, 8, &nf, &err) == VKAT_OK && nf == 8);
 
     /* Raced. */
-    CHECK(vkat_tune_device(space, inst, dev, race, &opts, &rrep, &err) == VKAT_OK);
+    progress_count pc = {0};
+    vkat_tune_opts po = opts;
+    po.progress = count_progress;
+    po.progress_user = &pc;
+    CHECK(vkat_tune_device(space, inst, dev, race, &po, &rrep, &err) == VKAT_OK);
+    CHECK_MSG(pc.done == 1 && pc.calls == 17, "%u calls, %u of them done", pc.calls, pc.done);
+    CHECK(pc.raced_seen == rrep.totals.raced);
     CHECK(rrep.race && rrep.totals.evaluated == 16);
     CHECK(count_status(race, &rrep.key, VKAT_STATUS_WRONG) == 8); /* every BUG=1 caught before it was timed */
     int raced = count_status(race, &rrep.key, VKAT_STATUS_RACED);

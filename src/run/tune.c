@@ -961,7 +961,7 @@ static void on_progress(void *user, const vkat_search_stats *st)
     p->failed = st->failed;
     p->best_s = st->best_s;
     p->elapsed_s = st->elapsed_s;
-    p->done = st->stop != VKAT_STOP_NONE;
+    p->done = st->final; /* not st->stop: that is set while the evaluations in flight still complete */
     if (sc->opts->progress)
         sc->opts->progress(sc->opts->progress_user, p);
 }
