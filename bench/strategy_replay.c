@@ -1,9 +1,12 @@
 /* strategy_replay.c — the strategy benchmark: every adaptive strategy and random sampling, replayed on recorded
  * tables (Kernel Tuner cache files, vkautotune results databases) over many seeds, through the same driver as a
  * live run. Prints the mean fraction of the optimum (best time in the table / best time found) after 25 .. 800
- * unique evaluations, and writes it as a markdown table (strategies.md) and a plot (strategies.svg).
+ * unique evaluations, its spread over the seeds (standard deviation) and its difference from random sampling at the
+ * same budget, and writes it as a markdown table (strategies.md) and a plot (strategies.svg). Configurations absent
+ * from a table are charged one evaluation each (--missing charged, the default: the published benchmark's counting)
+ * or ruled out free (--missing free, as a constraint check in a live run); every output says which.
  *
- * usage: strategy_replay [--seeds N] [--threads N] [--out DIR] TABLE...
+ * usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] [--strategies a,b] TABLE...
  * A benchmark, never a test: it asserts nothing. */
 #include "replay.h"
 
@@ -24,9 +27,11 @@ typedef struct job {
     const vkat_replay_table *table;
     size_t strategy;
     uint64_t seeds;
-    double mean[NMARKS];
+    double mean[NMARKS], sd[NMARKS]; /* over the seeds */
     int failed;
 } job;
+
+static int charge_missing = 1;
 
 static job *jobs;
 static size_t job_count, next_job;
@@ -42,19 +47,26 @@ static void *worker(void *arg)
         if (j >= job_count)
             return NULL;
         job *b = &jobs[j];
+        if (!b->seeds)
+            continue; /* not asked for */
         for (uint64_t s = 0; s < b->seeds; s++) {
-            vkat_replay_opts o = {strategies[b->strategy], s, marks[NMARKS - 1], 1};
+            vkat_replay_opts o = {strategies[b->strategy], s, marks[NMARKS - 1], 1, charge_missing};
             double best_at[NMARKS];
             vkat_error err = {0};
             if (vkat_replay_run(b->table, &o, marks, NMARKS, best_at, NULL, &err) != VKAT_OK) {
                 b->failed = 1;
                 break;
             }
-            for (size_t k = 0; k < NMARKS; k++)
-                b->mean[k] += isfinite(best_at[k]) ? b->table->best_s / best_at[k] : 0;
+            for (size_t k = 0; k < NMARKS; k++) {
+                double f = isfinite(best_at[k]) ? b->table->best_s / best_at[k] : 0;
+                b->mean[k] += f;
+                b->sd[k] += f * f;
+            }
         }
-        for (size_t k = 0; k < NMARKS; k++)
+        for (size_t k = 0; k < NMARKS; k++) {
             b->mean[k] /= (double)b->seeds;
+            b->sd[k] = sqrt(fmax(0, b->sd[k] / (double)b->seeds - b->mean[k] * b->mean[k]));
+        }
     }
 }
 
@@ -67,7 +79,7 @@ static void panel(FILE *f, double x0, double y0, double w, double h, const char 
 {
     double lo = 1;
     for (size_t s = 0; s < NSTRAT; s++)
-        for (size_t k = 0; k < NMARKS; k++)
+        for (size_t k = 0; k < NMARKS && curves[s][NMARKS - 1] > 0; k++) /* all zero: not run (--strategies) */
             lo = fmin(lo, curves[s][k]);
     lo = floor(lo * 20) / 20; /* y axis from the lowest value rounded down to 0.05, up to 1 */
     if (lo > 0.95)
@@ -90,6 +102,8 @@ static void panel(FILE *f, double x0, double y0, double w, double h, const char 
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">unique evaluations</text>\n", x0 + w / 2,
             y0 + h + 30);
     for (size_t s = 0; s < NSTRAT; s++) {
+        if (!(curves[s][NMARKS - 1] > 0))
+            continue;
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", colours[s],
                 s == 0 ? "2.5" : "1.5");
         for (size_t k = 0; k < NMARKS; k++)
@@ -105,6 +119,7 @@ int main(int argc, char **argv)
     uint64_t seeds = 50;
     unsigned threads = 2;
     const char *out = "records";
+    const char *only = NULL; /* comma list of strategies; random always runs, as the yardstick */
     const char *paths[MAX_TABLES];
     size_t nt = 0;
     for (int i = 1; i < argc; i++) {
@@ -114,15 +129,22 @@ int main(int argc, char **argv)
             threads = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "--missing") && i + 1 < argc && (!strcmp(argv[i + 1], "charged") ||
+                                                                    !strcmp(argv[i + 1], "free")))
+            charge_missing = !strcmp(argv[++i], "charged");
+        else if (!strcmp(argv[i], "--strategies") && i + 1 < argc)
+            only = argv[++i];
         else if (argv[i][0] != '-' && nt < MAX_TABLES)
             paths[nt++] = argv[i];
         else {
-            fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] TABLE...\n");
+            fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
+                            "[--strategies a,b] TABLE...\n");
             return 2;
         }
     }
     if (!nt || !seeds || !threads) {
-        fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] TABLE...\n");
+        fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
+                            "[--strategies a,b] TABLE...\n");
         return 2;
     }
     vkat_replay_table *tables[MAX_TABLES];
@@ -139,9 +161,17 @@ int main(int argc, char **argv)
     if (!jobs)
         return 1;
     /* The slowest jobs (the model, the bandit) first, so the threads finish together. */
+    int run[NSTRAT];
+    for (size_t s = 0; s < NSTRAT; s++) {
+        size_t len = strlen(strategies[s]);
+        const char *at = only ? strstr(only, strategies[s]) : NULL;
+        while (at && !((at == only || at[-1] == ',') && (at[len] == ',' || at[len] == 0)))
+            at = strstr(at + 1, strategies[s]);
+        run[s] = !only || at || !strcmp(strategies[s], "random");
+    }
     for (size_t t = 0; t < nt; t++)
         for (size_t s = 0; s < NSTRAT; s++)
-            jobs[t * NSTRAT + s] = (job){tables[t], s, seeds, {0}, 0};
+            jobs[t * NSTRAT + s] = (job){tables[t], s, run[s] ? seeds : 0, {0}, {0}, 0};
     double start = (double)clock();
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -156,10 +186,16 @@ int main(int argc, char **argv)
     (void)start;
     double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 
-    /* curves[t][s][k]; the last "table" is the mean over tables. */
+    /* curves[t][s][k]; the last "table" is the mean over tables. spread: the standard deviation over seeds (for the
+     * mean over tables, of the per-seed mean over tables: seed i of every table is one trial). */
     double(*curves)[NSTRAT][NMARKS] = calloc(nt + 1, sizeof *curves);
-    if (!curves)
+    double(*spread)[NSTRAT][NMARKS] = calloc(nt + 1, sizeof *spread);
+    if (!curves || !spread)
         return 1;
+    size_t random_index = 0;
+    for (size_t s = 0; s < NSTRAT; s++)
+        if (!strcmp(strategies[s], "random"))
+            random_index = s;
     for (size_t t = 0; t < nt; t++)
         for (size_t s = 0; s < NSTRAT; s++) {
             if (jobs[t * NSTRAT + s].failed) {
@@ -168,9 +204,15 @@ int main(int argc, char **argv)
             }
             for (size_t k = 0; k < NMARKS; k++) {
                 curves[t][s][k] = jobs[t * NSTRAT + s].mean[k];
+                spread[t][s][k] = jobs[t * NSTRAT + s].sd[k];
                 curves[nt][s][k] += jobs[t * NSTRAT + s].mean[k] / (double)nt;
+                /* Seeds of different tables are independent: the variance of the mean is the mean variance / nt. */
+                spread[nt][s][k] += jobs[t * NSTRAT + s].sd[k] * jobs[t * NSTRAT + s].sd[k] / ((double)nt * nt);
             }
         }
+    for (size_t s = 0; s < NSTRAT; s++)
+        for (size_t k = 0; k < NMARKS; k++)
+            spread[nt][s][k] = sqrt(spread[nt][s][k]);
 
     char path[4096];
     snprintf(path, sizeof path, "%s/strategies.md", out);
@@ -179,9 +221,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "strategy_replay: cannot write %s\n", path);
         return 1;
     }
+    const char *missing = charge_missing ? "charged one evaluation each (the published benchmark's counting)"
+                                         : "ruled out free (as a constraint check in a live run)";
+    printf("missing configurations %s\n", missing);
     fprintf(md, "Mean fraction of the optimum (best time in the table / best time found) after N unique evaluations, "
-                "over %llu seeds (0..%llu), window 1.\n\n",
-            (unsigned long long)seeds, (unsigned long long)seeds - 1);
+                "over %llu seeds (0..%llu), window 1; configurations missing from a table %s. Each cell: mean, "
+                "standard deviation over the seeds (of a table; for the mean over tables, of that mean), and the "
+                "difference from random sampling's mean at the same budget.\n\n",
+            (unsigned long long)seeds, (unsigned long long)seeds - 1, missing);
     for (size_t t = 0; t <= nt; t++) {
         char title[512];
         if (t < nt)
@@ -201,11 +248,14 @@ int main(int argc, char **argv)
             fprintf(md, "---|");
         fprintf(md, "\n");
         for (size_t s = 0; s < NSTRAT; s++) {
+            if (!run[s])
+                continue;
             printf("%-10s", strategies[s]);
             fprintf(md, "| %s |", strategies[s]);
             for (size_t k = 0; k < NMARKS; k++) {
                 printf(" %7.4f", curves[t][s][k]);
-                fprintf(md, " %.4f |", curves[t][s][k]);
+                fprintf(md, " %.4f ± %.4f (%+.3f) |", curves[t][s][k], spread[t][s][k],
+                        curves[t][s][k] - curves[t][random_index][k]);
             }
             printf("\n");
             fprintf(md, "\n");
@@ -250,6 +300,7 @@ int main(int argc, char **argv)
     for (size_t t = 0; t < nt; t++)
         vkat_replay_free(tables[t]);
     free(curves);
+    free(spread);
     free(jobs);
     return 0;
 }

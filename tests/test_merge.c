@@ -7,6 +7,7 @@
 #include "test.h"
 #include "util.h"
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -270,6 +271,83 @@ static void test_cli(void)
     }
 }
 
+/* Racing's rows (schema 3): a full measurement beats a raced-out one whatever their dates, a raced-out one beats
+ * a failure; a file written before racing (schema 2, no race_bound_s) merges; the portability matrix tells a
+ * winner raced out on another device from one measured there. */
+static void test_racing(void)
+{
+    char src_path[128], old_path[128];
+    in_dir("race-src.db", src_path, sizeof src_path);
+    in_dir("race-old.db", old_path, sizeof old_path);
+    vkat_store *dst = open_db("race-dst.db"), *src = open_db("race-src.db");
+    if (!dst || !src)
+        return;
+    vkat_error err = {0};
+    vkat_row r, got;
+    /* lavapipe: its winner TM=4 (ok in dst, raced-out and newer in src); TM=8 raced in dst, timeout in src. */
+    make_row(&r, 0, "M=256,N=256,K=256", "TM=4,TN=4", VKAT_STATUS_OK, 0.010, "2026-11-29T10:00:00Z");
+    put(dst, &r);
+    make_row(&r, 0, "M=256,N=256,K=256", "TM=4,TN=4", VKAT_STATUS_RACED, 0.030, "2026-11-30T10:00:00Z");
+    r.race_bound_s = 0.0102;
+    put(src, &r);
+    make_row(&r, 0, "M=256,N=256,K=256", "TM=8,TN=8", VKAT_STATUS_RACED, 0.040, "2026-11-29T10:00:00Z");
+    r.min_s = 0.020;
+    r.race_bound_s = 0.0102;
+    put(dst, &r);
+    make_row(&r, 0, "M=256,N=256,K=256", "TM=8,TN=8", VKAT_STATUS_TIMEOUT, NAN, "2026-11-30T10:00:00Z");
+    put(src, &r);
+    /* The H200: TM=8 wins; lavapipe's winner TM=4 is raced out there. */
+    make_row(&r, 1, "M=4096,N=4096,K=4096", "TM=8,TN=8", VKAT_STATUS_OK, 0.004, "2026-11-29T11:00:00Z");
+    put(src, &r);
+    make_row(&r, 1, "M=4096,N=4096,K=4096", "TM=4,TN=4", VKAT_STATUS_RACED, 0.009, "2026-11-29T11:00:01Z");
+    r.min_s = 0.008;
+    r.race_bound_s = 0.0041;
+    put(src, &r);
+    vkat_store_close(src);
+    vkat_merge_stats s = {0};
+    CHECK_MSG(vkat_store_merge(dst, src_path, &s, &err) == VKAT_OK, "%s", err.message);
+    make_row(&r, 0, "M=256,N=256,K=256", "TM=4,TN=4", VKAT_STATUS_OK, 0, "");
+    CHECK(vkat_store_get(dst, &r, &got, &err) == 1 && got.status == VKAT_STATUS_OK && got.median_s == 0.010);
+    snprintf(r.config, sizeof r.config, "TM=8,TN=8");
+    CHECK(vkat_store_get(dst, &r, &got, &err) == 1 && got.status == VKAT_STATUS_RACED && got.race_bound_s == 0.0102);
+
+    vkat_comparison *cs = NULL;
+    size_t n = 0;
+    CHECK(vkat_compare_build(dst, NULL, NULL, &cs, &n, &err) == VKAT_OK && n == 1);
+    if (n == 1 && cs[0].device_count == 2) {
+        const vkat_comparison *c = &cs[0];
+        const vkat_cmp_device *h = &c->devices[0], *l = &c->devices[1];
+        CHECK(h->ok_count == 1 && h->raced_count == 1 && l->ok_count == 1 && l->raced_count == 1);
+        /* lavapipe's winner on the H200: raced out there, so at most 0.004 / 0.008 of its best. */
+        CHECK(c->port_state[1 * 2 + 0] == VKAT_PORT_RACED && fabs(c->portability[1 * 2 + 0] - 0.5) < 1e-12);
+        /* The H200's winner on lavapipe: raced out there too (0.010 / 0.020). */
+        CHECK(c->port_state[0 * 2 + 1] == VKAT_PORT_RACED && fabs(c->portability[0 * 2 + 1] - 0.5) < 1e-12);
+    }
+    vkat_comparisons_free(cs, n);
+
+    /* A schema-2 file: its rows merge as full measurements. */
+    sqlite3 *db;
+    unlink(old_path);
+    CHECK(sqlite3_open(old_path, &db) == SQLITE_OK);
+    const char *v2 =
+        "CREATE TABLE results (id INTEGER PRIMARY KEY, device_name TEXT NOT NULL, vendor TEXT NOT NULL,"
+        " vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL, driver_version INTEGER NOT NULL,"
+        " driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL, pipeline_cache_uuid TEXT NOT NULL,"
+        " kernel TEXT NOT NULL, template_hash TEXT NOT NULL, space_hash TEXT NOT NULL, problem TEXT NOT NULL,"
+        " config TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, median_s REAL, min_s REAL, max_s REAL,"
+        " mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL, flops REAL, bytes REAL, tflops REAL,"
+        " gbps REAL, rel_l2 REAL, max_abs REAL, spirv_hash TEXT NOT NULL, created TEXT NOT NULL,"
+        " pipeline_stats TEXT NOT NULL DEFAULT '');"
+        "INSERT INTO results VALUES (1, 'old', 'Mesa', 1, 2, 3, '0.0.3', 'u', 'p', 'sgemm', 't', 's', 'M=1',"
+        " 'TM=2', 'ok', '', 0.5, 0.5, 0.5, 0, 10, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z', '');"
+        "PRAGMA user_version = 2;";
+    CHECK(sqlite3_exec(db, v2, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    memset(&s, 0, sizeof s);
+    CHECK_MSG(vkat_store_merge(dst, old_path, &s, &err) == VKAT_OK && s.added == 1, "%s", err.message);
+    vkat_store_close(dst);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/vkat-test-merge-XXXXXX");
@@ -280,6 +358,7 @@ int main(void)
     test_merge();
     test_compare();
     test_cli();
+    test_racing();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -58,6 +58,29 @@ int main(void)
         CHECK(vkat_replay_run(t, &o, m, 1, at, &st, &err) == VKAT_OK);
         CHECK(st.evaluated == 6 && st.invalid == 0 && st.stop == VKAT_STOP_BUDGET);
         CHECK(at[0] == st.best_s);
+        /* Charged: the two absent configurations cost an evaluation each, as failures, and exhaustive now walks
+         * all 24; a strategy has no oracle (its proposals of absent ones reach the table). */
+        vkat_replay_opts ex = {"exhaustive", 0, 0, 2, 1};
+        uint64_t all[] = {1000};
+        memset(&st, 0, sizeof st);
+        CHECK(vkat_replay_run(t, &ex, all, 1, at, &st, &err) == VKAT_OK);
+        CHECK_MSG(st.evaluated == 24 && st.failed == 3 && st.invalid == 0, "%llu evaluated, %llu failed",
+                  (unsigned long long)st.evaluated, (unsigned long long)st.failed);
+        CHECK(at[0] == t->best_s && st.stop == VKAT_STOP_EXHAUSTED);
+        uint64_t failed_free = 0, failed_charged = 0;
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            vkat_replay_opts fr = {"random", seed, 20, 1, 0}, ch = {"random", seed, 20, 1, 1};
+            memset(&st, 0, sizeof st);
+            CHECK(vkat_replay_run(t, &fr, all, 1, at, &st, &err) == VKAT_OK);
+            failed_free += st.failed;
+            memset(&st, 0, sizeof st);
+            CHECK(vkat_replay_run(t, &ch, all, 1, at, &st, &err) == VKAT_OK);
+            failed_charged += st.failed;
+        }
+        CHECK_MSG(failed_charged > failed_free, "charged %llu, free %llu", (unsigned long long)failed_charged,
+                  (unsigned long long)failed_free);
+        CHECK_STR(vkat_replay_missing_name(1), "charged");
+        CHECK_STR(vkat_replay_missing_name(0), "free");
         vkat_replay_free(t);
     }
     CHECK(vkat_replay_load(VKAT_SOURCE_DIR "/tests/data/replay/missing.json", NULL, &t, &err) == VKAT_ERR_IO);

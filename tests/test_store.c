@@ -65,7 +65,7 @@ static int rows_equal(const vkat_row *a, const vkat_row *b)
     S(device.driver_version_string); S(device.driver_uuid); S(device.pipeline_cache_uuid);
     S(kernel); S(template_hash); S(space_hash); S(problem); S(config); N(status); S(reason);
     N(median_s); N(min_s); N(max_s); N(mad_s); N(samples); N(batch); N(flops); N(bytes); N(tflops); N(gbps);
-    N(rel_l2); N(max_abs); S(spirv_hash); S(created); N(id); S(pipeline_stats); S(tensor);
+    N(rel_l2); N(max_abs); S(spirv_hash); S(created); N(id); S(pipeline_stats); S(tensor); N(race_bound_s);
 #undef S
 #undef N
     return ok;
@@ -237,7 +237,7 @@ static void test_roundtrip_and_ranking(void)
     CHECK(sqlite3_open(path, &db) == SQLITE_OK);
     sqlite3_stmt *s;
     CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 3);
+    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 4);
     sqlite3_finalize(s);
     CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL) == SQLITE_OK);
     CHECK(sqlite3_step(s) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(s, 0), "wal") == 0);
@@ -468,9 +468,78 @@ static void test_migrate_v1(void)
     remove(path);
 }
 
+/* A version-2 file (pipeline statistics, no racing) opens: its rows are full measurements, and a raced-out row
+ * written afterwards keeps its bound, is never ranked, and a full measurement of the same key replaces it. */
+static void test_migrate_v2_racing(void)
+{
+    char path[] = "/tmp/vkat-test-store-v2-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    const char *v2 =
+        "CREATE TABLE results (id INTEGER PRIMARY KEY, device_name TEXT NOT NULL, vendor TEXT NOT NULL,"
+        " vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL, driver_version INTEGER NOT NULL,"
+        " driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL, pipeline_cache_uuid TEXT NOT NULL,"
+        " kernel TEXT NOT NULL, template_hash TEXT NOT NULL, space_hash TEXT NOT NULL, problem TEXT NOT NULL,"
+        " config TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, median_s REAL, min_s REAL, max_s REAL,"
+        " mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL, flops REAL, bytes REAL, tflops REAL,"
+        " gbps REAL, rel_l2 REAL, max_abs REAL, spirv_hash TEXT NOT NULL, created TEXT NOT NULL,"
+        " pipeline_stats TEXT NOT NULL DEFAULT '');"
+        "CREATE UNIQUE INDEX results_key ON results (device_name, vendor_id, device_id, driver_version,"
+        " driver_uuid, kernel, template_hash, space_hash, problem, config);"
+        "INSERT INTO results VALUES (1, 'dev', 'Mesa', 1, 2, 3, '0.0.3', 'u', 'p', 'k', 't', 's', 'M=1', 'X=1',"
+        " 'ok', '', 0.5, 0.5, 0.5, 0, 1, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z', 'Spill Count=0');"
+        "PRAGMA user_version = 2;";
+    CHECK(sqlite3_exec(db, v2, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    CHECK(vkat_store_open(path, &st, &err) == VKAT_OK);
+    if (st) {
+        vkat_row key = {0}, got, raced, best[4];
+        snprintf(key.device.name, sizeof key.device.name, "dev");
+        key.device.vendor_id = 1;
+        key.device.device_id = 2;
+        key.device.driver_version = 3;
+        snprintf(key.device.driver_uuid, sizeof key.device.driver_uuid, "u");
+        snprintf(key.kernel, sizeof key.kernel, "k");
+        snprintf(key.template_hash, sizeof key.template_hash, "t");
+        snprintf(key.space_hash, sizeof key.space_hash, "s");
+        snprintf(key.problem, sizeof key.problem, "M=1");
+        snprintf(key.config, sizeof key.config, "X=1");
+        CHECK(vkat_store_get(st, &key, &got, &err) == 1);
+        CHECK(got.status == VKAT_STATUS_OK && got.race_bound_s == 0);
+        CHECK_STR(got.pipeline_stats, "Spill Count=0");
+        /* A raced-out row faster than the ok one (a partial median can be): still never ranked. */
+        raced = key;
+        snprintf(raced.config, sizeof raced.config, "X=2");
+        raced.status = VKAT_STATUS_RACED;
+        raced.median_s = raced.min_s = raced.max_s = 0.25;
+        raced.samples = 2;
+        raced.race_bound_s = 0.2;
+        CHECK(vkat_store_put(st, &raced, &err) == VKAT_OK);
+        CHECK(vkat_store_get(st, &raced, &got, &err) == 1);
+        CHECK(got.status == VKAT_STATUS_RACED && got.race_bound_s == 0.2 && got.samples == 2);
+        size_t n = 0;
+        CHECK(vkat_store_best(st, &key, best, 4, &n, &err) == VKAT_OK && n == 1);
+        CHECK(n == 1 && strcmp(best[0].config, "X=1") == 0);
+        /* Measured in full later (a --no-race rerun): the bound is gone. */
+        raced.status = VKAT_STATUS_OK;
+        raced.samples = 10;
+        CHECK(vkat_store_put(st, &raced, &err) == VKAT_OK);
+        CHECK(vkat_store_get(st, &raced, &got, &err) == 1);
+        CHECK(got.status == VKAT_STATUS_OK && got.race_bound_s == 0);
+        vkat_store_close(st);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     test_migrate_v1();
+    test_migrate_v2_racing();
     snprintf(dir, sizeof dir, "/tmp/vkat-test-store-XXXXXX");
     if (!mkdtemp(dir)) {
         fprintf(stderr, "mkdtemp failed\n");

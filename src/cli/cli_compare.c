@@ -62,7 +62,8 @@ static void compare_usage(FILE *f)
             "time, TFLOP/s, GB/s and fraction of the device's measured peak (`vkautotune peaks`; roofline:\n"
             "max(flops / fp32 peak, bytes / memory peak) / time), and the winner's parameters. Then the\n"
             "portability matrix: each device's winner as measured on every other device, as a fraction of that\n"
-            "device's own best ('-': not measured there; 'fail': measured and failed).\n"
+            "device's own best ('-': not measured there; 'fail': measured and failed; '<=0.62': raced out there,\n"
+            "so at most that fraction).\n"
             "Devices may have tuned different problem sizes (a CPU device takes the space's [problem.cpu]); the\n"
             "comparison is then by kernel, each device with its own problem, and says so.\n"
             "\n"
@@ -122,6 +123,11 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
     ROW("driver", "%s %s", d->device.vendor, d->device.driver_version_string);
     ROW("problem", "%s", d->problem);
     ROW("variants ok / stored", "%zu / %zu%s", d->ok_count, d->count, d->other_series ? " (+ other series)" : "");
+    size_t any_raced = 0;
+    for (size_t i = 0; i < nd; i++)
+        any_raced += c->devices[i].raced_count;
+    if (any_raced) /* stored, checked, but cut after a few samples (racing): never a winner */
+        ROW("of them raced out", "%zu", d->raced_count);
     ROW("best median ms", "%s", w ? (snprintf(buf + 300, 64, "%.4f", w->median_s * 1e3), buf + 300) : "-");
     ROW("TFLOP/s", "%s", w && w->flops > 0 ? (snprintf(buf + 300, 64, "%.4g", w->tflops), buf + 300) : "-");
     ROW("GB/s", "%s", w && w->bytes > 0 ? (snprintf(buf + 300, 64, "%.4g", w->gbps), buf + 300) : "-");
@@ -167,6 +173,8 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
             int st = c->port_state[i * nd + j];
             if (st == VKAT_PORT_OK)
                 snprintf(buf, sizeof buf, "%.2f", c->portability[i * nd + j]);
+            else if (st == VKAT_PORT_RACED)
+                snprintf(buf, sizeof buf, "<=%.2f", c->portability[i * nd + j]);
             else
                 snprintf(buf, sizeof buf, "%s", st == VKAT_PORT_FAILED ? "fail" : "-");
             print_cell(buf, width);

@@ -17,7 +17,8 @@ static void usage(FILE *f)
             "\n"
             "Replays a search strategy against TABLE, a Kernel Tuner cache file (.json) or a vkautotune results\n"
             "database, with the table in place of the GPU, and prints the fraction of the optimum found (best time\n"
-            "in the table / best time found) after 25, 50, 100, ... unique evaluations, averaged over the seeds.\n"
+            "in the table / best time found) after 25, 50, 100, ... unique evaluations, averaged over the seeds, with\n"
+            "its spread over the seeds and random sampling's mean with the same seeds and budget beside it.\n"
             "\n"
             "options:\n"
             "  --strategy NAME   a strategy (default: auto); see the list in `vkautotune tune --help`\n"
@@ -26,6 +27,10 @@ static void usage(FILE *f)
             "  --seeds K         seeds N .. N+K-1 (default 1)\n"
             "  --window N        evaluations in flight, as in a live run that compiles ahead (default 1)\n"
             "  --kernel NAME     in a database, the kernel to replay (default: the key with the most rows)\n"
+            "  --missing HOW     configurations absent from the table: free (default: ruled out without an\n"
+            "                    evaluation, as a constraint check is in a live run; the strategy may ask the\n"
+            "                    table which exist) or charged (one evaluation each when proposed, as a\n"
+            "                    failure, and nothing known beforehand: how the published benchmark counted)\n"
             "  --json            machine-readable output on stdout\n"
             "  -h, --help        this text\n");
 }
@@ -35,9 +40,16 @@ static double fraction(double optimum, double found)
     return isfinite(found) && found > 0 ? optimum / found : 0;
 }
 
+/* The standard deviation over the seeds from the sum and the sum of squares. */
+static double sd_of(double sum, double sq, uint64_t n)
+{
+    double mean = sum / (double)n;
+    return sqrt(fmax(0, sq / (double)n - mean * mean));
+}
+
 int vkat_cmd_replay(int argc, char **argv)
 {
-    const char *table_path = NULL, *strategy = "auto", *kernel = NULL;
+    const char *table_path = NULL, *strategy = "auto", *kernel = NULL, *missing = "free";
     uint64_t budget = 400, seed = 0, seeds = 1, window = 1;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -49,12 +61,12 @@ int vkat_cmd_replay(int argc, char **argv)
         } else if (!strcmp(o, "--json")) {
             json = 1;
             continue;
-        } else if (!strcmp(o, "--strategy") || !strcmp(o, "--kernel")) {
+        } else if (!strcmp(o, "--strategy") || !strcmp(o, "--kernel") || !strcmp(o, "--missing")) {
             if (!v) {
                 fprintf(stderr, "vkautotune: %s needs a value\n", o);
                 return VKAT_EXIT_USAGE;
             }
-            *(!strcmp(o, "--strategy") ? &strategy : &kernel) = v;
+            *(!strcmp(o, "--strategy") ? &strategy : !strcmp(o, "--kernel") ? &kernel : &missing) = v;
             i++;
             continue;
         } else if (!strcmp(o, "--budget")) num = &budget;
@@ -90,6 +102,11 @@ int vkat_cmd_replay(int argc, char **argv)
         return VKAT_EXIT_USAGE;
     }
 
+    if (strcmp(missing, "free") && strcmp(missing, "charged")) {
+        fprintf(stderr, "vkautotune: --missing '%s': expected free or charged\n", missing);
+        return VKAT_EXIT_USAGE;
+    }
+    int charge = !strcmp(missing, "charged");
     vkat_error err = {0};
     vkat_replay_table *t = NULL;
     if (vkat_replay_load(table_path, kernel, &t, &err) != VKAT_OK)
@@ -101,7 +118,7 @@ int vkat_cmd_replay(int argc, char **argv)
     for (size_t k = 0; k < sizeof standard / sizeof *standard && standard[k] < budget; k++)
         marks[nm++] = standard[k];
     marks[nm++] = budget;
-    double sum[16] = {0}, minf[16], best_at[16];
+    double sum[16] = {0}, sq[16] = {0}, minf[16], best_at[16], rsum[16] = {0};
     uint64_t at_opt[16] = {0};
     for (size_t k = 0; k < nm; k++)
         minf[k] = 1;
@@ -115,7 +132,15 @@ int vkat_cmd_replay(int argc, char **argv)
         goto done;
     }
     for (uint64_t s = 0; s < seeds; s++) {
-        vkat_replay_opts o = {strategy, seed + s, budget, (uint32_t)window};
+        /* Random sampling with the same seed and budget: the yardstick. */
+        vkat_replay_opts ro = {"random", seed + s, budget, (uint32_t)window, charge};
+        if (vkat_replay_run(t, &ro, marks, nm, best_at, NULL, &err) != VKAT_OK) {
+            code = vkat_cli_report(&err);
+            goto done;
+        }
+        for (size_t k = 0; k < nm; k++)
+            rsum[k] += fraction(t->best_s, best_at[k]);
+        vkat_replay_opts o = {strategy, seed + s, budget, (uint32_t)window, charge};
         vkat_search_stats st = {0};
         st.best_choice = s == 0 ? best_choice : NULL;
         if (vkat_replay_run(t, &o, marks, nm, best_at, &st, &err) != VKAT_OK) {
@@ -129,6 +154,7 @@ int vkat_cmd_replay(int argc, char **argv)
         for (size_t k = 0; k < nm; k++) {
             double f = fraction(t->best_s, best_at[k]);
             sum[k] += f;
+            sq[k] += f * f;
             minf[k] = fmin(minf[k], f);
             at_opt[k] += f >= 1.0;
         }
@@ -147,11 +173,14 @@ int vkat_cmd_replay(int argc, char **argv)
         json_object_object_add(root, "strategy", json_object_new_string(strategy));
         json_object_object_add(root, "seed", json_object_new_int64((int64_t)seed));
         json_object_object_add(root, "seeds", json_object_new_int64((int64_t)seeds));
+        json_object_object_add(root, "missing", json_object_new_string(vkat_replay_missing_name(charge)));
         for (size_t k = 0; k < nm; k++) {
             json_object *b = json_object_new_object();
             json_object_object_add(b, "evaluations", json_object_new_int64((int64_t)marks[k]));
             json_object_object_add(b, "mean_fraction", json_object_new_double(sum[k] / (double)seeds));
+            json_object_object_add(b, "sd_fraction", json_object_new_double(sd_of(sum[k], sq[k], seeds)));
             json_object_object_add(b, "min_fraction", json_object_new_double(minf[k]));
+            json_object_object_add(b, "random_mean_fraction", json_object_new_double(rsum[k] / (double)seeds));
             json_object_object_add(b, "seeds_at_optimum", json_object_new_int64((int64_t)at_opt[k]));
             json_object_array_add(arr, b);
         }
@@ -175,10 +204,14 @@ int vkat_cmd_replay(int argc, char **argv)
            t->best_s * 1e3);
     printf("strategy %s, %llu seed%s from %llu, window %llu\n", strategy, (unsigned long long)seeds,
            seeds == 1 ? "" : "s", (unsigned long long)seed, (unsigned long long)window);
-    printf("%11s  %13s  %12s  %16s\n", "evaluations", "mean fraction", "min fraction", "seeds at optimum");
+    printf("missing configurations: %s\n",
+           charge ? "charged, one evaluation each (the published benchmark's counting)"
+                  : "free, ruled out without an evaluation (as constraints are in a live run)");
+    printf("%11s  %13s  %8s  %12s  %16s  %11s\n", "evaluations", "mean fraction", "sd", "min fraction",
+           "seeds at optimum", "random mean");
     for (size_t k = 0; k < nm; k++)
-        printf("%11llu  %13.4f  %12.4f  %16llu\n", (unsigned long long)marks[k], sum[k] / (double)seeds, minf[k],
-               (unsigned long long)at_opt[k]);
+        printf("%11llu  %13.4f  %8.4f  %12.4f  %16llu  %11.4f\n", (unsigned long long)marks[k], sum[k] / (double)seeds,
+               sd_of(sum[k], sq[k], seeds), minf[k], (unsigned long long)at_opt[k], rsum[k] / (double)seeds);
     printf("seed %llu: %llu evaluated, %llu failed, %llu invalid and %llu repeated proposals skipped, stopped: %s\n",
            (unsigned long long)seed, (unsigned long long)first.evaluated, (unsigned long long)first.failed,
            (unsigned long long)first.invalid, (unsigned long long)first.duplicates, vkat_search_stop_name(first.stop));

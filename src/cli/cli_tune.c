@@ -86,7 +86,16 @@ static void usage(FILE *f)
             "                      reference gets at least 60); --watchdog catches what never returns at all\n"
             "  --warmup SECONDS    warm-up before timing each variant, so the GPU clocks are up (default 0.2;\n"
             "                      the gaps between variants let them drop)\n"
-            "  --repetitions N     timed samples per variant (default 10)\n"
+            "  --repetitions N     timed samples per variant (default 10; with racing, contenders take more)\n"
+            "  --race | --no-race  racing (default on): a variant whose first samples put it clearly behind the\n"
+            "                      best so far (its least sample less 3 MADs, at least 2%%, above the best's\n"
+            "                      median plus 3 MADs, at least 2%%; one sample: 1.5x that bound) stops being\n"
+            "                      timed and is stored as raced-out, never ranked or exported; the others take\n"
+            "                      samples until their median is stable (--race-tolerance) or 3x --repetitions.\n"
+            "                      Every variant is checked before it is timed. --no-race times each variant\n"
+            "                      --repetitions times, and measures raced-out rows of the database again\n"
+            "  --race-tolerance F  contenders: until the median's standard error is at most F of it (default\n"
+            "                      0.01)\n"
             "  --dry-run           count raw and valid configurations and show a few; touches no GPU;\n"
             "                      a space too large to count in 2 s gets an estimate from random samples\n"
             "  --device-profile FILE  with --dry-run: count for a device described by `vkautotune devices --json`\n"
@@ -108,6 +117,7 @@ typedef struct tune_args {
     double kernel_timeout; /* seconds one submission may take; 0: the library's 10 s */
     const char *pipeline_cache;
     vkat_timing_opts timing;
+    vkat_race_opts race;
     vkat_check_on check_on;
     const char *starts[MAX_STARTS]; /* --start, in order */
     size_t start_count;
@@ -267,6 +277,16 @@ static int parse_args(int argc, char **argv, tune_args *a)
                 return 0;
             }
             a->timing.repetitions = (uint32_t)n;
+        } else if (!strcmp(o, "--race")) a->race.disabled = 0;
+        else if (!strcmp(o, "--no-race")) a->race.disabled = 1;
+        else if (!strcmp(o, "--race-tolerance")) {
+            NEEDS_VALUE();
+            char *end;
+            a->race.tolerance = strtod(v, &end);
+            if (end == v || *end || !(a->race.tolerance > 0 && a->race.tolerance < 1)) {
+                fprintf(stderr, "vkautotune: --race-tolerance '%s': expected a fraction between 0 and 1\n", v);
+                return 0;
+            }
         } else if (!strcmp(o, "--json")) a->json = 1;
         else if (!strcmp(o, "--csv")) a->csv = 1;
         else if (!strcmp(o, "--include-transfers")) a->transfers = 1;
@@ -350,9 +370,16 @@ static void show_progress(void *user, const vkat_tune_progress *p)
     char total[32] = "";
     if (p->budget != UINT64_MAX)
         snprintf(total, sizeof total, "/%llu", (unsigned long long)p->budget);
-    fprintf(stderr, "\r\033[K[%s] %llu%s evaluated (%llu resumed), %llu failed, %llu invalid skipped, best %s%s",
+    char rate[32] = "";
+    if (p->elapsed_s > 0 && p->evaluated > p->resumed)
+        snprintf(rate, sizeof rate, ", %.1f variants/s", (double)(p->evaluated - p->resumed) / p->elapsed_s);
+    /* One line, rewritten in place: the terminal's width is not known, so it stays short of 100 columns. */
+    fprintf(stderr,
+            "\r\033[K[%s] %llu%s evaluated (%llu resumed), %llu failed, %llu raced out, %llu invalid skipped%s, "
+            "best %s%s",
             c->device, (unsigned long long)p->evaluated, total, (unsigned long long)p->resumed,
-            (unsigned long long)p->failed, (unsigned long long)p->invalid, best, eta);
+            (unsigned long long)p->failed, (unsigned long long)p->raced, (unsigned long long)p->invalid, rate, best,
+            eta);
     if (p->done)
         fprintf(stderr, "\n");
     fflush(stderr);
@@ -590,9 +617,12 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
     if (x->shard_count > 1)
         fprintf(o, "shard %u/%u: %llu configurations of other shards skipped\n", x->shard_index, x->shard_count,
                 (unsigned long long)t->other_shard);
-    fprintf(o, "strategy %s: %llu evaluated (%llu from the database), %llu failed, %llu invalid skipped, %.1f s\n",
+    char raced[48] = ""; /* only when racing cut some: runs without any print as before */
+    if (t->raced)
+        snprintf(raced, sizeof raced, ", %llu raced out", (unsigned long long)t->raced);
+    fprintf(o, "strategy %s: %llu evaluated (%llu from the database), %llu failed%s, %llu invalid skipped, %.1f s\n",
             rep->strategy, (unsigned long long)t->evaluated, (unsigned long long)t->resumed,
-            (unsigned long long)t->failed, (unsigned long long)t->invalid, t->elapsed_s);
+            (unsigned long long)t->failed, raced, (unsigned long long)t->invalid, t->elapsed_s);
     const vkat_tune_times *tm = &rep->times;
     if (t->evaluated > t->resumed)
         fprintf(o,
@@ -676,6 +706,13 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(o, "evaluated", json_object_new_int64((int64_t)rep->totals.evaluated));
     json_object_object_add(o, "resumed", json_object_new_int64((int64_t)rep->totals.resumed));
     json_object_object_add(o, "failed", json_object_new_int64((int64_t)rep->totals.failed));
+    json_object_object_add(o, "raced_out", json_object_new_int64((int64_t)rep->totals.raced));
+    json_object_object_add(o, "race", json_object_new_boolean(rep->race));
+    const vkat_tune_progress *tp = &rep->totals;
+    json_object_object_add(o, "variants_per_s",
+                           json_object_new_double(tp->elapsed_s > 0 ? (double)(tp->evaluated - tp->resumed) /
+                                                                          tp->elapsed_s
+                                                                    : 0));
     json_object_object_add(o, "invalid", json_object_new_int64((int64_t)rep->totals.invalid));
     if (rep->totals.other_shard)
         json_object_object_add(o, "other_shard", json_object_new_int64((int64_t)rep->totals.other_shard));
@@ -870,6 +907,7 @@ static void *tune_one(void *arg)
     opts.timing = a->timing;
     if (a->kernel_timeout > 0)
         opts.run_timeout_ns = opts.timing.timeout_ns = (uint64_t)(a->kernel_timeout * 1e9);
+    opts.race = a->race;
     opts.jobs = a->jobs;
     opts.check_on = a->check_on;
     opts.starts = a->starts;

@@ -76,6 +76,8 @@ static vkat_result build_one(vkat_store *st, const vkat_row *rows, size_t n, con
             memcpy(d->rows, f, best_n * sizeof *d->rows);
             d->count = best_n;
             d->ok_count = count_ok(f, best_n);
+            for (size_t k = 0; k < best_n; k++)
+                d->raced_count += f[k].status == VKAT_STATUS_RACED;
             d->other_series = series - 1;
             int found = vkat_store_get_peaks(st, &d->device, &d->peaks, err);
             if (found < 0)
@@ -118,6 +120,11 @@ double vkat_portability_fraction(const vkat_row *rows, size_t count, size_t ok_c
     for (size_t r = 0; r < count; r++) {
         if (strcmp(rows[r].config, config))
             continue;
+        if (rows[r].status == VKAT_STATUS_RACED && rows[r].min_s > 0) {
+            /* Its few samples put it behind the winner: the fraction is at most this. */
+            *state = VKAT_PORT_RACED;
+            return fmin(1.0, rows[0].median_s / rows[r].min_s);
+        }
         if (rows[r].status != VKAT_STATUS_OK) {
             *state = VKAT_PORT_FAILED;
             return NAN;

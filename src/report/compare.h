@@ -15,13 +15,14 @@ typedef struct vkat_cmp_device {
     char problem[256], template_hash[17], space_hash[17];
     vkat_row *rows;       /* this series' rows, ok ones first by median (rows[0] is the winner when ok_count) */
     size_t count, ok_count;
+    size_t raced_count;   /* of count, raced out (checked, cut after a few samples: never the winner) */
     size_t other_series;  /* series of this kernel on this device left out */
     int has_peaks;
     vkat_peaks peaks;
 } vkat_cmp_device;
 
 /* Portability cell states. */
-enum { VKAT_PORT_UNMEASURED = 0, VKAT_PORT_OK = 1, VKAT_PORT_FAILED = 2 };
+enum { VKAT_PORT_UNMEASURED = 0, VKAT_PORT_OK = 1, VKAT_PORT_FAILED = 2, VKAT_PORT_RACED = 3 };
 
 typedef struct vkat_comparison {
     char kernel[128];
@@ -30,7 +31,8 @@ typedef struct vkat_comparison {
     int same_problem;         /* every device measured the same problem */
     int same_template;        /* and the same template and space hashes */
     /* [i * device_count + j]: device i's winner measured on device j, as j's best median / that config's median
-     * on j (1 = as good as j's own winner). state says whether j measured it. */
+     * on j (1 = as good as j's own winner). state says whether j measured it. Raced out on j (VKAT_PORT_RACED):
+     * j's best median / that config's least sample there, an upper bound on the fraction. */
     double *portability;
     int *port_state;
 } vkat_comparison;
@@ -43,8 +45,8 @@ vkat_result vkat_compare_build(vkat_store *st, const char *kernel, const char *p
 void vkat_comparisons_free(vkat_comparison *c, size_t count);
 
 /* One portability cell: how `config` does on one series (rows ok first by median, so rows[0] is its winner when
- * ok_count > 0): the winner's median over the config's, 1 = as good as the winner. *state is VKAT_PORT_OK, or
- * VKAT_PORT_FAILED / VKAT_PORT_UNMEASURED with NaN returned. The matrix above and export's candidates use it. */
+ * ok_count > 0): the winner's median over the config's, 1 = as good as the winner. *state is VKAT_PORT_OK; VKAT_PORT_RACED
+ * (raced out: an upper bound is returned); or VKAT_PORT_FAILED / VKAT_PORT_UNMEASURED with NaN returned. The matrix above and export's candidates use it. */
 double vkat_portability_fraction(const vkat_row *rows, size_t count, size_t ok_count, const char *config, int *state);
 
 /* The value of parameter `name` in a "K=V,..." config; returns 1 and sets *value when present. */

@@ -157,6 +157,9 @@ static void portability_table(FILE *f, const vkat_comparison *c)
                 heat_color(c->portability[i * nd + j], col, sizeof col);
                 fprintf(f, "<td class=\"num\" style=\"background:%s;color:%s\">%.2f</td>", col,
                         c->portability[i * nd + j] > 0.6 ? "#fff" : "#000", c->portability[i * nd + j]);
+            } else if (st == VKAT_PORT_RACED) {
+                fprintf(f, "<td class=\"num\" title=\"raced out there: at most this fraction\">&le;%.2f</td>",
+                        c->portability[i * nd + j]);
             } else {
                 fprintf(f, "<td class=\"num\">%s</td>", st == VKAT_PORT_FAILED ? "failed" : "&#8211;");
             }

@@ -1286,11 +1286,13 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
                                 const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err)
 {
     memset(out, 0, sizeof *out);
-    vkat_timing_opts o = {0.2, 1e-4, 10, 2.0, 10ull * 1000000000ull, 0};
+    vkat_timing_opts o = {0.2, 1e-4, 10, 2.0, 10ull * 1000000000ull, 0, NULL, NULL, 0};
+    int skip_warmup = 0;
     if (opts) {
         /* Zero fields mean "default", as everywhere in the library; warmup 0 is spelt as a negative value. */
         if (opts->warmup_s)
             o.warmup_s = opts->warmup_s < 0 ? 0 : opts->warmup_s;
+        skip_warmup = opts->warmup_s < 0;
         if (opts->min_sample_s > 0)
             o.min_sample_s = opts->min_sample_s;
         if (opts->repetitions)
@@ -1300,7 +1302,11 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
         if (opts->timeout_ns)
             o.timeout_ns = opts->timeout_ns;
         o.host_timing = opts->host_timing;
+        o.after_sample = opts->after_sample;
+        o.after_sample_user = opts->after_sample_user;
+        o.max_repetitions = opts->max_repetitions;
     }
+    uint32_t cap = o.after_sample && o.max_repetitions > o.repetitions ? o.max_repetitions : o.repetitions;
     vkat_workspace *ws = k->ws;
     int host_timing = o.host_timing || !ws->queries;
     if (!ws->queries && !ws->warned_host_timing) {
@@ -1313,7 +1319,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     vkat_result r = check_groups(k, groups, push, err);
     if (r)
         return r;
-    double *samples = calloc(o.repetitions, sizeof *samples);
+    double *samples = calloc(cap, sizeof *samples);
     if (!samples)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
 
@@ -1322,7 +1328,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     double start = vkat_now(), elapsed = 0;
     uint64_t done = 0;
     uint32_t batch = 1;
-    do {
+    for (int first = 1; !skip_warmup && (first || elapsed < o.warmup_s); first = 0) {
         r = begin(ws, o.timeout_ns, err);
         if (r)
             goto cleanup;
@@ -1336,7 +1342,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
         double fit = per > 0 ? left / per : MAX_BATCH;
         uint32_t next = batch * 2 > MAX_BATCH ? MAX_BATCH : batch * 2;
         batch = fit < next ? (fit < 1 ? 1 : (uint32_t)fit) : next;
-    } while (elapsed < o.warmup_s);
+    }
     out->warmup_s = elapsed;
 
     /* Choose the batch so that a sample spans at least min_sample_s: timestamps have a resolution, and a sample
@@ -1357,7 +1363,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
      * batch grows; times are per dispatch, so samples of different batches compare. */
     double sample_start = vkat_now();
     uint32_t dropped = 0;
-    while (out->samples < o.repetitions) {
+    while (out->samples < cap) {
         double per;
         r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
         if (r)
@@ -1365,10 +1371,17 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
         if (per * batch < o.min_sample_s && batch < MAX_BATCH && dropped < 8) {
             dropped++;
             batch = grow_batch(batch, per, o.min_sample_s);
-        } else {
-            samples[out->samples++] = per;
+            continue;
         }
-        if (vkat_now() - sample_start > o.max_time_s && out->samples > 0)
+        samples[out->samples++] = per;
+        int more = o.after_sample ? o.after_sample(o.after_sample_user, samples, out->samples) : 0;
+        if (more == 2) {
+            out->cut = 1;
+            break;
+        }
+        if (more != 1 && out->samples >= o.repetitions)
+            break;
+        if (vkat_now() - sample_start > o.max_time_s)
             break;
     }
     out->batch = batch;

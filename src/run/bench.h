@@ -128,13 +128,20 @@ vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void
 
 /* A zero field means its default. */
 typedef struct vkat_timing_opts {
-    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2; < 0: none
-                              (one untimed batch still runs) */
+    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2; < 0: none at
+                              all, for a kernel that has just run with the GPU busy (tune.c's checked run); the
+                              batch calibration still runs untimed */
     double min_sample_s;   /* batch dispatches per timestamp pair until one sample lasts this long; default 1e-4 */
     uint32_t repetitions;  /* timed samples; default 10 */
     double max_time_s;     /* stop early when the samples have taken this long; default 2 */
     uint64_t timeout_ns;   /* per submission; default 10 s */
     int host_timing;       /* 1: time on the host around each submission even when timestamps exist (added) */
+    /* Racing (race.c): called after each timed sample with the samples so far (seconds per dispatch, in the order
+     * taken). 0: go on until `repetitions`; 1: take another even past them (up to max_repetitions); 2: stop now,
+     * the variant is out (vkat_timing.cut). NULL: `repetitions` samples. */
+    int (*after_sample)(void *user, const double *samples, uint32_t n);
+    void *after_sample_user;
+    uint32_t max_repetitions; /* room for after_sample's extra samples; default: repetitions */
 } vkat_timing_opts;
 
 typedef struct vkat_timing {
@@ -146,6 +153,7 @@ typedef struct vkat_timing {
     double warmup_s;     /* wall time spent warming up */
     int host_timed;      /* 1: host clock around the fence (no timestamps, or asked for); includes submission
                             overhead (added) */
+    int cut;             /* 1: after_sample stopped it before `repetitions` samples */
 } vkat_timing;
 
 /* Warms up by time, then takes timed samples with timestamp queries in one command buffer per sample; ticks are

@@ -228,6 +228,8 @@ struct search_ctx {
     int ordered;
     job **done;
     size_t done_head, done_count, done_cap;
+    vkat_race_opts race;     /* defaults filled in */
+    vkat_race_bound bound;   /* the least upper bound of the checked full measurements so far */
 };
 
 static void free_reference(run_ctx *c)
@@ -656,6 +658,27 @@ static void prepare(void *ctx, void *p)
 
 /* ---- Measurement, on the measuring thread ------------------------------------------------------------------- */
 
+/* Racing, asked after every timed sample (vkat_timing_opts.after_sample). */
+typedef struct race_ctx {
+    search_ctx *search;
+    uint32_t repetitions;
+    double cut_bound, cut_lower; /* when it was cut: the bound, and the variant's lower bound */
+} race_ctx;
+
+static int race_after_sample(void *user, const double *samples, uint32_t n)
+{
+    race_ctx *rc = user;
+    double bound = vkat_race_bound_get(&rc->search->bound);
+    switch (vkat_race_decide(&rc->search->race, bound, samples, n, rc->repetitions)) {
+    case VKAT_RACE_CUT:
+        rc->cut_bound = bound;
+        rc->cut_lower = vkat_race_lower(&rc->search->race, samples, n);
+        return 2;
+    case VKAT_RACE_DONE: return 0;
+    default: return n >= rc->repetitions; /* a contender past its repetitions: one more */
+    }
+}
+
 /* Checks and times a prepared variant; always fills row->status. Returns non-OK only when the device can no longer
  * be trusted (lost, or a kernel that did not finish): the caller rebuilds it. */
 static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
@@ -684,10 +707,25 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
              * variant gets the full warm-up (--warmup, default 0.2 s). */
             vkat_timing_opts to = c->opts->timing;
             to.warmup_s = to.warmup_s != 0 ? to.warmup_s : 0.2;
+            race_ctx rc = {c->search, to.repetitions ? to.repetitions : 10, 0, 0};
+            if (!c->search->race.disabled) {
+                to.after_sample = race_after_sample;
+                to.after_sample_user = &rc;
+                to.max_repetitions = c->search->race.max_repetitions;
+            }
             vkat_timing tm;
             r = vkat_kernel_measure(j->kernel, j->launch.groups, j->launch.push, &to, &tm, &verr);
             c->gpu_busy_until = vkat_now();
-            t->measure += c->gpu_busy_until - t1;
+            t->measure += c->gpu_busy_until - t1; /* a raced-out variant's partial time too */
+            if (r == VKAT_OK && tm.cut) {
+                row->status = VKAT_STATUS_RACED;
+                row->race_bound_s = rc.cut_bound;
+                snprintf(row->reason, sizeof row->reason,
+                         "raced out after %u sample(s): lower bound %.4g ms > the best's upper bound %.4g ms",
+                         tm.samples, rc.cut_lower * 1e3, rc.cut_bound * 1e3);
+            } else if (r == VKAT_OK) {
+                vkat_race_bound_offer(&c->search->bound, &c->search->race, tm.median_s, tm.mad_s);
+            }
             if (r == VKAT_OK) {
                 row->median_s = tm.median_s;
                 row->min_s = tm.min_s;
@@ -961,6 +999,12 @@ static vkat_result hook_submit(void *user, const uint32_t *choice)
      * A watchdog that killed a hung run has turned such rows into timeouts already. */
     if (have && found.status == VKAT_STATUS_ABORTED)
         have = 0;
+    /* A raced-out row is a partial measurement: kept while racing, measured in full again without it. A full
+     * one found here sets the racing bound as one measured now would. */
+    if (have && found.status == VKAT_STATUS_RACED && sc->race.disabled)
+        have = 0;
+    if (have && found.status == VKAT_STATUS_OK)
+        vkat_race_bound_offer(&sc->bound, &sc->race, found.median_s, found.mad_s);
     j->resumed = have;
     j->lane = NULL;
     if (have) {
@@ -1001,8 +1045,13 @@ static vkat_result hook_complete(void *user, uint32_t *choice_out, double *secon
     if (r != VKAT_OK)
         sc->hook_error = j->fatal_error;
     *resumed = j->outcome;
-    *seconds = j->outcome != 2 && j->row.status == VKAT_STATUS_OK ? j->row.median_s : INFINITY;
+    /* A raced-out variant's partial median tells the strategy how slow it is; it never becomes the best, since
+     * its lower bound was past a full measurement's upper bound. */
+    int timed = j->outcome != 2 && (j->row.status == VKAT_STATUS_OK || j->row.status == VKAT_STATUS_RACED);
+    *seconds = timed ? j->row.median_s : INFINITY;
     vkat_tune_progress *p = &sc->report->totals;
+    if (j->outcome != 2 && j->row.status == VKAT_STATUS_RACED)
+        p->raced++;
     if (j->outcome != 2 && j->row.status == VKAT_STATUS_OK && j->row.median_s < p->best_s)
         snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
     sc->free_list[sc->nfree++] = j;
@@ -1026,7 +1075,7 @@ static void on_progress(void *user, const vkat_search_stats *st)
     p->failed = st->failed;
     p->best_s = st->best_s;
     p->elapsed_s = st->elapsed_s;
-    p->done = st->stop != VKAT_STOP_NONE;
+    p->done = st->final; /* not st->stop: that is set while the evaluations in flight still complete */
     if (sc->opts->progress)
         sc->opts->progress(sc->opts->progress_user, p);
 }
@@ -1104,6 +1153,9 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.ordered = device_count == 1;
     pthread_mutex_init(&sc.lock, NULL);
     pthread_cond_init(&sc.done_cv, NULL);
+    sc.race = vkat_race_defaults(&opts->race, opts->timing.repetitions);
+    report->race = !sc.race.disabled;
+    vkat_race_bound_init(&sc.bound);
     vkat_strategy *strategy = NULL;
     job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
@@ -1260,6 +1312,7 @@ cleanup:
     free(sc.oracle_env);
     pthread_cond_destroy(&sc.done_cv);
     pthread_mutex_destroy(&sc.lock);
+    vkat_race_bound_destroy(&sc.bound);
     free(counts);
     free(choice);
     return r;

@@ -2,11 +2,13 @@
  *
  * Order of work for each proposal: constraints -> resume lookup -> instantiate -> compile -> validate ->
  * device limits (from the SPIR-V) -> pipeline -> one checked run against the reference -> timing -> store.
- * A variant that fails any step is stored with its status and reason and never ranked. */
+ * A variant that fails any step is stored with its status and reason and never ranked. Timing races (race.h): a
+ * correct variant whose first samples put it clearly behind the best is stored as "raced-out" and never ranked. */
 #ifndef VKAT_TUNE_H
 #define VKAT_TUNE_H
 
 #include "bench.h"
+#include "race.h"
 #include "space.h"
 #include "store.h"
 
@@ -16,7 +18,8 @@ typedef struct vkat_tune_progress {
     uint64_t other_shard; /* belong to another shard (opts->shard_count > 1): skipped, cost nothing */
     uint64_t evaluated; /* valid proposals done: measured now or found in the database */
     uint64_t resumed;   /* of those, found in the database */
-    uint64_t failed;    /* of those, not ok */
+    uint64_t failed;    /* of those, not ok (raced-out ones are not failures) */
+    uint64_t raced;     /* of those, raced out: checked, then cut after a few samples (race.h) */
     uint64_t budget;    /* evaluation budget (0: none) */
     double budget_s;    /* time budget (0: none) */
     double elapsed_s;
@@ -59,6 +62,9 @@ typedef struct vkat_tune_opts {
     uint32_t shard_index, shard_count;
     uint64_t data_seed;     /* seed of the buffers' initial contents; 0: 1 */
     vkat_timing_opts timing;
+    /* Racing (race.h): on unless race.disabled. A raced-out variant is stored as "raced-out" with its partial
+     * timings and the bound it was cut at; resumed with racing off, it is measured again in full. */
+    vkat_race_opts race;
     uint64_t run_timeout_ns; /* the checked run; 0: 10 s */
     /* Where outputs are checked. The device (sums in float64: it needs shaderFloat64; float outputs only) only
      * passes a variant; one it does not clearly pass is read back and judged by the host, so statuses and
@@ -89,6 +95,7 @@ typedef struct vkat_tune_report {
     char skip_reason[512];
     char strategy[32];
     char stop[16];            /* why the search ended: budget, time, exhausted, converged, interrupted */
+    int race;                 /* racing was on (totals.raced counts the variants it cut) */
     vkat_tune_progress totals;
     vkat_row key;             /* device, kernel, hashes, problem of this run (config empty) */
     vkat_tune_times times;

@@ -359,7 +359,10 @@ static vkat_result load_db(const char *path, const char *kernel, vkat_replay_tab
             if (st == VKAT_STATUS_INVALID || !parse_key(t, config, choice, 1))
                 continue;
             double median = sqlite3_column_double(rows, 2);
-            if (!put_score(t, choice, st == VKAT_STATUS_OK && median > 0 ? median : INFINITY)) {
+            /* A raced-out row is correct and known to be behind the best: its partial median scores it (it can
+             * never be the table's optimum, which a full measurement sets). */
+            int timed = st == VKAT_STATUS_OK || st == VKAT_STATUS_RACED;
+            if (!put_score(t, choice, timed && median > 0 ? median : INFINITY)) {
                 r = nomem(err);
                 goto cleanup;
             }
@@ -441,9 +444,15 @@ void vkat_replay_format(const vkat_replay_table *t, const uint32_t *choice, char
     }
 }
 
+const char *vkat_replay_missing_name(int charge_missing)
+{
+    return charge_missing ? "charged" : "free";
+}
+
 /* The "device": a queue of submitted configurations answered in order from the table. */
 typedef struct replay_run {
     const vkat_replay_table *t;
+    int charge_missing;
     uint32_t *queue; /* [window][param_count] ring */
     size_t head, count, window;
     const uint64_t *marks;
@@ -454,7 +463,8 @@ typedef struct replay_run {
 
 static int run_check(void *user, const uint32_t *choice)
 {
-    return oracle((void *)((replay_run *)user)->t, choice);
+    replay_run *rr = user;
+    return rr->charge_missing ? 1 : oracle((void *)rr->t, choice); /* charged: a missing one fails when evaluated */
 }
 
 static vkat_result run_submit(void *user, const uint32_t *choice)
@@ -493,6 +503,8 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
                             size_t mark_count, double *best_at, vkat_search_stats *stats, vkat_error *err)
 {
     vkat_search_space sp = vkat_replay_space(t);
+    if (opts->charge_missing)
+        sp.valid = NULL; /* nothing is known of a configuration before it is evaluated */
     vkat_strategy *s = NULL;
     vkat_search_stats local = {0};
     if (!stats)
@@ -500,7 +512,8 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     vkat_result r = vkat_strategy_create(opts->strategy ? opts->strategy : "auto", &sp, opts->seed, &s, err);
     if (r != VKAT_OK)
         return r;
-    replay_run rr = {t, NULL, 0, 0, opts->window ? opts->window : 1, marks, mark_count, best_at, 0};
+    replay_run rr = {t, opts->charge_missing, NULL, 0, 0, opts->window ? opts->window : 1, marks, mark_count,
+                     best_at, 0};
     if (!(rr.queue = calloc(rr.window * (t->param_count ? t->param_count : 1), sizeof *rr.queue))) {
         vkat_strategy_destroy(s);
         return nomem(err);
@@ -508,7 +521,8 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     for (size_t k = 0; k < mark_count; k++)
         best_at[k] = INFINITY;
     vkat_search_hooks hooks = {&rr, run_check, run_submit, run_complete, NULL};
-    vkat_search_limits limits = {opts->budget, 0, rr.window, 0, NULL, t->valid + t->failed};
+    vkat_search_limits limits = {opts->budget, 0, rr.window, 0, NULL,
+                                 opts->charge_missing ? t->raw_count : t->valid + t->failed};
     r = vkat_search_run(s, &hooks, &limits, run_progress, &rr, stats, err);
     free(rr.queue);
     vkat_strategy_destroy(s);

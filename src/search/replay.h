@@ -38,7 +38,15 @@ typedef struct vkat_replay_opts {
     uint64_t seed;
     uint64_t budget;      /* unique evaluations; 0 = until the strategy stops */
     uint32_t window;      /* evaluations in flight; 0 = 1 */
+    /* Configurations absent from the table (a Kernel Tuner cache leaves out those that failed constraints or
+     * compilation): 0 = free, ruled out without an evaluation as a constraint check would (the strategies get the
+     * table as their validity oracle); 1 = charged, one evaluation each when proposed, as a failure, and no
+     * oracle: how the published benchmark counted (Schoonhoven et al. 2022). */
+    int charge_missing;
 } vkat_replay_opts;
+
+/* "free" or "charged": the counting of missing configurations, for every output to state. */
+const char *vkat_replay_missing_name(int charge_missing);
 
 /* One search of the table through vkat_search_run, answering evaluations from the table. best_at[k] (k <
  * mark_count) is the best time after marks[k] unique evaluations (the final best when the search stopped before);

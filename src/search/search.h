@@ -218,9 +218,11 @@ typedef struct vkat_search_stats {
     vkat_search_stop stop;
     uint64_t last_evaluated; /* encoded index of the evaluation just completed (for progress callbacks) */
     double last_s;           /* its score */
+    int final;               /* 1 on the last progress call only (stop may be set earlier, while evaluations
+                                still in flight complete) */
 } vkat_search_stats;
 
-/* Called after every completed evaluation, and once more at the end with stats->stop set. */
+/* Called after every completed evaluation, and once more at the end with stats->stop and stats->final set. */
 typedef void (*vkat_search_progress_fn)(void *user, const vkat_search_stats *stats);
 
 /* Runs the search: proposals from the strategy, deduplicated (a repeated proposal is answered from memory and

@@ -175,6 +175,7 @@ vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *ho
             progress(progress_user, stats);
     }
     stats->elapsed_s = vkat_now() - start;
+    stats->final = 1;
     if (progress)
         progress(progress_user, stats);
 

@@ -17,7 +17,7 @@
 #include <time.h>
 
 /* Bump when the schema changes, and add a step to migrate() that brings version N-1 to N. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* Long enough for another process's put (a few ms) or checkpoint; short enough that a stuck writer is reported. */
 #define STORE_BUSY_TIMEOUT_MS 30000
 
@@ -52,7 +52,7 @@ int vkat_status_from_name(const char *name)
     "pipeline_cache_uuid, kernel, template_hash, space_hash, problem, config, status, reason, median_s, min_s, " \
     "max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash, created, "            \
     "pipeline_stats"
-#define ROW_COLUMNS ROW_COLUMNS_V2 ", tensor"
+#define ROW_COLUMNS ROW_COLUMNS_V2 ", tensor, race_bound_s"
 
 /* The key without config (the "which measurement series" part) and with it (one variant). */
 #define WHERE_SERIES                                                                                             \
@@ -91,6 +91,8 @@ static const char schema_v3[] =
     " subgroups INTEGER NOT NULL,"
     " PRIMARY KEY (device_name, vendor_id, device_id, driver_version, driver_uuid, m, n, k, a_type, b_type,"
     " c_type, result_type));";
+/* Version 4: racing (race.c). Rows of older files are full measurements: 0. */
+static const char schema_v4[] = "ALTER TABLE results ADD COLUMN race_bound_s REAL NOT NULL DEFAULT 0;";
 /* Added after schema version 1 without bumping it: an older vkautotune ignores a table it does not know, and
  * this one creates it in any version-1 file it opens. */
 static const char schema_peaks[] =
@@ -130,8 +132,9 @@ static const char *const stmt_sql[STMT_COUNT_] = {
         "INSERT INTO results (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
         " space_hash, problem, config, vendor, driver_version_string, pipeline_cache_uuid, status, reason,"
         " median_s, min_s, max_s, mad_s, samples, batch, flops, bytes, tflops, gbps, rel_l2, max_abs, spirv_hash,"
-        " created, pipeline_stats, tensor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-        " ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"
+        " created, pipeline_stats, tensor, race_bound_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+        " ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
+        " ?32)"
         " ON CONFLICT (device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash,"
         " space_hash, problem, config) DO UPDATE SET vendor = excluded.vendor,"
         " driver_version_string = excluded.driver_version_string,"
@@ -140,7 +143,8 @@ static const char *const stmt_sql[STMT_COUNT_] = {
         " samples = excluded.samples, batch = excluded.batch, flops = excluded.flops, bytes = excluded.bytes,"
         " tflops = excluded.tflops, gbps = excluded.gbps, rel_l2 = excluded.rel_l2, max_abs = excluded.max_abs,"
         " spirv_hash = excluded.spirv_hash, created = excluded.created, pipeline_stats = excluded.pipeline_stats,"
-        " tensor = excluded.tensor"
+        " tensor = excluded.tensor,"
+        " race_bound_s = excluded.race_bound_s"
         " RETURNING id",
     [STMT_GET] = "SELECT " ROW_COLUMNS " FROM results WHERE " WHERE_VARIANT,
     /* id breaks ties so equal medians rank the same way on every call. */
@@ -234,6 +238,11 @@ static vkat_result migrate(vkat_store *st, vkat_error *err)
     }
     if (version < 3) {
         r = exec(st, schema_v3, err);
+        if (r)
+            goto rollback;
+    }
+    if (version < 4) {
+        r = exec(st, schema_v4, err);
         if (r)
             goto rollback;
     }
@@ -496,6 +505,7 @@ static void read_row(sqlite3_stmt *s, vkat_row *row)
     column_text(s, 29, row->created, sizeof row->created);
     column_text(s, 30, row->pipeline_stats, sizeof row->pipeline_stats);
     column_text(s, 31, row->tensor, sizeof row->tensor);
+    row->race_bound_s = sqlite3_column_double(s, 32);
 }
 
 /* Binds ?1..?9 (the series) and, with `config`, ?10. */
@@ -568,6 +578,7 @@ vkat_result vkat_store_put(vkat_store *st, vkat_row *row, vkat_error *err)
     B(sqlite3_bind_text(s, 29, row->created, -1, SQLITE_STATIC));
     B(sqlite3_bind_text(s, 30, row->pipeline_stats, -1, SQLITE_STATIC));
     B(sqlite3_bind_text(s, 31, row->tensor, -1, SQLITE_STATIC));
+    B(sqlite3_bind_double(s, 32, row->status == VKAT_STATUS_RACED ? row->race_bound_s : 0));
 #undef B
     if (rc != SQLITE_OK) {
         done(s);
@@ -985,11 +996,18 @@ vkat_result vkat_store_list_peaks(vkat_store *st, vkat_peaks **out, size_t *coun
 
 /* Does the source's row win over the destination's (same key)? A total order but for exact ties, which keep the
  * destination's row: that makes a merge idempotent and independent of input order. */
+/* How much a row knows: a full measurement, then a raced-out one (checked, partly timed), then a failure. */
+static int row_rank(const vkat_row *r)
+{
+    return r->status == VKAT_STATUS_OK ? 2 : r->status == VKAT_STATUS_RACED ? 1 : 0;
+}
+
 static int row_wins(const vkat_row *src, const vkat_row *dst)
 {
-    int src_ok = src->status == VKAT_STATUS_OK, dst_ok = dst->status == VKAT_STATUS_OK;
-    if (src_ok != dst_ok)
-        return src_ok;
+    int src_rank = row_rank(src), dst_rank = row_rank(dst);
+    if (src_rank != dst_rank)
+        return src_rank > dst_rank;
+    int src_ok = src_rank == 2;
     int c = strcmp(src->created, dst->created);
     if (c != 0)
         return c > 0;
@@ -1002,9 +1020,9 @@ static vkat_result merge_rows(vkat_store *dst, sqlite3 *src, const char *src_pat
                               vkat_merge_stats *stats, vkat_error *err)
 {
     sqlite3_stmt *s = NULL;
-    /* A version-2 source has no tensor column: its rows are bounded by the scalar rate (""). */
-    const char *sql = version < 3 ? "SELECT " ROW_COLUMNS_V2 ", '' FROM results ORDER BY id"
-                                  : "SELECT " ROW_COLUMNS " FROM results ORDER BY id";
+    /* The source was migrated in memory (vkat_store_open_readonly): every column is there. */
+    (void)version;
+    const char *sql = "SELECT " ROW_COLUMNS " FROM results ORDER BY id";
     if (sqlite3_prepare_v2(src, sql, -1, &s, NULL) != SQLITE_OK)
         return db_fail(err, src, src_path);
     vkat_result r = VKAT_OK;

@@ -12,7 +12,8 @@
 
 typedef struct vkat_store vkat_store;
 
-/* Status of one variant. Only "ok" rows are ranked. */
+/* Status of one variant. Only "ok" rows (checked, fully measured) are ranked. New statuses go at the end: the
+ * enum's order is not stored (names are), but tests and tables list them in this order. */
 #define VKAT_STATUS_LIST(X)                                                                                      \
     X(VKAT_STATUS_OK, "ok")                                                                                      \
     X(VKAT_STATUS_INVALID, "invalid")             /* failed a constraint (normally not stored) */              \
@@ -26,7 +27,9 @@ typedef struct vkat_store vkat_store;
     X(VKAT_STATUS_DEVICE_LOST, "device-lost")                                                                    \
     X(VKAT_STATUS_ABORTED, "aborted") /* written before a variant runs; replaced by its result; left only when the \
                                          process ended mid-run, and then evaluated again on resume */             \
-    X(VKAT_STATUS_ERROR, "error")
+    X(VKAT_STATUS_ERROR, "error")                                                                              \
+    X(VKAT_STATUS_RACED, "raced-out") /* checked and correct, but its first timed samples put it clearly behind   \
+                                         the best (race.c): a partial measurement, never ranked or exported */
 
 typedef enum vkat_status {
 #define VKAT_X_ENUM(name, str) name,
@@ -59,6 +62,9 @@ typedef struct vkat_row {
     /* Which peak bounds the flops (schema 3): "" the scalar fp32 rate; "A,C" (e.g. "float16,float32") the
      * measured cooperative-matrix peak with A/B of type A and accumulators of type C; "*" the fastest one. */
     char tensor[48];
+    /* A "raced-out" row's timings are its few samples, and this is the bound its lower bound passed (the best's
+     * upper bound then, seconds); 0 for a full measurement. Schema version 4. */
+    double race_bound_s;
 } vkat_row;
 
 /* Opens (creating when missing) for reading and writing: switches the file to WAL and migrates an older schema.

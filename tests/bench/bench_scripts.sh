@@ -52,4 +52,19 @@ check "the second launch takes the pick from the cache" \
     grep -q "^second launch, tuning: .*(from the cache)" "$T/rtb/summary.txt"
 check "it reports the pick's and the fallback's fraction of the own winner's speed" \
     grep -q "^tier fallback .* = [0-9.]* of the own winner's speed" "$T/rtb/summary.txt"
+
+# bench/race.py: the paired raced / full runs and a from-scratch search, at 64^3; cmgemm's rows say why it was
+# skipped (lavapipe has no cooperative matrices).
+python3 "$SRC/bench/race.py" --bin "$BIN" --spaces "$SRC/spaces/gemm.ini,$SRC/spaces/cmgemm_f16.ini" \
+    --search-spaces 1 --problem M=64,N=64,K=64 --pair-budget 8 --search-seconds 5 --jobs 1 --out "$T/race.md" \
+    >"$T/race.out" 2>"$T/race.err"
+rc=$?
+check "race.py runs (exit $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -n 5 "$T/race.err"
+check "its paired rows: raced and full, with the winners' agreement" \
+    grep -q "^| gemm.ini | M=64,N=64,K=64 | race | 8 | .* | \(same variant\|within spread\|DIFFERENT\)" "$T/race.md"
+check "and the full run's comparison of the same variants" \
+    grep -q "^| gemm.ini | M=64,N=64,K=64 | no-race | 8 | .* full figures agree; raced out [0-9]*: " "$T/race.md"
+check "cmgemm says why it was skipped" grep -q "^| cmgemm_f16.ini | skipped: " "$T/race.md"
+check "the from-scratch searches, raced and not" grep -q "^| gemm.ini | no-race | [0-9]* | [0-9.]* | 0 | " "$T/race.md"
 finish
