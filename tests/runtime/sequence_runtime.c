@@ -302,7 +302,10 @@ int main(int argc, char **argv)
             }
     }
     double rel = sqrt(err2 / (ref2 > 0 ? ref2 : 1));
-    int ok = rel <= 1e-5;
+    /* Against an fp64 sum on the CPU, not the tuner's fp32 reference: an fp32 tree sum of 10^5 values of 0..1
+     * carries about 1e-5 of rounding (seen: 1.14e-5 with B = 64), so allow 1e-4; a dropped or doubled block
+     * is off by 1e-3 or more. */
+    int ok = rel <= 1e-4;
     printf("check: %s (rel_l2 %.3g)\n", ok ? "ok" : "WRONG", rel);
     return ok ? 0 : 1;
 }

@@ -17,7 +17,7 @@ if ! "$BIN" devices >/dev/null 2>&1; then
     echo "SKIPPED: no Vulkan device (install mesa-vulkan-drivers for lavapipe)"
     exit 77
 fi
-"$BIN" "$SRC/shaders/gemm.comp.in" --space "$SRC/spaces/gemm.ini" --problem M=64,N=64,K=64 --budget 8 \
+"$BIN" "$SRC/shaders/gemm.comp.in" --space "$SRC/spaces/gemm.ini" --problem M=64,N=64,K=64 --budget 8 --no-race \
     --db "$T/t.db" -q --warmup 0.01 --repetitions 3 >"$T/tune.out" 2>&1 || { cat "$T/tune.out"; fail "tune"; exit 1; }
 "$BIN" export --db "$T/t.db" --space "$SRC/spaces/gemm.ini" -o "$T/out" --header gemm_kernels.h --candidates 4 \
     2>"$T/export.err" || { cat "$T/export.err"; fail "export --candidates"; exit 1; }
