@@ -272,7 +272,7 @@ static void test_cli(void)
 }
 
 /* Racing's rows (schema 3): a full measurement beats a raced-out one whatever their dates, a raced-out one beats
- * a failure; a file written before racing (schema 2, no race_bound_s) merges; the portability matrix tells a
+ * a failure; files written before racing (schemas 1 and 2, no race_bound_s) merge; the portability matrix tells a
  * winner raced out on another device from one measured there. */
 static void test_racing(void)
 {
@@ -344,6 +344,24 @@ static void test_racing(void)
         " 'TM=2', 'ok', '', 0.5, 0.5, 0.5, 0, 10, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z', '');"
         "PRAGMA user_version = 2;";
     CHECK(sqlite3_exec(db, v2, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    memset(&s, 0, sizeof s);
+    CHECK_MSG(vkat_store_merge(dst, old_path, &s, &err) == VKAT_OK && s.added == 1, "%s", err.message);
+    /* A schema-1 file (no pipeline statistics either). */
+    unlink(old_path);
+    CHECK(sqlite3_open(old_path, &db) == SQLITE_OK);
+    const char *v1 =
+        "CREATE TABLE results (id INTEGER PRIMARY KEY, device_name TEXT NOT NULL, vendor TEXT NOT NULL,"
+        " vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL, driver_version INTEGER NOT NULL,"
+        " driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL, pipeline_cache_uuid TEXT NOT NULL,"
+        " kernel TEXT NOT NULL, template_hash TEXT NOT NULL, space_hash TEXT NOT NULL, problem TEXT NOT NULL,"
+        " config TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, median_s REAL, min_s REAL, max_s REAL,"
+        " mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL, flops REAL, bytes REAL, tflops REAL,"
+        " gbps REAL, rel_l2 REAL, max_abs REAL, spirv_hash TEXT NOT NULL, created TEXT NOT NULL);"
+        "INSERT INTO results VALUES (1, 'old', 'Mesa', 1, 2, 3, '0.0.3', 'u', 'p', 'sgemm', 't', 's', 'M=1',"
+        " 'TM=4', 'ok', '', 0.5, 0.5, 0.5, 0, 10, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z');"
+        "PRAGMA user_version = 1;";
+    CHECK(sqlite3_exec(db, v1, NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(db);
     memset(&s, 0, sizeof s);
     CHECK_MSG(vkat_store_merge(dst, old_path, &s, &err) == VKAT_OK && s.added == 1, "%s", err.message);
