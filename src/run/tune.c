@@ -46,6 +46,18 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
         return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
     uint64_t h = vkat_source_set_hash(&set);
     vkat_source_set_free(&set);
+    /* The reference's included files decide what is correct, so they count too. Only when it includes something:
+     * a reference without includes leaves the key as it always was (older databases keep their results). */
+    if (space->reference_path) {
+        if (vkat_source_set_load(space->reference_path, (const char *const *)space->include_dirs,
+                                 space->include_dir_count, &set, err) != VKAT_OK)
+            return vkat_fail(err, VKAT_ERR_IO, space->reference_path, 0, "cannot read the reference");
+        if (set.count > 1) {
+            uint64_t ref = vkat_source_set_hash(&set);
+            h = XXH3_64bits_withSeed(&ref, sizeof ref, h);
+        }
+        vkat_source_set_free(&set);
+    }
     /* The templates of a sequence's passes are part of the variant too. */
     vkat_result r = vkat_sequence_templates_hash(space, &h, err);
     if (r != VKAT_OK)

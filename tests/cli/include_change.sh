@@ -28,4 +28,18 @@ cp "$SRC/tests/data/unmodified/inc/common/indexing.glsl" "$T/inc/common/indexing
 # shellcheck disable=SC2086
 "$BIN" $RUN >"$T/out4" 2>"$T/err4"
 check "with the include restored, the first results hold again" grep -q "6 evaluated (6 from the database), 0 failed" "$T/out4"
+# The reference's includes count too: a reference that includes a file, then that file changed (the reference now
+# computes twice the product), makes every stored result stale, and each variant is measured and found wrong.
+sed 's|^void main()|#include "common/ref_scale.glsl"\nvoid main()|; s|c\[row \* N + col\] = acc;|c[row * N + col] = REF_SCALE * acc;|' \
+    "$SRC/tests/data/unmodified/shaders/matmul_ref.comp" >"$T/shaders/matmul_ref.comp"
+echo "const float REF_SCALE = 1.0;" >"$T/inc/common/ref_scale.glsl"
+# shellcheck disable=SC2086
+"$BIN" $RUN >"$T/out5" 2>"$T/err5"
+check "a reference with an include: measured again (its key changed), and correct" \
+    grep -q "6 evaluated (0 from the database), 0 failed" "$T/out5"
+echo "const float REF_SCALE = 2.0;" >"$T/inc/common/ref_scale.glsl"
+# shellcheck disable=SC2086
+"$BIN" $RUN >"$T/out6" 2>"$T/err6"
+check "after the reference's include changed, nothing comes from the database and all six are wrong" \
+    grep -q "6 evaluated (0 from the database), 6 failed" "$T/out6"
 finish
