@@ -358,6 +358,8 @@ static void test_racing(void)
         " config TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, median_s REAL, min_s REAL, max_s REAL,"
         " mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL, flops REAL, bytes REAL, tflops REAL,"
         " gbps REAL, rel_l2 REAL, max_abs REAL, spirv_hash TEXT NOT NULL, created TEXT NOT NULL);"
+        "CREATE UNIQUE INDEX results_key ON results (device_name, vendor_id, device_id, driver_version,"
+        " driver_uuid, kernel, template_hash, space_hash, problem, config);"
         "INSERT INTO results VALUES (1, 'old', 'Mesa', 1, 2, 3, '0.0.3', 'u', 'p', 'sgemm', 't', 's', 'M=1',"
         " 'TM=4', 'ok', '', 0.5, 0.5, 0.5, 0, 10, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z');"
         "PRAGMA user_version = 1;";
