@@ -21,7 +21,8 @@ typedef struct vkat_space_census {
 typedef void (*vkat_space_census_progress_fn)(void *user, int sampling, uint64_t done, uint64_t total);
 
 typedef struct vkat_space_census_opts {
-    double exact_seconds;      /* how long the exact walk may take before sampling takes over; 0: 2 s */
+    double exact_seconds;      /* how long the exact walk may take before sampling takes over; 0: 2 s, and no
+                                  limit up to 2^27 raw configurations (the same counts on any machine) */
     uint64_t samples;          /* random configurations checked when sampling; 0: 200,000 */
     double sample_seconds;     /* bound on the sampling (fewer samples when it is reached); 0: 2 s */
     uint64_t seed;             /* of the samples: the same seed gives the same estimate */
