@@ -1267,12 +1267,12 @@ static vkat_result load_tensor(loader *ld, const entry *e)
     }
     static const char *const types[] = {"float16", "bfloat16", "float32", "int8", "uint8", "int16", "uint16",
                                         "int32", "uint32", "float_e4m3", "float_e5m2", NULL};
-    char ab[32] = "", acc[32] = "", extra[8] = "";
+    char ab[24] = "", acc[24] = "", extra[8] = ""; /* "A,C" fits vkat_space.tensor (48) */
     if (!strcmp(e->value, "*")) {
         snprintf(s->tensor, sizeof s->tensor, "*");
         return VKAT_OK;
     }
-    int n = sscanf(e->value, " %31[^, ] , %31[^, ] %7s", ab, acc, extra);
+    int n = sscanf(e->value, " %23[^, ] , %23[^, ] %7s", ab, acc, extra);
     int ok_ab = 0, ok_acc = !strcmp(acc, "*");
     for (int i = 0; types[i]; i++) {
         ok_ab |= !strcmp(ab, types[i]);
