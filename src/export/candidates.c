@@ -95,7 +95,8 @@ vkat_result vkat_export_candidates(vkat_store *st, const vkat_row *winners, size
             }
         }
     }
-    qsort(all, nall, sizeof *all, by_score);
+    if (nall) /* all is NULL when no configuration was measured anywhere */
+        qsort(all, nall, sizeof *all, by_score);
     size_t take = max - distinct < nall ? max - distinct : nall;
     if (take) {
         *out = malloc(take * sizeof **out);
