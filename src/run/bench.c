@@ -1287,12 +1287,10 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
 {
     memset(out, 0, sizeof *out);
     vkat_timing_opts o = {0.2, 1e-4, 10, 2.0, 10ull * 1000000000ull, 0, NULL, NULL, 0};
-    int skip_warmup = 0;
     if (opts) {
         /* Zero fields mean "default", as everywhere in the library; warmup 0 is spelt as a negative value. */
         if (opts->warmup_s)
             o.warmup_s = opts->warmup_s < 0 ? 0 : opts->warmup_s;
-        skip_warmup = opts->warmup_s < 0;
         if (opts->min_sample_s > 0)
             o.min_sample_s = opts->min_sample_s;
         if (opts->repetitions)
@@ -1328,7 +1326,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     double start = vkat_now(), elapsed = 0;
     uint64_t done = 0;
     uint32_t batch = 1;
-    for (int first = 1; !skip_warmup && (first || elapsed < o.warmup_s); first = 0) {
+    for (int first = 1; first || elapsed < o.warmup_s; first = 0) {
         r = begin(ws, o.timeout_ns, err);
         if (r)
             goto cleanup;

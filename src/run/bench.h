@@ -128,9 +128,8 @@ vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void
 
 /* A zero field means its default. */
 typedef struct vkat_timing_opts {
-    double warmup_s;       /* keep dispatching until this much wall time has passed; default 0.2; < 0: none at
-                              all, for a kernel that has just run with the GPU busy (tune.c's checked run); the
-                              batch calibration still runs untimed */
+    double warmup_s;       /* keep dispatching until this much wall time has passed (one batch at least);
+                              default 0.2; < 0: 0 s */
     double min_sample_s;   /* batch dispatches per timestamp pair until one sample lasts this long; default 1e-4 */
     uint32_t repetitions;  /* timed samples; default 10 */
     double max_time_s;     /* stop early when the samples have taken this long; default 2 */

@@ -207,7 +207,6 @@ typedef struct run_ctx {
     const vkat_shader_sources *sources; /* the template's files and compile options */
     vkat_compile_cache *compile_cache;
     vkat_tune_times *times;
-    double gpu_busy_until; /* when the last measurement ended (0: none yet) */
     vkat_pool *pool;
     /* the measuring thread; `queued` and `stopping` are guarded by the search's lock */
     pthread_t thread;
@@ -717,8 +716,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
              * variant 0.02 s of warm-up after a short gap ran at 540-1700 MHz and measured its own best
              * configuration at 82 TOPS instead of 310 (issue #21, records/session6-issue-21.md). So every
              * variant gets the full warm-up (--warmup, default 0.2 s). */
-            vkat_timing_opts to = c->opts->timing;
-            to.warmup_s = to.warmup_s != 0 ? to.warmup_s : 0.2;
+            vkat_timing_opts to = c->opts->timing; /* warmup_s 0: bench.c's default */
             race_ctx rc = {c->search, to.repetitions ? to.repetitions : 10, 0, 0};
             if (!c->search->race.disabled) {
                 to.after_sample = race_after_sample;
@@ -727,8 +725,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
             }
             vkat_timing tm;
             r = vkat_kernel_measure(j->kernel, j->launch.groups, j->launch.push, &to, &tm, &verr);
-            c->gpu_busy_until = vkat_now();
-            t->measure += c->gpu_busy_until - t1; /* a raced-out variant's partial time too */
+            t->measure += vkat_now() - t1; /* a raced-out variant's partial time too */
             if (r == VKAT_OK && tm.cut) {
                 row->status = VKAT_STATUS_RACED;
                 row->race_bound_s = rc.cut_bound;
