@@ -126,11 +126,6 @@ static vkat_result sample(const vkat_space *s, vkat_value *env, uint32_t *choice
     return VKAT_OK;
 }
 
-static int opts_exact_given(const vkat_space_census_opts *opts)
-{
-    return opts && opts->exact_seconds > 0;
-}
-
 vkat_result vkat_space_census_run(const vkat_space *s, const vkat_value *env_template,
                                   const vkat_space_census_opts *opts, vkat_space_census *out, uint64_t *removed_by,
                                   vkat_error *err)
@@ -144,7 +139,7 @@ vkat_result vkat_space_census_run(const vkat_space *s, const vkat_value *env_tem
     out->raw_overflows = out->raw == 0 && s->param_count > 0;
     if (s->param_count == 0)
         out->raw = 1;
-    if (!opts_exact_given(opts) && !out->raw_overflows && out->raw <= ALWAYS_EXACT_RAW)
+    if (!(o.exact_seconds > 0) && !out->raw_overflows && out->raw <= ALWAYS_EXACT_RAW)
         exact_s = INFINITY;
     size_t nsym = vkat_symtab_count(s->symbols), ncons = s->constraint_count ? s->constraint_count : 1;
     vkat_value *env = malloc((nsym ? nsym : 1) * sizeof *env);
