@@ -111,7 +111,8 @@ def main():
                       % (path, line, name, length, a.max))
     stale = sorted(known - seen_known)
     for path, name in stale:
-        print("%s: '%s %s' is no longer over %d lines (or gone): remove it from the list" % (a.known, path, name, a.max))
+        print("%s: '%s %s' is no longer over %d lines (or gone): remove it from the list"
+              % (a.known, path, name, a.max))
     print("%d function(s) over %d lines without a reason, %d with one, %d known, %d stale entries"
           % (unexplained, a.max, explained, len(seen_known), len(stale)))
     return 1 if (unexplained or stale) and not a.report else 0

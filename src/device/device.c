@@ -217,8 +217,9 @@ static void query_features(VkPhysicalDevice pd, const vkat_device_info *d, vkat_
     vkGetPhysicalDeviceFeatures2(pd, &fs->core);
 }
 
-/* Properties and limits: only structures the device knows are chained (their core version or extension). */
-static void read_properties(VkPhysicalDevice pd, const VkExtensionProperties *exts, uint32_t next, vkat_device_info *d)
+/* Identity, driver, limits and subgroup sizes, from vkGetPhysicalDeviceProperties2. */
+static void read_properties(VkPhysicalDevice pd, const VkExtensionProperties *exts, uint32_t next,
+                            vkat_device_info *d)
 {
     VkPhysicalDeviceProperties base;
     vkGetPhysicalDeviceProperties(pd, &base);
@@ -332,7 +333,8 @@ static void pick_compute_queue(VkPhysicalDevice pd, vkat_device_info *d)
 }
 
 /* Memory heaps, with the driver's budget where VK_EXT_memory_budget gives one. */
-static void read_memory_heaps(VkPhysicalDevice pd, const VkExtensionProperties *exts, uint32_t next, vkat_device_info *d)
+static void read_memory_heaps(VkPhysicalDevice pd, const VkExtensionProperties *exts, uint32_t next,
+                              vkat_device_info *d)
 {
     VkPhysicalDeviceMemoryProperties2 m2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
     VkPhysicalDeviceMemoryBudgetPropertiesEXT mb = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
