@@ -9,11 +9,12 @@
 #include "device_key.h"
 #include "pool.h"
 #include "export.h"
+#include "measured_spirv.h"
 #include "search.h"
+#include "build.h"
 #include "descriptors.h"
 #include "shader_sources.h"
 #include "sequence.h"
-#include "template.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -46,16 +47,14 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
         return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
     uint64_t h = vkat_source_set_hash(&set);
     vkat_source_set_free(&set);
-    /* The reference's included files decide what is correct, so they count too. Only when it includes something:
-     * a reference without includes leaves the key as it always was (older databases keep their results). */
+    /* The reference and its included files decide what is correct, so they count too: an edited reference starts
+     * a new series. (Before stored SPIR-V, a reference without includes was left out of the key.) */
     if (space->reference_path) {
         if (vkat_source_set_load(space->reference_path, (const char *const *)space->include_dirs,
                                  space->include_dir_count, &set, err) != VKAT_OK)
             return vkat_fail(err, VKAT_ERR_IO, space->reference_path, 0, "cannot read the reference");
-        if (set.count > 1) {
-            uint64_t ref = vkat_source_set_hash(&set);
-            h = XXH3_64bits_withSeed(&ref, sizeof ref, h);
-        }
+        uint64_t ref = vkat_source_set_hash(&set);
+        h = XXH3_64bits_withSeed(&ref, sizeof ref, h);
         vkat_source_set_free(&set);
     }
     /* The templates of a sequence's passes are part of the variant too. */
@@ -70,28 +69,6 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
     return VKAT_OK;
 }
 
-static vkat_result compile_source(const char *template_path, const vkat_space *space, const vkat_device_info *device,
-                                  const vkat_value *env, const vkat_launch *launch, int reference,
-                                  vkat_spirv *spirv, vkat_error *err)
-{
-    vkat_shader_sources src;
-    char *inst = NULL;
-    vkat_result r = vkat_shader_sources_load(space, template_path, reference, &src, err);
-    if (r == VKAT_OK)
-        r = vkat_template_for_config(space, src.set.files[0].text, template_path, env, launch, reference, &inst,
-                                     err);
-    if (r == VKAT_OK)
-        r = vkat_compile_glsl_opts(inst, template_path, device->api_version, &src.opts, spirv, err);
-    vkat_shader_sources_free(&src);
-    free(inst);
-    if (r != VKAT_OK)
-        return r;
-    r = vkat_validate_spirv(spirv, device->api_version, err);
-    if (r != VKAT_OK)
-        vkat_spirv_free(spirv);
-    return r;
-}
-
 vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
                             vkat_value *env, vkat_launch *launch, vkat_spirv *spirv, vkat_error *err)
 {
@@ -99,7 +76,7 @@ vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *dev
     vkat_result r = vkat_space_launch(space, env, 0, launch, err);
     if (r != VKAT_OK)
         return r;
-    r = compile_source(space->template_path, space, device, env, launch, 0, spirv, err);
+    r = vkat_build_file(space, space->template_path, device->api_version, NULL, env, launch, 0, spirv, NULL, err);
     if (r != VKAT_OK)
         vkat_launch_free(launch);
     return r;
@@ -168,6 +145,7 @@ typedef struct job {
     /* preparation (instantiate, compile, validate, limits, pipeline) */
     vkat_launch launch;
     vkat_spirv spirv;
+    vkat_sequence sequence; /* a sequence of dispatches' modules; step_count 0 for one dispatch */
     vkat_spec_value spec[64];
     size_t spec_count;
     vkat_kernel *kernel;
@@ -203,7 +181,6 @@ typedef struct run_ctx {
     int has_reference;
     vkat_gpu_check *gpu_check; /* the outputs compared on the device; NULL: all on the host */
     vkat_value *env;  /* scratch environment for setting the device up */
-    const char *template_src;
     const vkat_shader_sources *sources; /* the template's files and compile options */
     vkat_compile_cache *compile_cache;
     vkat_tune_times *times;
@@ -349,7 +326,8 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
             r = vkat_sequence_kernel(&q, c->ws, "main", &k, err);
         vkat_sequence_free(&q);
     } else if (r == VKAT_OK) {
-        r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
+        r = vkat_build_file(s, s->reference_path, c->device->api_version, NULL, c->env, &launch, 1, &spirv, NULL,
+                            err);
         vkat_spec_value spec[64];
         size_t nspec = spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
         vkat_spirv_info si;
@@ -596,6 +574,7 @@ static void release_job(job *j)
     vkat_kernel_destroy(j->kernel);
     j->kernel = NULL;
     vkat_spirv_free(&j->spirv);
+    vkat_sequence_free(&j->sequence);
     vkat_launch_free(&j->launch);
 }
 
@@ -604,22 +583,23 @@ static vkat_result prepare_sequence(run_ctx *c, job *j, vkat_error *e)
 {
     const vkat_space *s = c->space;
     double t0 = vkat_now();
-    vkat_sequence q = {0};
+    vkat_sequence *q = &j->sequence; /* kept until measured: an "ok" row's modules are stored */
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e); /* metrics; its dispatch is unused */
     if (r == VKAT_OK)
-        r = vkat_sequence_compile(s, c->device, c->compile_cache, j->env, 0, &q, e);
-    j->t_compile = q.compile_s;
-    j->t_validate = q.validate_s;
-    j->cache_hit = r == VKAT_OK && q.all_cached;
+        r = vkat_sequence_compile(s, c->device, c->compile_cache, j->env, 0, q, e);
+    j->t_compile = q->compile_s;
+    j->t_validate = q->validate_s;
+    j->cache_hit = r == VKAT_OK && q->all_cached;
     double t1 = vkat_now();
-    j->t_instantiate = t1 - t0 - q.compile_s - q.validate_s;
+    j->t_instantiate = t1 - t0 - q->compile_s - q->validate_s;
     if (r == VKAT_OK) {
-        hex64(q.hash, j->row.spirv_hash);
-        r = vkat_sequence_kernel(&q, c->ws, s->entry, &j->kernel, e);
+        hex64(q->hash, j->row.spirv_hash);
+        r = vkat_sequence_kernel(q, c->ws, s->entry, &j->kernel, e);
         j->pipeline_failed = r == VKAT_ERR_VULKAN;
         j->t_pipeline = vkat_now() - t1;
     }
-    vkat_sequence_free(&q);
+    if (r != VKAT_OK)
+        vkat_sequence_free(q);
     return r;
 }
 
@@ -629,7 +609,6 @@ static void prepare(void *ctx, void *p)
     job *j = p;
     const vkat_space *s = c->space;
     vkat_error *e = &j->error;
-    char *source = NULL;
     double t0 = vkat_now();
     j->pipeline_failed = 0;
     j->spec_count = spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
@@ -638,14 +617,14 @@ static void prepare(void *ctx, void *p)
         return;
     }
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
+    vkat_build_times bt = {0};
     if (r == VKAT_OK)
-        r = vkat_template_for_config(s, c->template_src, s->template_path, j->env, &j->launch, 0, &source, e);
-    double t1 = vkat_now();
-    j->t_instantiate = t1 - t0;
-    if (r == VKAT_OK)
-        r = vkat_compile_cached(c->compile_cache, source, s->template_path, c->device->api_version,
-                                &c->sources->opts, &j->spirv, &j->cache_hit, &j->t_compile, &j->t_validate, e);
-    free(source);
+        r = vkat_build_spirv(s, c->sources, c->device->api_version, c->compile_cache, j->env, &j->launch, 0,
+                             &j->spirv, &bt, e);
+    j->t_instantiate = vkat_now() - t0 - bt.compile_s - bt.validate_s;
+    j->t_compile = bt.compile_s;
+    j->t_validate = bt.validate_s;
+    j->cache_hit = bt.cache_hit;
     if (r == VKAT_OK) {
         hex64(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
         vkat_spirv_info si;
@@ -929,9 +908,20 @@ static void lane_measure(run_ctx *c, job *j)
         release_job(j);
         return;
     }
+    /* The module(s) leave the job before it is measured (measuring frees what the job holds): an "ok" row's are
+     * stored under its SPIR-V hash before the row, so that export writes what was measured. */
+    vkat_spirv module = j->spirv;
+    vkat_sequence sequence = j->sequence;
+    memset(&j->spirv, 0, sizeof j->spirv);
+    memset(&j->sequence, 0, sizeof j->sequence);
     vkat_error lost = {0};
     vkat_result mr = measure(c, j, &lost);
-    if ((j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error)) != VKAT_OK)
+    if (j->row.status == VKAT_STATUS_OK && (module.count || sequence.step_count))
+        j->fatal = vkat_measured_put(c->store, j->row.spirv_hash, sequence.step_count ? NULL : &module, &sequence,
+                                     &j->fatal_error);
+    vkat_spirv_free(&module);
+    vkat_sequence_free(&sequence);
+    if (j->fatal != VKAT_OK || (j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error)) != VKAT_OK)
         return;
     if (mr != VKAT_OK) {
         vkat_log(VKAT_LOG_WARN, "%s: %s: %s; recreating the device", c->device->name, j->row.config, j->row.reason);
@@ -1170,7 +1160,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
     vkat_shader_sources sources = {0};
-    const char *template_src = NULL;
     vkat_compile_cache *cache = vkat_compile_cache_create(256);
     vkat_tune_times *lane_times = calloc(device_count, sizeof *lane_times);
     sc.lanes = calloc(device_count, sizeof *sc.lanes);
@@ -1187,7 +1176,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     /* Before any GPU work: the template's files, and no #define that would replace a name it declares. */
     if ((r = vkat_shader_sources_load(space, space->template_path, 0, &sources, err)) != VKAT_OK)
         goto cleanup;
-    template_src = sources.set.files[0].text;
     for (size_t i = 0; i < window; i++) {
         slots[i].choice = calloc(np ? np : 1, sizeof *slots[i].choice);
         slots[i].env = calloc(nsym ? nsym : 1, sizeof *slots[i].env);
@@ -1228,7 +1216,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->opts = opts;
         c->has_reference = space->reference_path != NULL;
         c->times = &lane_times[i];
-        c->template_src = template_src;
         c->sources = &sources;
         c->compile_cache = cache;
         pthread_cond_init(&c->cv, NULL);

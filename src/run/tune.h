@@ -115,11 +115,12 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
                               size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
                               vkat_tune_report *report, vkat_error *err);
 
-/* The database key (device, kernel, template hash, space hash, problem) for a space on a device. Reads the
- * template file to hash it. */
+/* The database key (device, kernel, template hash, space hash, problem) for a space on a device. The template
+ * hash covers the template, the reference and the passes' templates, each with every file it includes. */
 vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err);
 
-/* Compiles one configuration for a device: instantiate, compile, validate. Used by `compile` and export. */
+/* Compiles one configuration for a device through the one build path (build.h): instantiate, compile, validate.
+ * Used by `vkautotune compile`, and by export for a row measured before SPIR-V was stored. */
 vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
                             vkat_value *env, vkat_launch *launch, vkat_spirv *spirv, vkat_error *err);
 
