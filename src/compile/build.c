@@ -42,3 +42,18 @@ vkat_result vkat_build_file(const vkat_space *s, const char *path, uint32_t api,
     vkat_shader_sources_free(&src);
     return r;
 }
+
+size_t vkat_build_spec_values(const vkat_space *space, const vkat_value *env, int reference, vkat_spec_value *out,
+                              size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < space->problem_count && n < cap; i++)
+        if (space->problem[i].binding == VKAT_SIZE_SPEC)
+            out[n++] = (vkat_spec_value){space->problem[i].spec_id, (uint32_t)env[space->problem[i].slot].i};
+    for (size_t i = 0; !reference && i < space->param_count && n < cap; i++) {
+        const vkat_param *p = &space->params[i];
+        if (p->kind == VKAT_PARAM_SPEC)
+            out[n++] = (vkat_spec_value){p->spec_id, (uint32_t)env[p->slot].i};
+    }
+    return n;
+}

@@ -31,4 +31,9 @@ vkat_result vkat_build_file(const vkat_space *s, const char *path, uint32_t api,
                             const vkat_value *env, const vkat_launch *launch, int reference, vkat_spirv *out,
                             vkat_build_times *times, vkat_error *err);
 
+/* The specialization constants of the configuration in `env`, as a pipeline (or a reflection) takes them: problem
+ * sizes bound to @spec, then (unless for the reference) @spec parameters; at most `cap`. Returns the count. */
+size_t vkat_build_spec_values(const vkat_space *space, const vkat_value *env, int reference, vkat_spec_value *out,
+                              size_t cap);
+
 #endif
