@@ -33,8 +33,7 @@
 /* The hash the results database gives a module (vkat_spirv_hash), as the manifest and the header print it. */
 static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
 {
-    snprintf(out, 17, "%016llx", (unsigned long long)vkat_spirv_hash(m));
-    return out;
+    return vkat_hash_hex(vkat_spirv_hash(m), out);
 }
 
 /* Writes `size` bytes to dir/name through a temporary file + fsync + rename (atomic_file.c), so readers (and a

@@ -16,7 +16,6 @@
 #include "tune.h"
 #include "util.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,11 +36,6 @@ typedef struct export_slot {
     int candidate_only;        /* see vkat_export_item */
     vkat_sequence sequence;    /* a sequence of dispatches; step_count 0: one dispatch (spirv) */
 } export_slot;
-
-static void hex64(uint64_t v, char out[17])
-{
-    snprintf(out, 17, "%016" PRIx64, v);
-}
 
 /* Does any dispatch, buffer-size, push-constant or pass expression read a device.* name? */
 static int launch_reads_device(const vkat_space *s)
@@ -100,7 +94,7 @@ static vkat_result compile_older_row(export_slot *x, vkat_error *err)
     if (r != VKAT_OK)
         return r;
     char h[17];
-    hex64(hash, h);
+    vkat_hash_hex(hash, h);
     if (strcmp(h, x->row.spirv_hash) != 0)
         return vkat_fail(err, VKAT_ERR_DB, NULL, 0,
                          "'%s' %s on %s (%s) was measured before vkautotune kept the measured SPIR-V in the database "

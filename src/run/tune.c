@@ -30,11 +30,6 @@
 
 /* ---- Keys and building ---------------------------------------------------------------------------------- */
 
-static void hex64(uint64_t v, char out[17])
-{
-    snprintf(out, 17, "%016" PRIx64, v);
-}
-
 vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
 {
     memset(key, 0, sizeof *key);
@@ -59,10 +54,10 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
     vkat_result r = vkat_sequence_templates_hash(space, &h, err);
     if (r != VKAT_OK)
         return r;
-    hex64(h, key->template_hash);
+    vkat_hash_hex(h, key->template_hash);
     vkat_device_key_from_info(device, &key->device);
     snprintf(key->kernel, sizeof key->kernel, "%s", space->name);
-    hex64(space->file_hash, key->space_hash);
+    vkat_hash_hex(space->file_hash, key->space_hash);
     vkat_space_format_problem(space, key->problem, sizeof key->problem);
     return VKAT_OK;
 }
@@ -574,7 +569,7 @@ static vkat_result prepare_sequence(run_ctx *c, job *j, vkat_error *e)
     double t1 = vkat_now();
     j->t_instantiate = t1 - t0 - q->compile_s - q->validate_s;
     if (r == VKAT_OK) {
-        hex64(q->hash, j->row.spirv_hash);
+        vkat_hash_hex(q->hash, j->row.spirv_hash);
         r = vkat_sequence_kernel(q, c->ws, s->entry, &j->kernel, e);
         j->pipeline_failed = r == VKAT_ERR_VULKAN;
         j->t_pipeline = vkat_now() - t1;
@@ -607,7 +602,7 @@ static void prepare(void *ctx, void *p)
     j->t_validate = bt.validate_s;
     j->cache_hit = bt.cache_hit;
     if (r == VKAT_OK) {
-        hex64(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
+        vkat_hash_hex(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
         vkat_spirv_info si;
         char why[256];
         r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);

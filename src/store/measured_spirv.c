@@ -3,21 +3,15 @@
 #include "measured_spirv.h"
 #include "util.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-static void hash_hex(uint64_t h, char out[17])
-{
-    snprintf(out, 17, "%016" PRIx64, h);
-}
-
 static vkat_result put_module(vkat_store *st, const vkat_spirv *m, vkat_error *err)
 {
     char h[17];
-    hash_hex(vkat_spirv_hash(m), h);
+    vkat_hash_hex(vkat_spirv_hash(m), h);
     return vkat_store_put_spirv(st, h, m->words, m->count * sizeof *m->words, err);
 }
 
@@ -54,7 +48,7 @@ int vkat_measured_get_module(vkat_store *st, const char *hash, vkat_spirv *out, 
     out->words = bytes;
     out->count = size / sizeof *out->words;
     char h[17];
-    hash_hex(vkat_spirv_hash(out), h);
+    vkat_hash_hex(vkat_spirv_hash(out), h);
     if (size % sizeof *out->words || strcmp(h, hash) != 0) {
         vkat_spirv_free(out);
         vkat_fail(err, VKAT_ERR_DB, vkat_store_path(st), 0,
@@ -74,7 +68,7 @@ static int step_module(vkat_store *st, vkat_sequence *q, size_t i, uint64_t mh, 
             return 1;
         }
     char h[17];
-    hash_hex(mh, h);
+    vkat_hash_hex(mh, h);
     int found = vkat_measured_get_module(st, h, &q->modules[q->module_count], err);
     if (found == 0) {
         vkat_fail(err, VKAT_ERR_DB, vkat_store_path(st), 0, "a module of a stored sequence (%s) is missing", h);
@@ -132,7 +126,7 @@ int vkat_measured_get_sequence(vkat_store *st, const char *hash, const vkat_spac
             memcpy(q->workgroup_size[i], si.local_size, sizeof si.local_size);
     }
     char h[17];
-    hash_hex(chain, h);
+    vkat_hash_hex(chain, h);
     if (r == 1 && strcmp(h, hash) != 0) {
         vkat_fail(err, VKAT_ERR_DB, vkat_store_path(st), 0,
                   "the sequence stored under %s hashes to %s: the database is damaged", hash, h);
