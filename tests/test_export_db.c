@@ -1,10 +1,12 @@
 /* test_export_db.c — export writes what was measured: the tuner keeps each "ok" row's module in the database and
  * export writes those bytes (no compile), with the manifest's hash the row's; a row from before modules were kept
  * is compiled again and exported only when it gives the measured hash; the results key covers the reference's
- * bytes; the sizes compiled into a module are read from the space and the shader's text. Tunes a tiny space on the
+ * bytes; the sizes compiled into a module are read from the space and the shader's text; a sequence comes back
+ * from the store as it was compiled. Tunes tiny spaces on the
  * default device (lavapipe in CI). */
 #include "compiled_problem.h"
 #include "measured_spirv.h"
+#include "sequence.h"
 #include "test.h"
 #include "tune.h"
 #include "util.h"
@@ -231,6 +233,65 @@ static void test_export_measured(vkat_instance *inst, uint32_t dev)
     vkat_space_destroy(s);
 }
 
+/* A sequence of dispatches: the tuner keeps its modules and its steps' module list, from which the same
+ * sequence comes back without a compiler (same modules, steps and workgroup sizes as compiling it). */
+static void test_sequence_kept(vkat_instance *inst, uint32_t dev)
+{
+    vkat_space *s = NULL;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_load(VKAT_SOURCE_DIR "/tests/data/sequence/reduce.ini", &s, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    char db[300];
+    snprintf(db, sizeof db, "%s/seq.db", tmp);
+    vkat_store *st = NULL;
+    CHECK(s && vkat_store_open(db, &st, &err) == VKAT_OK);
+    if (!s || !st) {
+        vkat_space_destroy(s);
+        return;
+    }
+    vkat_tune_opts opts = {0};
+    opts.strategy = "exhaustive";
+    opts.budget = 1000;
+    opts.timing.warmup_s = 0.01;
+    opts.timing.repetitions = 2;
+    opts.race.disabled = 1;
+    vkat_tune_report rep;
+    CHECK_MSG(vkat_tune_device(s, inst, dev, st, &opts, &rep, &err) == VKAT_OK, "%s", err.message);
+    vkat_row best[8];
+    size_t n = 0;
+    CHECK(vkat_store_best(st, &rep.key, best, 8, &n, &err) == VKAT_OK && n >= 2);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *choice = calloc(s->param_count, sizeof *choice);
+        vkat_value *env = NULL;
+        CHECK(choice && vkat_space_set_problem(s, best[i].problem, &err) == VKAT_OK &&
+              vkat_space_parse_config(s, best[i].config, 0, choice, &err) == VKAT_OK);
+        env = vkat_space_env_create(s, vkat_instance_device(inst, dev));
+        CHECK(env != NULL);
+        if (!choice || !env) {
+            free(choice);
+            free(env);
+            break;
+        }
+        vkat_space_env_apply(s, choice, env);
+        vkat_sequence kept, built;
+        CHECK_MSG(vkat_measured_get_sequence(st, best[i].spirv_hash, s, env, &kept, &err) == 1, "%s: %s",
+                  best[i].config, err.message);
+        CHECK(vkat_sequence_compile(s, vkat_instance_device(inst, dev), NULL, env, 0, &built, &err) == VKAT_OK);
+        CHECK(kept.step_count == built.step_count && kept.step_count > 1 && kept.hash == built.hash);
+        CHECK(vkat_sequence_same_modules(&kept, &built));
+        for (size_t k = 0; k < kept.step_count && k < built.step_count; k++) {
+            CHECK(kept.module_of[k] == built.module_of[k]);
+            CHECK(!memcmp(kept.workgroup_size[k], built.workgroup_size[k], sizeof kept.workgroup_size[k]));
+        }
+        vkat_sequence_free(&kept);
+        vkat_sequence_free(&built);
+        free(choice);
+        free(env);
+    }
+    vkat_store_close(st);
+    vkat_space_destroy(s);
+}
+
 int main(void)
 {
     snprintf(tmp, sizeof tmp, "/tmp/vkat-test-export-db-XXXXXX");
@@ -249,6 +310,7 @@ int main(void)
         uint32_t dev = 0, count = 0;
         CHECK(vkat_select_devices(inst, NULL, &dev, 1, &count, &err) == VKAT_OK);
         test_export_measured(inst, dev);
+        test_sequence_kept(inst, dev);
         vkat_instance_destroy(inst);
     }
     char cmd[128];
