@@ -2,8 +2,7 @@
  * export writes those bytes (no compile), with the manifest's hash the row's; a row from before modules were kept
  * is compiled again and exported only when it gives the measured hash; the results key covers the reference's
  * bytes; the sizes compiled into a module are read from the space and the shader's text; a sequence comes back
- * from the store as it was compiled. Tunes tiny spaces on the
- * default device (lavapipe in CI). */
+ * from the store as it was compiled. Tunes tiny spaces on the default device (lavapipe in CI). */
 #include "compiled_problem.h"
 #include "measured_spirv.h"
 #include "sequence.h"
