@@ -97,9 +97,9 @@ static vkat_result compile_older_row(export_slot *x, vkat_error *err)
     vkat_hash_hex(hash, h);
     if (strcmp(h, x->row.spirv_hash) != 0)
         return vkat_fail(err, VKAT_ERR_DB, NULL, 0,
-                         "'%s' %s on %s (%s) was measured before vkautotune kept the measured SPIR-V in the database "
-                         "(schema 5), and compiling it again gives SPIR-V %s, not %s as measured%s: export would not "
-                         "write what was timed; tune it again into a new database (--db NEW.db) and export from that",
+                         "'%s' %s on %s (%s) was measured before vkautotune kept the measured SPIR-V in the database, "
+                         "and compiling it again gives SPIR-V %s, not %s as measured%s: export would not write "
+                         "what was timed; tune it again into a new database (--db NEW.db) and export from that",
                          x->row.kernel, x->row.config, x->row.device.name, x->row.problem, h,
                          x->row.spirv_hash[0] ? x->row.spirv_hash : "(no hash recorded)",
                          x->device ? "" : " (the device is not here: compiled for Vulkan 1.3)");
