@@ -146,7 +146,7 @@ static vkat_result shared_bytes(export_slot *x, vkat_error *err)
 }
 
 /* Everything an export item needs for the slot's row: its configuration and environment, the evaluated launch,
- * the measured module(s), their shared memory and the sizes compiled into them. */
+ * the measured module(s) and their shared memory. (The sizes compiled in are the space's: set by the caller.) */
 static vkat_result export_build(export_slot *x, vkat_store *store, vkat_error *err)
 {
     vkat_space *space = x->space;
@@ -160,10 +160,9 @@ static vkat_result export_build(export_slot *x, vkat_store *store, vkat_error *e
     if ((r = vkat_space_parse_config(space, x->row.config, 0, x->choice, err)))
         return r;
     vkat_space_env_apply(space, x->choice, x->env);
-    if ((r = vkat_space_launch(space, x->env, 0, &x->launch, err)) || (r = measured_module(x, store, err)) ||
-        (r = shared_bytes(x, err)))
+    if ((r = vkat_space_launch(space, x->env, 0, &x->launch, err)) || (r = measured_module(x, store, err)))
         return r;
-    return vkat_compiled_problem(space, &x->compiled_problem, err);
+    return shared_bytes(x, err);
 }
 
 /* ---- Slots and writing -------------------------------------------------------------------------------------- */
@@ -248,6 +247,7 @@ static vkat_result add_candidates(vkat_store *store, export_slot **slots, size_t
         x->space = w->space;
         x->device = w->device;
         x->absent = w->absent;
+        x->compiled_problem = w->compiled_problem;
         x->candidate_only = 1;
         vkat_log(VKAT_LOG_DEBUG, "export: candidate %s of '%s' (%.0f%% of the winners' speed on average)",
                  x->row.config, x->row.kernel, 100 * extra[i].mean_fraction);
@@ -266,9 +266,11 @@ vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const
 {
     size_t n = 0, cap = device_count ? device_count : 1;
     export_slot *slots = calloc(cap, sizeof *slots);
-    vkat_result r = VKAT_OK;
-    if (!slots)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    uint64_t compiled = 0;
+    vkat_result r = slots ? vkat_compiled_problem(space, &compiled, err)
+                          : vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (r)
+        goto cleanup;
     for (size_t d = 0; d < device_count; d++) {
         const vkat_device_info *dev = vkat_instance_device(inst, device_indices[d]);
         export_slot *x = &slots[n];
@@ -284,6 +286,7 @@ vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const
         }
         x->space = space;
         x->device = dev;
+        x->compiled_problem = compiled;
         n++;
         if ((r = export_build(x, store, err)))
             goto cleanup;
@@ -367,9 +370,11 @@ static vkat_result export_space(const vkat_export_request *req, const device_cho
     static const vkat_device_info no_device; /* for the key's hashes only */
     vkat_row key, *rows = NULL;
     size_t nrows = 0, matched = 0, first = out->n;
+    uint64_t compiled = 0; /* the space's, the same for every row (compiled_problem.h) */
     int64_t *want = calloc(space->problem_count ? space->problem_count : 1, sizeof *want);
     vkat_result r = want ? VKAT_OK : vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if (!r && !(r = problem_filter(space, req->problem, want, err)) &&
+        !(r = vkat_compiled_problem(space, &compiled, err)) &&
         !(r = vkat_tune_key(space, &no_device, &key, err)))
         r = vkat_store_winners(store, &key, &rows, &nrows, err);
     for (size_t i = 0; !r && i < nrows; i++) {
@@ -398,6 +403,7 @@ static vkat_result export_space(const vkat_export_request *req, const device_cho
         x->device = dev;
         snprintf(x->absent.name, sizeof x->absent.name, "%s", rows[i].device.name);
         x->absent.api_version = EXPORT_ABSENT_API_VERSION;
+        x->compiled_problem = compiled;
         r = export_build(x, store, err);
     }
     if (!r && req->candidates >= 0)
