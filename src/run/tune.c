@@ -312,6 +312,9 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         if (r == VKAT_OK)
             r = vkat_check_spec_constants(s, s->reference_path, &si, spec, nspec, err);
         if (r == VKAT_OK)
+            r = vkat_check_local_size(s, "[check]", s->ref_local_size[0], launch.local_size, s->reference_path, &si,
+                                      err);
+        if (r == VKAT_OK)
             r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
     }
     if (r == VKAT_OK)
@@ -610,6 +613,9 @@ static void prepare(void *ctx, void *p)
             r = vkat_check_bindings(s, s->template_path, &si, e);
         if (r == VKAT_OK)
             r = vkat_check_spec_constants(s, s->template_path, &si, j->spec, j->spec_count, e);
+        if (r == VKAT_OK)
+            r = vkat_check_local_size(s, "[dispatch]", s->local_size[0], j->launch.local_size, s->template_path, &si,
+                                      e);
         if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }
