@@ -30,16 +30,13 @@
 
 /* ---- Keys and building ---------------------------------------------------------------------------------- */
 
-vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
+/* The key, with `h` the hash of the template's files (vkat_source_set_hash): a changed included file makes stored
+ * results stale. A run hashes the very files it compiles from; vkat_tune_key reads them for callers that do not. */
+static vkat_result key_with_template_hash(const vkat_space *space, const vkat_device_info *device, uint64_t h,
+                                          vkat_row *key, vkat_error *err)
 {
     memset(key, 0, sizeof *key);
-    /* The template with every file it includes: a changed included file makes stored results stale. */
     vkat_source_set set;
-    if (vkat_source_set_load(space->template_path, (const char *const *)space->include_dirs,
-                             space->include_dir_count, &set, err) != VKAT_OK)
-        return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
-    uint64_t h = vkat_source_set_hash(&set);
-    vkat_source_set_free(&set);
     /* The reference and its included files decide what is correct, so they count too: an edited reference starts
      * a new series. (Before stored SPIR-V, a reference without includes was left out of the key.) */
     if (space->reference_path) {
@@ -60,6 +57,17 @@ vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *devic
     vkat_hash_hex(space->file_hash, key->space_hash);
     vkat_space_format_problem(space, key->problem, sizeof key->problem);
     return VKAT_OK;
+}
+
+vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
+{
+    vkat_source_set set;
+    if (vkat_source_set_load(space->template_path, (const char *const *)space->include_dirs,
+                             space->include_dir_count, &set, err) != VKAT_OK)
+        return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
+    uint64_t h = vkat_source_set_hash(&set);
+    vkat_source_set_free(&set);
+    return key_with_template_hash(space, device, h, key, err);
 }
 
 vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
@@ -1107,10 +1115,16 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     vkat_result r = check_buffer_sizes(space, err);
     if (r != VKAT_OK)
         return r;
-    /* Identical GPUs have one identity: their results form one series in the database. */
-    r = vkat_tune_key(space, dev, &report->key, err);
-    if (r != VKAT_OK)
+    /* The template's files, read once: every variant compiles from them and the key hashes them. No #define may
+     * replace a name they declare. Identical GPUs have one identity: their results form one series. */
+    vkat_shader_sources sources = {0};
+    r = vkat_shader_sources_load(space, space->template_path, 0, &sources, err);
+    if (r == VKAT_OK)
+        r = key_with_template_hash(space, dev, sources.opts.sources_hash, &report->key, err);
+    if (r != VKAT_OK) {
+        vkat_shader_sources_free(&sources);
         return r;
+    }
 
     /* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
      * default there, and a warning when asked otherwise. */
@@ -1141,7 +1155,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
-    vkat_shader_sources sources = {0};
     vkat_compile_cache *cache = vkat_compile_cache_create(256);
     vkat_tune_times *lane_times = calloc(device_count, sizeof *lane_times);
     sc.lanes = calloc(device_count, sizeof *sc.lanes);
@@ -1155,9 +1168,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
-    /* Before any GPU work: the template's files, and no #define that would replace a name it declares. */
-    if ((r = vkat_shader_sources_load(space, space->template_path, 0, &sources, err)) != VKAT_OK)
-        goto cleanup;
     for (size_t i = 0; i < window; i++) {
         slots[i].choice = calloc(np ? np : 1, sizeof *slots[i].choice);
         slots[i].env = calloc(nsym ? nsym : 1, sizeof *slots[i].env);
