@@ -237,7 +237,7 @@ static void test_roundtrip_and_ranking(void)
     CHECK(sqlite3_open(path, &db) == SQLITE_OK);
     sqlite3_stmt *s;
     CHECK(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 4);
+    CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 5);
     sqlite3_finalize(s);
     CHECK(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL) == SQLITE_OK);
     CHECK(sqlite3_step(s) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(s, 0), "wal") == 0);
@@ -381,6 +381,21 @@ static void test_errors(void)
     vkat_store_close(NULL);
 }
 
+/* A version-1 results table with one row. */
+static const char v1[] =
+    "CREATE TABLE results (id INTEGER PRIMARY KEY, device_name TEXT NOT NULL, vendor TEXT NOT NULL,"
+    " vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL, driver_version INTEGER NOT NULL,"
+    " driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL, pipeline_cache_uuid TEXT NOT NULL,"
+    " kernel TEXT NOT NULL, template_hash TEXT NOT NULL, space_hash TEXT NOT NULL, problem TEXT NOT NULL,"
+    " config TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, median_s REAL, min_s REAL, max_s REAL,"
+    " mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL, flops REAL, bytes REAL, tflops REAL,"
+    " gbps REAL, rel_l2 REAL, max_abs REAL, spirv_hash TEXT NOT NULL, created TEXT NOT NULL);"
+    "CREATE UNIQUE INDEX results_key ON results (device_name, vendor_id, device_id, driver_version,"
+    " driver_uuid, kernel, template_hash, space_hash, problem, config);"
+    "INSERT INTO results VALUES (1, 'dev', 'Mesa', 1, 2, 3, '0.0.3', 'u', 'p', 'k', 't', 's', 'M=1', 'X=1',"
+    " 'ok', '', 0.5, 0.5, 0.5, 0, 1, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z');"
+    "PRAGMA user_version = 1;";
+
 /* A version-1 file (before pipeline statistics) is brought up to date in place and keeps its rows. */
 static void test_migrate_v1(void)
 {
@@ -390,19 +405,6 @@ static void test_migrate_v1(void)
     close(fd);
     sqlite3 *db;
     CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-    const char *v1 =
-        "CREATE TABLE results (id INTEGER PRIMARY KEY, device_name TEXT NOT NULL, vendor TEXT NOT NULL,"
-        " vendor_id INTEGER NOT NULL, device_id INTEGER NOT NULL, driver_version INTEGER NOT NULL,"
-        " driver_version_string TEXT NOT NULL, driver_uuid TEXT NOT NULL, pipeline_cache_uuid TEXT NOT NULL,"
-        " kernel TEXT NOT NULL, template_hash TEXT NOT NULL, space_hash TEXT NOT NULL, problem TEXT NOT NULL,"
-        " config TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, median_s REAL, min_s REAL, max_s REAL,"
-        " mad_s REAL, samples INTEGER NOT NULL, batch INTEGER NOT NULL, flops REAL, bytes REAL, tflops REAL,"
-        " gbps REAL, rel_l2 REAL, max_abs REAL, spirv_hash TEXT NOT NULL, created TEXT NOT NULL);"
-        "CREATE UNIQUE INDEX results_key ON results (device_name, vendor_id, device_id, driver_version,"
-        " driver_uuid, kernel, template_hash, space_hash, problem, config);"
-        "INSERT INTO results VALUES (1, 'dev', 'Mesa', 1, 2, 3, '0.0.3', 'u', 'p', 'k', 't', 's', 'M=1', 'X=1',"
-        " 'ok', '', 0.5, 0.5, 0.5, 0, 1, 1, 0, 0, 0, 0, 0, 0, 'h', '2026-01-01T00:00:00Z');"
-        "PRAGMA user_version = 1;";
     CHECK(sqlite3_exec(db, v1, NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(db);
     vkat_store *st = NULL;
@@ -536,9 +538,82 @@ static void test_migrate_v2_racing(void)
     remove(path);
 }
 
+/* A version-4 file (before stored SPIR-V) opens: read-only without changing the file, where no module is stored;
+ * read-write it gains the table, a module round-trips byte for byte, a second put of the same hash changes nothing,
+ * and a merge carries the modules over. */
+static void test_migrate_v4_spirv(void)
+{
+    char path[] = "/tmp/vkat-test-store-v4-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, v1, NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(db,
+                       "ALTER TABLE results ADD COLUMN pipeline_stats TEXT NOT NULL DEFAULT '';"
+                       "ALTER TABLE results ADD COLUMN tensor TEXT NOT NULL DEFAULT '';"
+                       "ALTER TABLE results ADD COLUMN race_bound_s REAL NOT NULL DEFAULT 0;"
+                       "PRAGMA user_version = 4;",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    void *bytes = NULL;
+    size_t size = 0, size_before = 0, size_after = 0;
+    char *before = vkat_read_file(path, &size_before);
+    CHECK_MSG(vkat_store_open_readonly(path, &st, &err) == VKAT_OK, "%s", err.message);
+    if (st) {
+        CHECK(vkat_store_get_spirv(st, "h", &bytes, &size, &err) == 0 && !bytes && size == 0);
+        vkat_store_close(st);
+        st = NULL;
+    }
+    char *after = vkat_read_file(path, &size_after);
+    CHECK_MSG(before && after && size_before == size_after && !memcmp(before, after, size_before),
+              "a read-only open changed the file");
+    free(before);
+    free(after);
+
+    const uint32_t words[4] = {0x07230203u, 0x00010600u, 0, 0xdeadbeefu}, other[2] = {1, 2};
+    CHECK_MSG(vkat_store_open(path, &st, &err) == VKAT_OK, "%s", err.message);
+    if (st) {
+        CHECK(vkat_store_get_spirv(st, "h", &bytes, &size, &err) == 0);
+        CHECK_MSG(vkat_store_put_spirv(st, "h", words, sizeof words, &err) == VKAT_OK, "%s", err.message);
+        CHECK(vkat_store_put_spirv(st, "h", other, sizeof other, &err) == VKAT_OK); /* same hash: kept as it was */
+        CHECK(vkat_store_get_spirv(st, "h", &bytes, &size, &err) == 1);
+        CHECK(size == sizeof words && bytes && !memcmp(bytes, words, sizeof words));
+        free(bytes);
+        vkat_store_close(st);
+        st = NULL;
+    }
+    char dst[] = "/tmp/vkat-test-store-v5-XXXXXX";
+    fd = mkstemp(dst);
+    CHECK(fd >= 0);
+    close(fd);
+    remove(dst); /* a new database */
+    CHECK(vkat_store_open(dst, &st, &err) == VKAT_OK);
+    if (st) {
+        vkat_merge_stats ms = {0};
+        CHECK_MSG(vkat_store_merge(st, path, &ms, &err) == VKAT_OK, "%s", err.message);
+        CHECK(ms.read == 1 && ms.added == 1);
+        CHECK(vkat_store_get_spirv(st, "h", &bytes, &size, &err) == 1);
+        CHECK(size == sizeof words && bytes && !memcmp(bytes, words, sizeof words));
+        free(bytes);
+        vkat_store_close(st);
+    }
+    char side[600];
+    snprintf(side, sizeof side, "%s-wal", dst);
+    remove(side);
+    snprintf(side, sizeof side, "%s-shm", dst);
+    remove(side);
+    remove(dst);
+    remove(path);
+}
+
 int main(void)
 {
     test_migrate_v1();
+    test_migrate_v4_spirv();
     test_migrate_v2_racing();
     snprintf(dir, sizeof dir, "/tmp/vkat-test-store-XXXXXX");
     if (!mkdtemp(dir)) {

@@ -44,6 +44,12 @@ uint64_t vkat_spirv_hash(const vkat_spirv *m)
     return XXH3_64bits(m->words, m->count * sizeof(uint32_t));
 }
 
+char *vkat_hash_hex(uint64_t h, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    return out;
+}
+
 /* Vulkan 1.1 allows SPIR-V 1.3, 1.2 allows 1.5, 1.3 and later 1.6. */
 static void targets_for(uint32_t api, glslang_target_client_version_t *client, glslang_target_language_version_t *spv,
                         spv_target_env *env)

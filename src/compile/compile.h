@@ -102,6 +102,9 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
 /* XXH3-64 of the words (for the results database and the manifest). */
 uint64_t vkat_spirv_hash(const vkat_spirv *m);
 
+/* A hash as the results database, the manifest and the header write it: 16 lowercase hex digits. Returns out. */
+char *vkat_hash_hex(uint64_t h, char out[17]);
+
 #endif
 
 /* ---- Compile cache ----------------------------------------------------------------------------------------------

@@ -33,8 +33,7 @@
 /* The hash the results database gives a module (vkat_spirv_hash), as the manifest and the header print it. */
 static const char *spirv_hash_hex(const vkat_spirv *m, char out[17])
 {
-    snprintf(out, 17, "%016llx", (unsigned long long)vkat_spirv_hash(m));
-    return out;
+    return vkat_hash_hex(vkat_spirv_hash(m), out);
 }
 
 /* Writes `size` bytes to dir/name through a temporary file + fsync + rename (atomic_file.c), so readers (and a
@@ -214,6 +213,117 @@ static json_object *device_json(const vkat_device_info *d, const vkat_device_key
 
 /* ---- One manifest entry ------------------------------------------------------------------------------------- */
 
+/* The entry's problem: values, which are compiled in, how each reaches the kernel; then configuration, role and
+ * tolerances. */
+static void add_problem_json(json_object *k, const vkat_export_item *it)
+{
+    const vkat_space *s = it->space;
+    const vkat_row *row = it->row;
+    json_object *problem = json_object_new_object();
+    for (size_t i = 0; i < s->problem_count; i++)
+        json_object_object_add(problem, s->problem[i].name, json_object_new_int64(problem_value(it, i)));
+    json_object_object_add(k, "problem", problem);
+    json_object *compiled = json_object_new_array();
+    for (size_t i = 0; i < s->problem_count && i < 64; i++)
+        if (it->compiled_problem >> i & 1)
+            json_object_array_add(compiled, str(s->problem[i].name));
+    json_object_object_add(k, "compiled_problem", compiled);
+    static const char *const binding_names[] = {"define", "spec", "push", "none"};
+    json_object *binding = json_object_new_object();
+    for (size_t i = 0; i < s->problem_count; i++)
+        json_object_object_add(binding, s->problem[i].name, str(binding_names[s->problem[i].binding]));
+    json_object_object_add(k, "problem_binding", binding);
+    json_object_object_add(k, "config", str(row->config));
+    json_object_object_add(k, "role", str(it->candidate_only ? "candidate" : "winner"));
+    json_object *check = json_object_new_object();
+    json_object_object_add(check, "rel_l2", num(s->rel_l2_tolerance));
+    json_object_object_add(check, "max_abs", num(s->max_abs_tolerance));
+    json_object_object_add(k, "check", check);
+
+}
+
+/* Parameters by name, and every specialization constant (problem sizes bound @spec, then @spec parameters). */
+static void add_params_json(json_object *k, const vkat_export_item *it)
+{
+    const vkat_space *s = it->space;
+    json_object *params = json_object_new_object();
+    json_object *spec = json_object_new_array();
+    for (size_t i = 0; i < s->problem_count; i++) {
+        if (s->problem[i].binding != VKAT_SIZE_SPEC)
+            continue;
+        json_object *c = json_object_new_object();
+        json_object_object_add(c, "id", json_object_new_int64(s->problem[i].spec_id));
+        json_object_object_add(c, "name", str(s->problem[i].name));
+        json_object_object_add(c, "value", json_object_new_int64(problem_value(it, i)));
+        json_object_object_add(c, "problem", json_object_new_boolean(1));
+        json_object_array_add(spec, c);
+    }
+    for (size_t i = 0; i < s->param_count; i++) {
+        const vkat_param *p = &s->params[i];
+        int64_t v = p->values[it->choice[i]];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "value", p->texts ? str(p->texts[v]) : json_object_new_int64(v));
+        json_object_object_add(o, "kind", str(p->kind == VKAT_PARAM_SPEC ? "spec" : "define"));
+        json_object_object_add(params, p->name, o);
+        if (p->kind == VKAT_PARAM_SPEC) {
+            json_object *c = json_object_new_object();
+            json_object_object_add(c, "id", json_object_new_int64(p->spec_id));
+            json_object_object_add(c, "name", str(p->name));
+            json_object_object_add(c, "value", json_object_new_int64(v));
+            json_object_array_add(spec, c);
+        }
+    }
+    json_object_object_add(k, "parameters", params);
+    json_object_object_add(k, "specialization_constants", spec);
+
+}
+
+static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
+{
+    json_object *bindings = json_object_new_array();
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        const vkat_buffer_decl *b = &s->buffers[i];
+        uint64_t elements = l->buffer_counts ? l->buffer_counts[i] : 0;
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "binding", json_object_new_int64(b->binding));
+        json_object_object_add(o, "set", json_object_new_int64(0));
+        json_object_object_add(o, "name", str(b->name));
+        json_object_object_add(o, "type", str(vkat_elem_type_name(b->type)));
+        json_object_object_add(o, "elements", json_object_new_uint64(elements));
+        json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
+        json_object_object_add(o, "direction", str(direction_name(b->dir)));
+        json_object_object_add(o, "descriptor_type", str(b->uniform ? "uniform_buffer" : "storage_buffer"));
+        json_object_object_add(o, "init", str(init_name(b->init)));
+        json_object *init_args = json_object_new_array();
+        json_object_array_add(init_args, num(b->init_a));
+        json_object_array_add(init_args, num(b->init_b));
+        json_object_object_add(o, "init_args", init_args);
+        json_object_array_add(bindings, o);
+    }
+    return bindings;
+
+}
+
+/* The row's timings and the launch's figures. */
+static void add_measured_json(json_object *k, const vkat_row *row, const vkat_launch *l)
+{
+    json_object *m = json_object_new_object();
+    json_object_object_add(m, "median_ms", num(row->median_s * 1e3));
+    json_object_object_add(m, "min_ms", num(row->min_s * 1e3));
+    json_object_object_add(m, "mad_ms", num(row->mad_s * 1e3));
+    json_object_object_add(m, "samples", json_object_new_int64(row->samples));
+    json_object_object_add(m, "tflops", l->flops > 0 ? num(row->tflops) : json_object_new_null());
+    json_object_object_add(m, "gbps", l->bytes > 0 ? num(row->gbps) : json_object_new_null());
+    json_object_object_add(k, "measured", m);
+
+    json_object *metrics = json_object_new_object();
+    json_object_object_add(metrics, "flops", l->flops > 0 ? num(l->flops) : json_object_new_null());
+    json_object_object_add(metrics, "bytes", l->bytes > 0 ? num(l->bytes) : json_object_new_null());
+    json_object_object_add(k, "metrics", metrics);
+
+}
+
+
 static vkat_result item_json(const vkat_export_item *it, const char *file, json_object **out, vkat_error *err)
 {
     const vkat_space *s = it->space;
@@ -253,56 +363,8 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(k, "spirv_size_bytes", json_object_new_int64((int64_t)spv_bytes));
     json_object_object_add(k, "device", device_json(it->device, &row->device));
 
-    json_object *problem = json_object_new_object();
-    for (size_t i = 0; i < s->problem_count; i++)
-        json_object_object_add(problem, s->problem[i].name, json_object_new_int64(problem_value(it, i)));
-    json_object_object_add(k, "problem", problem);
-    json_object *compiled = json_object_new_array();
-    for (size_t i = 0; i < s->problem_count && i < 64; i++)
-        if (it->compiled_problem >> i & 1)
-            json_object_array_add(compiled, str(s->problem[i].name));
-    json_object_object_add(k, "compiled_problem", compiled);
-    static const char *const binding_names[] = {"define", "spec", "push", "none"};
-    json_object *binding = json_object_new_object();
-    for (size_t i = 0; i < s->problem_count; i++)
-        json_object_object_add(binding, s->problem[i].name, str(binding_names[s->problem[i].binding]));
-    json_object_object_add(k, "problem_binding", binding);
-    json_object_object_add(k, "config", str(row->config));
-    json_object_object_add(k, "role", str(it->candidate_only ? "candidate" : "winner"));
-    json_object *check = json_object_new_object();
-    json_object_object_add(check, "rel_l2", num(s->rel_l2_tolerance));
-    json_object_object_add(check, "max_abs", num(s->max_abs_tolerance));
-    json_object_object_add(k, "check", check);
-
-    json_object *params = json_object_new_object();
-    json_object *spec = json_object_new_array();
-    for (size_t i = 0; i < s->problem_count; i++) {
-        if (s->problem[i].binding != VKAT_SIZE_SPEC)
-            continue;
-        json_object *c = json_object_new_object();
-        json_object_object_add(c, "id", json_object_new_int64(s->problem[i].spec_id));
-        json_object_object_add(c, "name", str(s->problem[i].name));
-        json_object_object_add(c, "value", json_object_new_int64(problem_value(it, i)));
-        json_object_object_add(c, "problem", json_object_new_boolean(1));
-        json_object_array_add(spec, c);
-    }
-    for (size_t i = 0; i < s->param_count; i++) {
-        const vkat_param *p = &s->params[i];
-        int64_t v = p->values[it->choice[i]];
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "value", p->texts ? str(p->texts[v]) : json_object_new_int64(v));
-        json_object_object_add(o, "kind", str(p->kind == VKAT_PARAM_SPEC ? "spec" : "define"));
-        json_object_object_add(params, p->name, o);
-        if (p->kind == VKAT_PARAM_SPEC) {
-            json_object *c = json_object_new_object();
-            json_object_object_add(c, "id", json_object_new_int64(p->spec_id));
-            json_object_object_add(c, "name", str(p->name));
-            json_object_object_add(c, "value", json_object_new_int64(v));
-            json_object_array_add(spec, c);
-        }
-    }
-    json_object_object_add(k, "parameters", params);
-    json_object_object_add(k, "specialization_constants", spec);
+    add_problem_json(k, it);
+    add_params_json(k, it);
 
     json_object_object_add(k, "local_size", u32_triple(l->local_size));
     json_object_object_add(k, "workgroup_count", u32_triple(l->groups));
@@ -311,27 +373,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(dispatch, "local_size", formulas(s->local_size, l->local_size));
     json_object_object_add(k, "dispatch", dispatch);
 
-    json_object *bindings = json_object_new_array();
-    for (size_t i = 0; i < s->buffer_count; i++) {
-        const vkat_buffer_decl *b = &s->buffers[i];
-        uint64_t elements = l->buffer_counts ? l->buffer_counts[i] : 0;
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "binding", json_object_new_int64(b->binding));
-        json_object_object_add(o, "set", json_object_new_int64(0));
-        json_object_object_add(o, "name", str(b->name));
-        json_object_object_add(o, "type", str(vkat_elem_type_name(b->type)));
-        json_object_object_add(o, "elements", json_object_new_uint64(elements));
-        json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
-        json_object_object_add(o, "direction", str(direction_name(b->dir)));
-        json_object_object_add(o, "descriptor_type", str(b->uniform ? "uniform_buffer" : "storage_buffer"));
-        json_object_object_add(o, "init", str(init_name(b->init)));
-        json_object *init_args = json_object_new_array();
-        json_object_array_add(init_args, num(b->init_a));
-        json_object_array_add(init_args, num(b->init_b));
-        json_object_object_add(o, "init_args", init_args);
-        json_object_array_add(bindings, o);
-    }
-    json_object_object_add(k, "bindings", bindings);
+    json_object_object_add(k, "bindings", bindings_json(s, l));
 
     /* Values come from the packed block the benchmark pushed, so the manifest cannot disagree with it. */
     json_object_object_add(k, "push_constants", vkat_export_push_json(s, l->push));
@@ -343,19 +385,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(req, "features", string_array(s->features, s->feature_count));
     json_object_object_add(k, "requires", req);
 
-    json_object *m = json_object_new_object();
-    json_object_object_add(m, "median_ms", num(row->median_s * 1e3));
-    json_object_object_add(m, "min_ms", num(row->min_s * 1e3));
-    json_object_object_add(m, "mad_ms", num(row->mad_s * 1e3));
-    json_object_object_add(m, "samples", json_object_new_int64(row->samples));
-    json_object_object_add(m, "tflops", l->flops > 0 ? num(row->tflops) : json_object_new_null());
-    json_object_object_add(m, "gbps", l->bytes > 0 ? num(row->gbps) : json_object_new_null());
-    json_object_object_add(k, "measured", m);
-
-    json_object *metrics = json_object_new_object();
-    json_object_object_add(metrics, "flops", l->flops > 0 ? num(l->flops) : json_object_new_null());
-    json_object_object_add(metrics, "bytes", l->bytes > 0 ? num(l->bytes) : json_object_new_null());
-    json_object_object_add(k, "metrics", metrics);
+    add_measured_json(k, row, l);
 
     json_object_object_add(k, "template_hash", str(row->template_hash));
     json_object_object_add(k, "space_hash", str(row->space_hash));
@@ -727,41 +757,38 @@ static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_ex
     tb_printf(pre, "};\n");
 }
 
-/* One variant's arrays (SPIR-V, problem, ops, conditions, spec constants, bindings, push constants, requirements)
- * go into `pre`; its vkat_rt_variant initializer into `var`. */
-static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, size_t k, const vkat_export_item *it,
-                               uint32_t flags, vkat_error *err)
-{
-    const vkat_space *s = it->space;
-    const vkat_row *row = it->row;
-    const vkat_launch *l = it->launch;
-    const vkat_device_key *dk = &row->device;
-    vkat_device_key key;
-    if (it->device) {
-        vkat_device_key_from_info(it->device, &key);
-        dk = &key;
-    }
-    text_buf ops = {0}, conds = {0}, binds = {0}, push = {0};
-    lower_ctx c = {it, make_var_index(it), &ops, 0};
-    char ops_name[160];
-    snprintf(ops_name, sizeof ops_name, "%s_ops_%zu", id, k);
-    if (!c.var_index)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+/* ---- One variant in the header ----------------------------------------------------------------------------
+ * header_item writes one variant in parts: its conditions, group counts, bindings and push constants as C text
+ * (each lowered by `formula`), then its arrays into `pre` and its vkat_rt_variant initializer into `var`. */
 
-    /* Conditions: constraints on problem sizes. Those that read a device limit were checked on the measuring
-     * device and those without a problem size hold for this configuration; neither is needed at run time. */
-    size_t ncond = 0;
+/* The item's text, built part by part before it is written out. */
+typedef struct item_text {
+    lower_ctx c;
+    char ops_name[160];
+    text_buf ops, conds, binds, push, groups;
+    size_t ncond, nspec;
+    const vkat_device_key *dk; /* the device's identity: the present device's, else the row's */
+} item_text;
+
+/* Conditions: constraints on problem sizes. Those that read a device limit were checked on the measuring device
+ * and those without a problem size hold for this configuration; neither is needed at run time. */
+static void header_conditions(item_text *t)
+{
+    lower_ctx *cx = &t->c;
+    const vkat_export_item *it = cx->it;
+    const vkat_space *s = it->space;
+    const char *ops_name = t->ops_name;
     int pinned = it->sequence != NULL; /* a sequence is replayed as measured: its tuned problem only */
     for (size_t i = 0; !it->sequence && i < s->constraint_count; i++) {
         const vkat_expr *e = s->constraints[i].expr;
-        if (!reads(e, s, c.var_index, 0) || reads(e, s, c.var_index, -2))
+        if (!reads(e, s, cx->var_index, 0) || reads(e, s, cx->var_index, -2))
             continue;
         char what[300];
         snprintf(what, sizeof what, "constraint '%s'", s->constraints[i].name);
         text_buf one = {0};
-        if (formula(&c, &one, ops_name, e, 0, what)) {
-            tb_printf(&conds, "    %s,\n", one.data ? one.data : "");
-            ncond++;
+        if (formula(cx, &one, ops_name, e, 0, what)) {
+            tb_printf(&t->conds, "    %s,\n", one.data ? one.data : "");
+            t->ncond++;
         } else {
             pinned = 1;
         }
@@ -773,9 +800,9 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
             continue;
         const vkat_rt_op pin[3] = {{VKAT_RT_VAR, (int64_t)i}, {VKAT_RT_CONST, problem_value(it, i)}, {VKAT_RT_EQ, 0}};
         size_t start;
-        put_ops(&c, pin, 3, &start);
-        tb_printf(&conds, "    {%s + %zu, 3, \"%s is compiled in\"},\n", ops_name, start, s->problem[i].name);
-        ncond++;
+        put_ops(cx, pin, 3, &start);
+        tb_printf(&t->conds, "    {%s + %zu, 3, \"%s is compiled in\"},\n", ops_name, start, s->problem[i].name);
+        t->ncond++;
     }
     if (pinned) {
         /* A condition the runtime cannot check: allow only the tuned problem (M == 256 && N == 256 ...). */
@@ -789,71 +816,97 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
                 pin[np++] = (vkat_rt_op){VKAT_RT_LAND, 0};
         }
         if (np) {
-            put_ops(&c, pin, np, &start);
-            tb_printf(&conds, "    {%s + %zu, %zu, \"the tuned problem only\"},\n", ops_name, start, np);
-            ncond++;
+            put_ops(cx, pin, np, &start);
+            tb_printf(&t->conds, "    {%s + %zu, %zu, \"the tuned problem only\"},\n", ops_name, start, np);
+            t->ncond++;
         }
     }
 
-    /* Group counts. */
-    text_buf groups = {0};
-    for (int i = 0; i < 3; i++) {
+}
+
+static void header_groups(item_text *t)
+{
+    const vkat_export_item *it = t->c.it;
+    const vkat_space *s = it->space;
+        for (int i = 0; i < 3; i++) {
         char what[64];
         snprintf(what, sizeof what, "the group count %c", "xyz"[i]);
         if (i)
-            tb_printf(&groups, ", ");
+            tb_printf(&t->groups, ", ");
         if (it->sequence)
-            tb_printf(&groups, "{NULL, 0, NULL}");
+            tb_printf(&t->groups, "{NULL, 0, NULL}");
         else
-            formula(&c, &groups, ops_name, s->groups[i], 1, what);
+            formula(&t->c, &t->groups, t->ops_name, s->groups[i], 1, what);
     }
+}
 
-    /* Bindings and push constants. */
+static void header_bindings(item_text *t)
+{
+    const vkat_export_item *it = t->c.it;
+    const vkat_space *s = it->space;
+    const vkat_launch *l = it->launch;
     for (size_t i = 0; i < s->buffer_count; i++) {
         const vkat_buffer_decl *b = &s->buffers[i];
         char what[300];
         snprintf(what, sizeof what, "the size of buffer '%s'", b->name);
-        tb_printf(&binds, "    {%u, ", b->binding);
-        tb_cstr(&binds, b->name);
-        tb_printf(&binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
+        tb_printf(&t->binds, "    {%u, ", b->binding);
+        tb_cstr(&t->binds, b->name);
+        tb_printf(&t->binds, ", \"%s\", %zu, VKAT_RT_%s, ", vkat_elem_type_name(b->type), vkat_elem_type_size(b->type),
                   b->dir == VKAT_DIR_IN        ? "IN"
                   : b->dir == VKAT_DIR_OUT     ? "OUT"
                   : b->dir == VKAT_DIR_SCRATCH ? "SCRATCH"
                                                : "INOUT");
-        formula(&c, &binds, ops_name, b->count, 0, what);
-        tb_printf(&binds, ", %lluu%s},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0),
+        formula(&t->c, &t->binds, t->ops_name, b->count, 0, what);
+        tb_printf(&t->binds, ", %lluu%s},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0),
                   b->uniform ? ", 1" : "");
     }
+}
+
+static void header_push(item_text *t)
+{
+    const vkat_export_item *it = t->c.it;
+    const vkat_space *s = it->space;
+    const vkat_launch *l = it->launch;
+    lower_ctx *cx = &t->c;
+    const char *ops_name = t->ops_name;
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
         uint32_t bits;
         memcpy(&bits, l->push + 4 * i, 4);
-        tb_printf(&push, "    {%zu, ", 4 * i);
-        tb_cstr(&push, p->name);
-        tb_printf(&push, ", \"%s\", ", vkat_elem_type_name(p->type));
+        tb_printf(&t->push, "    {%zu, ", 4 * i);
+        tb_cstr(&t->push, p->name);
+        tb_printf(&t->push, ", \"%s\", ", vkat_elem_type_name(p->type));
         char what[300];
         snprintf(what, sizeof what, "push constant '%s'", p->name);
         if (p->type == VKAT_FLOAT32 || !p->value) {
             /* The runtime's formulas are integer: a float that is the same for every problem is its bits. */
-            if (!p->value || !reads(p->value, s, c.var_index, 0)) {
+            if (!p->value || !reads(p->value, s, cx->var_index, 0)) {
                 vkat_rt_op bits_op = {VKAT_RT_CONST, (int64_t)bits};
                 size_t start;
-                put_ops(&c, &bits_op, 1, &start);
-                tb_printf(&push, "{%s + %zu, 1, ", ops_name, start);
+                put_ops(cx, &bits_op, 1, &start);
+                tb_printf(&t->push, "{%s + %zu, 1, ", ops_name, start);
             } else {
                 vkat_log(VKAT_LOG_WARN, "header: floating-point %s depends on the problem, so %s runs only its "
-                         "tuned problem", what, row->config);
-                tb_printf(&push, "{NULL, 0, ");
+                         "tuned problem", what, it->row->config);
+                tb_printf(&t->push, "{NULL, 0, ");
             }
-            tb_cstr(&push, p->value ? vkat_expr_text(p->value) : NULL);
-            tb_printf(&push, "}");
+            tb_cstr(&t->push, p->value ? vkat_expr_text(p->value) : NULL);
+            tb_printf(&t->push, "}");
         } else {
-            formula(&c, &push, ops_name, p->value, 0, what);
+            formula(cx, &t->push, ops_name, p->value, 0, what);
         }
-        tb_printf(&push, ", 0x%08xu},\n", bits);
+        tb_printf(&t->push, ", 0x%08xu},\n", bits);
     }
+}
 
-    /* The arrays, then the variant. */
+/* The variant's arrays: SPIR-V, problem, ops, conditions, spec constants, bindings, push constants, passes,
+ * requirements. */
+static void header_arrays(text_buf *pre, const char *id, size_t k, item_text *t)
+{
+    const vkat_export_item *it = t->c.it;
+    const vkat_space *s = it->space;
+    const vkat_row *row = it->row;
+    const vkat_device_key *dk = t->dk;
     tb_printf(pre, "/* variant %zu: ", k);
     tb_comment_text(pre, row->kernel);
     tb_printf(pre, " on ");
@@ -878,16 +931,15 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
             tb_printf(pre, "%s%lld", i ? ", " : "", (long long)problem_value(it, i));
         tb_printf(pre, "};\n");
     }
-    if (c.op_count)
-        tb_printf(pre, "static const vkat_rt_op %s[] = {\n%s};\n", ops_name, ops.data);
-    if (ncond)
-        tb_printf(pre, "static const vkat_rt_formula %s_conditions_%zu[] = {\n%s};\n", id, k, conds.data);
-    size_t nspec = 0;
+    if (t->c.op_count)
+        tb_printf(pre, "static const vkat_rt_op %s[] = {\n%s};\n", t->ops_name, t->ops.data);
+    if (t->ncond)
+        tb_printf(pre, "static const vkat_rt_formula %s_conditions_%zu[] = {\n%s};\n", id, k, t->conds.data);
     for (size_t i = 0; i < s->param_count; i++)
-        nspec += s->params[i].kind == VKAT_PARAM_SPEC;
+        t->nspec += s->params[i].kind == VKAT_PARAM_SPEC;
     for (size_t i = 0; i < s->problem_count; i++)
-        nspec += s->problem[i].binding == VKAT_SIZE_SPEC;
-    if (nspec) {
+        t->nspec += s->problem[i].binding == VKAT_SIZE_SPEC;
+    if (t->nspec) {
         tb_printf(pre, "static const vkat_rt_spec_constant %s_spec_%zu[] = {\n", id, k);
         for (size_t i = 0; i < s->problem_count; i++) {
             if (s->problem[i].binding != VKAT_SIZE_SPEC)
@@ -907,9 +959,9 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(pre, "};\n");
     }
     if (s->buffer_count)
-        tb_printf(pre, "static const vkat_rt_binding %s_bindings_%zu[] = {\n%s};\n", id, k, binds.data);
+        tb_printf(pre, "static const vkat_rt_binding %s_bindings_%zu[] = {\n%s};\n", id, k, t->binds.data);
     if (s->push_count)
-        tb_printf(pre, "static const vkat_rt_push_constant %s_push_%zu[] = {\n%s};\n", id, k, push.data);
+        tb_printf(pre, "static const vkat_rt_push_constant %s_push_%zu[] = {\n%s};\n", id, k, t->push.data);
     if (it->sequence)
         header_passes(pre, id, k, it);
     tb_printf(pre, "static const char *const %s_extensions_%zu[] = {", id, k);
@@ -923,7 +975,16 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
         tb_printf(pre, ", ");
     }
     tb_printf(pre, "NULL};\n\n");
+}
 
+/* The variant's vkat_rt_variant initializer. */
+static void header_variant(text_buf *var, const char *id, size_t k, uint32_t flags, const item_text *t)
+{
+    const vkat_export_item *it = t->c.it;
+    const vkat_space *s = it->space;
+    const vkat_row *row = it->row;
+    const vkat_launch *l = it->launch;
+    const vkat_device_key *dk = t->dk;
     char hash[17];
     char pattern[256];
     snprintf(pattern, sizeof pattern, "%s", dk->name);
@@ -950,19 +1011,19 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     if (s->problem_count)
         tb_printf(var, "        .problem_count = %zu, .problem_names = %s_problem_names_%zu, .problem = %s_problem_%zu,\n",
                   s->problem_count, id, k, id, k);
-    if (ncond)
-        tb_printf(var, "        .conditions = %s_conditions_%zu, .condition_count = %zu,\n", id, k, ncond);
+    if (t->ncond)
+        tb_printf(var, "        .conditions = %s_conditions_%zu, .condition_count = %zu,\n", id, k, t->ncond);
     tb_printf(var, "        .spirv = %s_spirv_%zu, .spirv_size_bytes = %zu, .spirv_hash = \"%s\",\n", id, k,
               it->spirv->count * sizeof(uint32_t), spirv_hash_hex(it->spirv, hash));
     tb_printf(var, "        .entry_point = ");
     tb_cstr(var, s->entry ? s->entry : "main");
     tb_printf(var, ",\n");
-    if (nspec)
-        tb_printf(var, "        .spec_constants = %s_spec_%zu, .spec_constant_count = %zu,\n", id, k, nspec);
+    if (t->nspec)
+        tb_printf(var, "        .spec_constants = %s_spec_%zu, .spec_constant_count = %zu,\n", id, k, t->nspec);
     const uint32_t *ls = it->sequence ? it->sequence->workgroup_size[0] : l->local_size;
     const uint32_t *tg = it->sequence ? it->sequence->steps[0].groups : l->groups;
     tb_printf(var, "        .local_size = {%u, %u, %u}, .shared_bytes = %u,\n", ls[0], ls[1], ls[2], it->shared_bytes);
-    tb_printf(var, "        .groups = {%s},\n", groups.data ? groups.data : "");
+    tb_printf(var, "        .groups = {%s},\n", t->groups.data ? t->groups.data : "");
     tb_printf(var, "        .tuned_groups = {%u, %u, %u},\n", tg[0], tg[1], tg[2]);
     if (s->buffer_count)
         tb_printf(var, "        .bindings = %s_bindings_%zu, .binding_count = %zu,\n", id, k, s->buffer_count);
@@ -977,16 +1038,37 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     if (it->sequence)
         tb_printf(var, "        .passes = %s_passes_%zu, .pass_count = %zu,\n", id, k, it->sequence->step_count);
     tb_printf(var, "    },\n");
+}
 
+static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, size_t k, const vkat_export_item *it,
+                               uint32_t flags, vkat_error *err)
+{
+    item_text t = {0};
+    vkat_device_key key;
+    t.dk = &it->row->device;
+    if (it->device) {
+        vkat_device_key_from_info(it->device, &key);
+        t.dk = &key;
+    }
+    t.c = (lower_ctx){it, make_var_index(it), &t.ops, 0};
+    snprintf(t.ops_name, sizeof t.ops_name, "%s_ops_%zu", id, k);
+    if (!t.c.var_index)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+    header_conditions(&t);
+    header_groups(&t);
+    header_bindings(&t);
+    header_push(&t);
+    header_arrays(pre, id, k, &t);
+    header_variant(var, id, k, flags, &t);
     vkat_result r = VKAT_OK;
-    if (ops.failed || conds.failed || binds.failed || push.failed || groups.failed)
+    if (t.ops.failed || t.conds.failed || t.binds.failed || t.push.failed || t.groups.failed)
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
-    free(ops.data);
-    free(conds.data);
-    free(binds.data);
-    free(push.data);
-    free(groups.data);
-    free(c.var_index);
+    free(t.ops.data);
+    free(t.conds.data);
+    free(t.binds.data);
+    free(t.push.data);
+    free(t.groups.data);
+    free(t.c.var_index);
     return r;
 }
 

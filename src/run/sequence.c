@@ -4,10 +4,9 @@
  * the same module and specialization constants share one pipeline: a 12-pass reduction whose passes differ only in
  * push constants compiles once and creates one pipeline. It must not print; the tuner and export own the outcome. */
 #include "sequence.h"
+#include "build.h"
 #include "descriptors.h"
 #include "includes.h"
-#include "shader_sources.h"
-#include "template.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -74,20 +73,13 @@ static vkat_result compile_step(const vkat_space *s, const vkat_device_info *dev
                                 vkat_sequence *q, vkat_error *err)
 {
     /* The pass's shader with its includes and the space's define-clash check, as for a single dispatch. */
-    vkat_shader_sources src;
     vkat_launch launch = {0};
     memcpy(launch.local_size, st->local_size, sizeof launch.local_size);
-    char *inst = NULL;
-    double c = 0, v = 0;
-    vkat_result r = vkat_shader_sources_load(s, st->template_path, reference, &src, err);
-    if (!r)
-        r = vkat_template_for_config(s, src.set.files[0].text, st->template_path, env, &launch, reference, &inst,
-                                     err);
-    if (!r)
-        r = vkat_compile_cached(cache, inst, st->template_path, device->api_version, &src.opts, m, hit, &c, &v,
-                                err);
-    vkat_shader_sources_free(&src);
-    free(inst);
+    vkat_build_times t;
+    vkat_result r = vkat_build_file(s, st->template_path, device->api_version, cache, env, &launch, reference, m,
+                                    &t, err);
+    *hit = t.cache_hit;
+    double c = t.compile_s, v = t.validate_s;
     q->compile_s += c;
     q->validate_s += v;
     if (r && err && !err->file[0])

@@ -3,17 +3,16 @@
  * outputs are poisoned before its checked run and compared afterwards. Nothing here prints: progress goes to a
  * callback, diagnostics to the log. */
 #include "tune.h"
-#include "candidates.h"
 #include "check.h"
 #include "check_gpu.h"
 #include "device_key.h"
 #include "pool.h"
-#include "export.h"
+#include "measured_spirv.h"
 #include "search.h"
+#include "build.h"
 #include "descriptors.h"
 #include "shader_sources.h"
 #include "sequence.h"
-#include "template.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -31,65 +30,44 @@
 
 /* ---- Keys and building ---------------------------------------------------------------------------------- */
 
-static void hex64(uint64_t v, char out[17])
-{
-    snprintf(out, 17, "%016" PRIx64, v);
-}
-
-vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
+/* The key, with `h` the hash of the template's files (vkat_source_set_hash): a changed included file makes stored
+ * results stale. A run hashes the very files it compiles from; vkat_tune_key reads them for callers that do not. */
+static vkat_result key_with_template_hash(const vkat_space *space, const vkat_device_info *device, uint64_t h,
+                                          vkat_row *key, vkat_error *err)
 {
     memset(key, 0, sizeof *key);
-    /* The template with every file it includes: a changed included file makes stored results stale. */
     vkat_source_set set;
-    if (vkat_source_set_load(space->template_path, (const char *const *)space->include_dirs,
-                             space->include_dir_count, &set, err) != VKAT_OK)
-        return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
-    uint64_t h = vkat_source_set_hash(&set);
-    vkat_source_set_free(&set);
-    /* The reference's included files decide what is correct, so they count too. Only when it includes something:
-     * a reference without includes leaves the key as it always was (older databases keep their results). */
+    /* The reference and its included files decide what is correct, so they count too: an edited reference starts
+     * a new series. (Before stored SPIR-V, a reference without includes was left out of the key.) */
     if (space->reference_path) {
         if (vkat_source_set_load(space->reference_path, (const char *const *)space->include_dirs,
                                  space->include_dir_count, &set, err) != VKAT_OK)
             return vkat_fail(err, VKAT_ERR_IO, space->reference_path, 0, "cannot read the reference");
-        if (set.count > 1) {
-            uint64_t ref = vkat_source_set_hash(&set);
-            h = XXH3_64bits_withSeed(&ref, sizeof ref, h);
-        }
+        uint64_t ref = vkat_source_set_hash(&set);
+        h = XXH3_64bits_withSeed(&ref, sizeof ref, h);
         vkat_source_set_free(&set);
     }
     /* The templates of a sequence's passes are part of the variant too. */
     vkat_result r = vkat_sequence_templates_hash(space, &h, err);
     if (r != VKAT_OK)
         return r;
-    hex64(h, key->template_hash);
+    vkat_hash_hex(h, key->template_hash);
     vkat_device_key_from_info(device, &key->device);
     snprintf(key->kernel, sizeof key->kernel, "%s", space->name);
-    hex64(space->file_hash, key->space_hash);
+    vkat_hash_hex(space->file_hash, key->space_hash);
     vkat_space_format_problem(space, key->problem, sizeof key->problem);
     return VKAT_OK;
 }
 
-static vkat_result compile_source(const char *template_path, const vkat_space *space, const vkat_device_info *device,
-                                  const vkat_value *env, const vkat_launch *launch, int reference,
-                                  vkat_spirv *spirv, vkat_error *err)
+vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err)
 {
-    vkat_shader_sources src;
-    char *inst = NULL;
-    vkat_result r = vkat_shader_sources_load(space, template_path, reference, &src, err);
-    if (r == VKAT_OK)
-        r = vkat_template_for_config(space, src.set.files[0].text, template_path, env, launch, reference, &inst,
-                                     err);
-    if (r == VKAT_OK)
-        r = vkat_compile_glsl_opts(inst, template_path, device->api_version, &src.opts, spirv, err);
-    vkat_shader_sources_free(&src);
-    free(inst);
-    if (r != VKAT_OK)
-        return r;
-    r = vkat_validate_spirv(spirv, device->api_version, err);
-    if (r != VKAT_OK)
-        vkat_spirv_free(spirv);
-    return r;
+    vkat_source_set set;
+    if (vkat_source_set_load(space->template_path, (const char *const *)space->include_dirs,
+                             space->include_dir_count, &set, err) != VKAT_OK)
+        return vkat_fail(err, VKAT_ERR_IO, space->template_path, 0, "cannot read the template");
+    uint64_t h = vkat_source_set_hash(&set);
+    vkat_source_set_free(&set);
+    return key_with_template_hash(space, device, h, key, err);
 }
 
 vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
@@ -99,27 +77,10 @@ vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *dev
     vkat_result r = vkat_space_launch(space, env, 0, launch, err);
     if (r != VKAT_OK)
         return r;
-    r = compile_source(space->template_path, space, device, env, launch, 0, spirv, err);
+    r = vkat_build_file(space, space->template_path, device->api_version, NULL, env, launch, 0, spirv, NULL, err);
     if (r != VKAT_OK)
         vkat_launch_free(launch);
     return r;
-}
-
-/* Specialization constants of the configuration in `env`: problem sizes bound to @spec, then (unless for the
- * reference) @spec parameters; at most `cap`. Returns the count written. */
-static size_t spec_values(const vkat_space *space, const vkat_value *env, int reference, vkat_spec_value *out,
-                          size_t cap)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < space->problem_count && n < cap; i++)
-        if (space->problem[i].binding == VKAT_SIZE_SPEC)
-            out[n++] = (vkat_spec_value){space->problem[i].spec_id, (uint32_t)env[space->problem[i].slot].i};
-    for (size_t i = 0; !reference && i < space->param_count && n < cap; i++) {
-        const vkat_param *p = &space->params[i];
-        if (p->kind == VKAT_PARAM_SPEC)
-            out[n++] = (vkat_spec_value){p->spec_id, (uint32_t)env[p->slot].i};
-    }
-    return n;
 }
 
 /* ---- Device limits, read from the SPIR-V before a pipeline exists ---------------------------------------- */
@@ -168,6 +129,7 @@ typedef struct job {
     /* preparation (instantiate, compile, validate, limits, pipeline) */
     vkat_launch launch;
     vkat_spirv spirv;
+    vkat_sequence sequence; /* a sequence of dispatches' modules; step_count 0 for one dispatch */
     vkat_spec_value spec[64];
     size_t spec_count;
     vkat_kernel *kernel;
@@ -203,7 +165,6 @@ typedef struct run_ctx {
     int has_reference;
     vkat_gpu_check *gpu_check; /* the outputs compared on the device; NULL: all on the host */
     vkat_value *env;  /* scratch environment for setting the device up */
-    const char *template_src;
     const vkat_shader_sources *sources; /* the template's files and compile options */
     vkat_compile_cache *compile_cache;
     vkat_tune_times *times;
@@ -349,9 +310,10 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
             r = vkat_sequence_kernel(&q, c->ws, "main", &k, err);
         vkat_sequence_free(&q);
     } else if (r == VKAT_OK) {
-        r = compile_source(s->reference_path, s, c->device, c->env, &launch, 1, &spirv, err);
+        r = vkat_build_file(s, s->reference_path, c->device->api_version, NULL, c->env, &launch, 1, &spirv, NULL,
+                            err);
         vkat_spec_value spec[64];
-        size_t nspec = spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
+        size_t nspec = vkat_build_spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
         vkat_spirv_info si;
         if (r == VKAT_OK && (r = vkat_spirv_reflect(&spirv, spec, nspec, &si, err)) == VKAT_OK)
             r = vkat_check_bindings(s, s->reference_path, &si, err);
@@ -599,6 +561,7 @@ static void release_job(job *j)
     vkat_kernel_destroy(j->kernel);
     j->kernel = NULL;
     vkat_spirv_free(&j->spirv);
+    vkat_sequence_free(&j->sequence);
     vkat_launch_free(&j->launch);
 }
 
@@ -607,22 +570,23 @@ static vkat_result prepare_sequence(run_ctx *c, job *j, vkat_error *e)
 {
     const vkat_space *s = c->space;
     double t0 = vkat_now();
-    vkat_sequence q = {0};
+    vkat_sequence *q = &j->sequence; /* kept until measured: an "ok" row's modules are stored */
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e); /* metrics; its dispatch is unused */
     if (r == VKAT_OK)
-        r = vkat_sequence_compile(s, c->device, c->compile_cache, j->env, 0, &q, e);
-    j->t_compile = q.compile_s;
-    j->t_validate = q.validate_s;
-    j->cache_hit = r == VKAT_OK && q.all_cached;
+        r = vkat_sequence_compile(s, c->device, c->compile_cache, j->env, 0, q, e);
+    j->t_compile = q->compile_s;
+    j->t_validate = q->validate_s;
+    j->cache_hit = r == VKAT_OK && q->all_cached;
     double t1 = vkat_now();
-    j->t_instantiate = t1 - t0 - q.compile_s - q.validate_s;
+    j->t_instantiate = t1 - t0 - q->compile_s - q->validate_s;
     if (r == VKAT_OK) {
-        hex64(q.hash, j->row.spirv_hash);
-        r = vkat_sequence_kernel(&q, c->ws, s->entry, &j->kernel, e);
+        vkat_hash_hex(q->hash, j->row.spirv_hash);
+        r = vkat_sequence_kernel(q, c->ws, s->entry, &j->kernel, e);
         j->pipeline_failed = r == VKAT_ERR_VULKAN;
         j->t_pipeline = vkat_now() - t1;
     }
-    vkat_sequence_free(&q);
+    if (r != VKAT_OK)
+        vkat_sequence_free(q);
     return r;
 }
 
@@ -632,25 +596,24 @@ static void prepare(void *ctx, void *p)
     job *j = p;
     const vkat_space *s = c->space;
     vkat_error *e = &j->error;
-    char *source = NULL;
     double t0 = vkat_now();
     j->pipeline_failed = 0;
-    j->spec_count = spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
+    j->spec_count = vkat_build_spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
     if (vkat_space_has_sequence(s, 0)) {
         j->result = prepare_sequence(c, j, e);
         return;
     }
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
+    vkat_build_times bt = {0};
     if (r == VKAT_OK)
-        r = vkat_template_for_config(s, c->template_src, s->template_path, j->env, &j->launch, 0, &source, e);
-    double t1 = vkat_now();
-    j->t_instantiate = t1 - t0;
-    if (r == VKAT_OK)
-        r = vkat_compile_cached(c->compile_cache, source, s->template_path, c->device->api_version,
-                                &c->sources->opts, &j->spirv, &j->cache_hit, &j->t_compile, &j->t_validate, e);
-    free(source);
+        r = vkat_build_spirv(s, c->sources, c->device->api_version, c->compile_cache, j->env, &j->launch, 0,
+                             &j->spirv, &bt, e);
+    j->t_instantiate = vkat_now() - t0 - bt.compile_s - bt.validate_s;
+    j->t_compile = bt.compile_s;
+    j->t_validate = bt.validate_s;
+    j->cache_hit = bt.cache_hit;
     if (r == VKAT_OK) {
-        hex64(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
+        vkat_hash_hex(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
         vkat_spirv_info si;
         char why[256];
         r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);
@@ -935,9 +898,20 @@ static void lane_measure(run_ctx *c, job *j)
         release_job(j);
         return;
     }
+    /* The module(s) leave the job before it is measured (measuring frees what the job holds): an "ok" row's are
+     * stored under its SPIR-V hash before the row, so that export writes what was measured. */
+    vkat_spirv module = j->spirv;
+    vkat_sequence sequence = j->sequence;
+    memset(&j->spirv, 0, sizeof j->spirv);
+    memset(&j->sequence, 0, sizeof j->sequence);
     vkat_error lost = {0};
     vkat_result mr = measure(c, j, &lost);
-    if ((j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error)) != VKAT_OK)
+    if (j->row.status == VKAT_STATUS_OK && (module.count || sequence.step_count))
+        j->fatal = vkat_measured_put(c->store, j->row.spirv_hash, sequence.step_count ? NULL : &module, &sequence,
+                                     &j->fatal_error);
+    vkat_spirv_free(&module);
+    vkat_sequence_free(&sequence);
+    if (j->fatal != VKAT_OK || (j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error)) != VKAT_OK)
         return;
     if (mr != VKAT_OK) {
         vkat_log(VKAT_LOG_WARN, "%s: %s: %s; recreating the device", c->device->name, j->row.config, j->row.reason);
@@ -1141,10 +1115,16 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     vkat_result r = check_buffer_sizes(space, err);
     if (r != VKAT_OK)
         return r;
-    /* Identical GPUs have one identity: their results form one series in the database. */
-    r = vkat_tune_key(space, dev, &report->key, err);
-    if (r != VKAT_OK)
+    /* The template's files, read once: every variant compiles from them and the key hashes them. No #define may
+     * replace a name they declare. Identical GPUs have one identity: their results form one series. */
+    vkat_shader_sources sources = {0};
+    r = vkat_shader_sources_load(space, space->template_path, 0, &sources, err);
+    if (r == VKAT_OK)
+        r = key_with_template_hash(space, dev, sources.opts.sources_hash, &report->key, err);
+    if (r != VKAT_OK) {
+        vkat_shader_sources_free(&sources);
         return r;
+    }
 
     /* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
      * default there, and a warning when asked otherwise. */
@@ -1175,8 +1155,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
     size_t *counts = calloc(np ? np : 1, sizeof *counts);
-    vkat_shader_sources sources = {0};
-    const char *template_src = NULL;
     vkat_compile_cache *cache = vkat_compile_cache_create(256);
     vkat_tune_times *lane_times = calloc(device_count, sizeof *lane_times);
     sc.lanes = calloc(device_count, sizeof *sc.lanes);
@@ -1190,10 +1168,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
-    /* Before any GPU work: the template's files, and no #define that would replace a name it declares. */
-    if ((r = vkat_shader_sources_load(space, space->template_path, 0, &sources, err)) != VKAT_OK)
-        goto cleanup;
-    template_src = sources.set.files[0].text;
     for (size_t i = 0; i < window; i++) {
         slots[i].choice = calloc(np ? np : 1, sizeof *slots[i].choice);
         slots[i].env = calloc(nsym ? nsym : 1, sizeof *slots[i].env);
@@ -1234,7 +1208,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->opts = opts;
         c->has_reference = space->reference_path != NULL;
         c->times = &lane_times[i];
-        c->template_src = template_src;
         c->sources = &sources;
         c->compile_cache = cache;
         pthread_cond_init(&c->cv, NULL);
@@ -1338,412 +1311,4 @@ vkat_result vkat_tune_device(const vkat_space *space, const vkat_instance *inst,
                              vkat_error *err)
 {
     return vkat_tune_devices(space, inst, &device_index, 1, store, opts, report, err);
-}
-
-/* ---- Export ------------------------------------------------------------------------------------------------ */
-
-/* ---- Export from the database ----------------------------------------------------------------------------------
- * Devices are identified by their rows, so a device tuned on another machine (an H200 in CI's database) exports
- * like a local one. Only the target Vulkan version matters to the compiler; an absent device gets 1.3. */
-
-#define EXPORT_ABSENT_API_VERSION ((1u << 22) | (3u << 12)) /* VK_MAKE_API_VERSION(0, 1, 3, 0) */
-
-typedef struct export_slot {
-    vkat_row row;
-    const vkat_space *space;
-    const vkat_device_info *device; /* NULL when absent */
-    vkat_device_info absent;        /* stands in for compiling when absent */
-    vkat_spirv spirv;
-    vkat_launch launch;
-    vkat_value *env;
-    uint32_t *choice;
-    uint32_t shared_bytes;
-    uint64_t compiled_problem; /* see vkat_export_item */
-    int candidate_only;        /* see vkat_export_item */
-    vkat_sequence sequence;    /* a sequence of dispatches; step_count 0: one dispatch (spirv) */
-} export_slot;
-
-/* Does any dispatch, buffer-size, push-constant or pass expression read a device.* name? */
-static int launch_reads_device(const vkat_space *s)
-{
-    size_t n = vkat_symtab_count(s->symbols);
-    for (size_t slot = 0; slot < n; slot++) {
-        const char *name = vkat_symtab_name(s->symbols, (int)slot);
-        if (!name || strncmp(name, "device.", 7) != 0)
-            continue;
-        for (int i = 0; i < 3; i++)
-            if ((s->groups[i] && vkat_expr_uses(s->groups[i], (int)slot)) ||
-                (s->local_size[i] && vkat_expr_uses(s->local_size[i], (int)slot)))
-                return 1;
-        for (size_t i = 0; i < s->buffer_count; i++)
-            if (vkat_expr_uses(s->buffers[i].count, (int)slot))
-                return 1;
-        for (size_t i = 0; i < s->push_count; i++)
-            if (s->push[i].value && vkat_expr_uses(s->push[i].value, (int)slot))
-                return 1;
-        if (vkat_space_passes_use(s, (int)slot))
-            return 1;
-    }
-    return 0;
-}
-
-/* The --problem filter as values per problem variable, INT64_MIN where it says nothing. */
-static vkat_result problem_filter(vkat_space *s, const char *text, int64_t *want, vkat_error *err)
-{
-    for (size_t i = 0; i < s->problem_count; i++)
-        s->problem[i].value = INT64_MIN;
-    vkat_result r = text ? vkat_space_set_problem(s, text, err) : VKAT_OK;
-    for (size_t i = 0; i < s->problem_count; i++)
-        want[i] = s->problem[i].value;
-    return r;
-}
-
-/* Which problem sizes the variant's SPIR-V compiles in. Compiled again with one size doubled, a module that differs
- * (or no longer builds) reads that size as a #define: the runtime must not run it at another value of that size,
- * whatever the space's formulas say. Sizes that reach the kernel only through push constants, dispatch and buffer
- * sizes leave the module as it is. */
-static uint64_t compiled_problem(export_slot *x, const vkat_device_info *dev)
-{
-    vkat_space *space = (vkat_space *)x->space;
-    uint64_t mask = 0;
-    for (size_t i = 0; i < space->problem_count && i < 64; i++) {
-        const int64_t tuned = space->problem[i].value;
-        space->problem[i].value = tuned ? 2 * tuned : 1;
-        vkat_value *env = vkat_space_env_create(space, x->device);
-        vkat_launch launch = {0};
-        vkat_spirv spirv = {0};
-        vkat_error ignored = {0};
-        int same;
-        if (x->sequence.step_count) {
-            vkat_sequence q;
-            vkat_space_env_apply(space, x->choice, env);
-            same = env && vkat_sequence_compile(space, dev, NULL, env, 0, &q, &ignored) == VKAT_OK &&
-                   vkat_sequence_same_modules(&q, &x->sequence);
-            vkat_sequence_free(&q);
-        } else {
-            same = env && vkat_tune_build(space, dev, x->choice, env, &launch, &spirv, &ignored) == VKAT_OK &&
-                   spirv.count == x->spirv.count &&
-                   memcmp(spirv.words, x->spirv.words, spirv.count * sizeof *spirv.words) == 0;
-        }
-        if (!same)
-            mask |= 1ull << i;
-        vkat_spirv_free(&spirv);
-        vkat_launch_free(&launch);
-        free(env);
-        space->problem[i].value = tuned;
-    }
-    return mask;
-}
-
-static void warn_hash_changed(const export_slot *x, const char *h)
-{
-    if (x->row.spirv_hash[0] && strcmp(h, x->row.spirv_hash) != 0)
-        vkat_log(VKAT_LOG_WARN,
-                 "export: %s on %s (%s) compiles to different SPIR-V than when it was measured (%s, now %s)%s",
-                 x->row.config, x->row.device.name, x->row.problem, x->row.spirv_hash, h,
-                 x->device ? "" : "; the device is not present, so it was compiled for Vulkan 1.3");
-}
-
-/* A sequence of dispatches: the same compile as the tuner's (sequence.c); the hash is the sequence's. */
-static vkat_result export_build_sequence(export_slot *x, const vkat_device_info *dev, vkat_error *err)
-{
-    vkat_space *space = (vkat_space *)x->space;
-    vkat_space_env_apply(space, x->choice, x->env);
-    vkat_result r = vkat_space_launch(space, x->env, 0, &x->launch, err);
-    if (r || (r = vkat_sequence_compile(space, dev, NULL, x->env, 0, &x->sequence, err)))
-        return r;
-    char h[17];
-    hex64(x->sequence.hash, h);
-    warn_hash_changed(x, h);
-    uint64_t shared = 0;
-    for (size_t i = 0; i < x->sequence.step_count; i++) {
-        vkat_spec_value spec[VKAT_MAX_STEP_SPEC];
-        size_t n = vkat_sequence_spec(&x->sequence, i, spec);
-        vkat_spirv_info si;
-        if ((r = vkat_spirv_reflect(&x->sequence.modules[x->sequence.module_of[i]], spec, n, &si, err)))
-            return r;
-        shared = si.shared_bytes > shared ? si.shared_bytes : shared;
-    }
-    x->shared_bytes = shared > UINT32_MAX ? UINT32_MAX : (uint32_t)shared;
-    x->compiled_problem = compiled_problem(x, dev);
-    return VKAT_OK;
-}
-
-static vkat_result export_build(export_slot *x, vkat_error *err)
-{
-    vkat_space *space = (vkat_space *)x->space;
-    const vkat_device_info *dev = x->device ? x->device : &x->absent;
-    vkat_result r = vkat_space_set_problem(space, x->row.problem, err);
-    if (r)
-        return r;
-    x->env = vkat_space_env_create(space, x->device);
-    x->choice = calloc(space->param_count ? space->param_count : 1, sizeof *x->choice);
-    if (!x->env || !x->choice)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    if ((r = vkat_space_parse_config(space, x->row.config, 0, x->choice, err)))
-        return r;
-    if (vkat_space_has_sequence(space, 0))
-        return export_build_sequence(x, dev, err);
-    if ((r = vkat_tune_build(space, dev, x->choice, x->env, &x->launch, &x->spirv, err)))
-        return r;
-    char h[17];
-    hex64(vkat_spirv_hash(&x->spirv), h);
-    warn_hash_changed(x, h);
-    vkat_spec_value spec[64];
-    size_t nspec = spec_values(space, x->env, 0, spec, VKAT_COUNTOF(spec));
-    vkat_spirv_info si;
-    if ((r = vkat_spirv_reflect(&x->spirv, spec, nspec, &si, err)))
-        return r;
-    x->shared_bytes = si.shared_bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)si.shared_bytes;
-    x->compiled_problem = compiled_problem(x, dev);
-    return VKAT_OK;
-}
-
-/* The last step of both exports: the manifest (and the C header) for built slots. */
-static vkat_result write_slots(const export_slot *slots, size_t n, const char *dir, const char *header,
-                               vkat_error *err)
-{
-    vkat_export_item *items = calloc(n ? n : 1, sizeof *items);
-    if (!items)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const vkat_sequence *q = slots[i].sequence.step_count ? &slots[i].sequence : NULL;
-        items[i] = (vkat_export_item){slots[i].space,
-                                      slots[i].device,
-                                      &slots[i].row,
-                                      q ? &q->modules[0] : &slots[i].spirv,
-                                      slots[i].choice,
-                                      slots[i].env,
-                                      &slots[i].launch,
-                                      slots[i].shared_bytes,
-                                      slots[i].compiled_problem,
-                                      slots[i].candidate_only,
-                                      q};
-    }
-    vkat_result r = vkat_export_write(dir, items, n, err);
-    if (r == VKAT_OK && header)
-        r = vkat_export_write_header(dir, header, items, n, err);
-    free(items);
-    return r;
-}
-
-static void free_slots(export_slot *slots, size_t n)
-{
-    for (size_t i = 0; slots && i < n; i++) {
-        vkat_sequence_free(&slots[i].sequence);
-        vkat_spirv_free(&slots[i].spirv);
-        vkat_launch_free(&slots[i].launch);
-        free(slots[i].env);
-        free(slots[i].choice);
-    }
-    free(slots);
-}
-
-/* A zeroed slot at the end of *slots, grown as needed; NULL when out of memory. */
-static export_slot *new_slot(export_slot **slots, size_t *n, size_t *cap)
-{
-    if (*n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 8;
-        export_slot *ns = realloc(*slots, ncap * sizeof *ns);
-        if (!ns)
-            return NULL;
-        *slots = ns;
-        *cap = ncap;
-    }
-    export_slot *x = &(*slots)[(*n)++];
-    memset(x, 0, sizeof *x);
-    return x;
-}
-
-/* After one space's winners (slots[first..n)): its extra candidates for runtime tuning, each built for the device of
- * the series it does best on (a device that is present, or its database identity as for that series' winner). */
-static vkat_result add_candidates(vkat_store *store, export_slot **slots, size_t *n, size_t *cap, size_t first,
-                                  int wanted, vkat_error *err)
-{
-    size_t nw = *n - first, max = wanted ? (size_t)wanted : VKAT_EXPORT_DEFAULT_CANDIDATES, count = 0;
-    vkat_row *winners = calloc(nw ? nw : 1, sizeof *winners);
-    vkat_candidate *extra = NULL;
-    if (!winners)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (size_t i = 0; i < nw; i++)
-        winners[i] = (*slots)[first + i].row;
-    vkat_result r = vkat_export_candidates(store, winners, nw, max, &extra, &count, err);
-    for (size_t i = 0; i < count && !r; i++) {
-        export_slot *x = new_slot(slots, n, cap);
-        if (!x) {
-            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-            break;
-        }
-        const export_slot *w = &(*slots)[first + extra[i].series];
-        x->row = extra[i].row;
-        x->space = w->space;
-        x->device = w->device;
-        x->absent = w->absent;
-        x->candidate_only = 1;
-        vkat_log(VKAT_LOG_DEBUG, "export: candidate %s of '%s' (%.0f%% of the winners' speed on average)",
-                 x->row.config, x->row.kernel, 100 * extra[i].mean_fraction);
-        r = export_build(x, err);
-    }
-    free(winners);
-    free(extra);
-    return r;
-}
-
-vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
-                             const char *const *problems, size_t device_count, vkat_store *store, const char *dir,
-                             vkat_error *err)
-{
-    size_t n = 0, cap = device_count ? device_count : 1;
-    export_slot *slots = calloc(cap, sizeof *slots);
-    vkat_result r = VKAT_OK;
-    if (!slots)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (size_t d = 0; d < device_count; d++) {
-        const vkat_device_info *dev = vkat_instance_device(inst, device_indices[d]);
-        export_slot *x = &slots[n];
-        vkat_row key;
-        size_t count = 0;
-        if ((problems && (r = vkat_space_set_problem(space, problems[d], err))) ||
-            (r = vkat_tune_key(space, dev, &key, err)) || (r = vkat_store_best(store, &key, &x->row, 1, &count, err)))
-            goto cleanup;
-        if (count == 0) {
-            vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for %s (%s) in the database", space->name,
-                     dev->name, key.problem);
-            continue;
-        }
-        x->space = space;
-        x->device = dev;
-        n++;
-        if ((r = export_build(x, err)))
-            goto cleanup;
-    }
-    /* The same candidates as `vkautotune export` with its default, so both write the same manifest. */
-    if (n == 0)
-        r = vkat_fail(err, VKAT_ERR_DB, NULL, 0, "nothing to export: no correct variant of '%s' in the database",
-                      space->name);
-    else if (!(r = add_candidates(store, &slots, &n, &cap, 0, 0, err)))
-        r = write_slots(slots, n, dir, NULL, err);
-cleanup:
-    free_slots(slots, n);
-    return r;
-}
-
-vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *store, size_t *exported, vkat_error *err)
-{
-    static const vkat_device_info no_device; /* for the key's hashes only */
-    uint32_t local[64], nlocal = 0;
-    int by_name = 0;
-    vkat_result r = VKAT_OK;
-    export_slot *slots = NULL;
-    size_t n = 0, cap = 0;
-    int64_t *want = NULL;
-    if (exported)
-        *exported = 0;
-
-    /* Which devices: present ones picked like tune's --device, and (for a name) database ones by name. */
-    int is_name = req->device && req->device[0] && strcmp(req->device, "all") != 0 &&
-                  strspn(req->device, "0123456789") != strlen(req->device);
-    if (!req->all_in_db) {
-        vkat_error serr = {0};
-        if (req->inst && vkat_select_devices(req->inst, req->device, local, 64, &nlocal, &serr) == VKAT_OK) {
-            by_name = is_name;
-        } else if (is_name) {
-            by_name = 1; /* not present here: look for it in the database */
-        } else if (!req->inst) {
-            return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0,
-                             "no Vulkan device on this machine to export for; name one in the database with "
-                             "--device NAME, or use --all-devices-in-db");
-        } else {
-            *err = serr;
-            return serr.code;
-        }
-    }
-
-    for (size_t si = 0; si < req->space_count; si++) {
-        vkat_space *space = req->spaces[si];
-        vkat_row key, *rows = NULL;
-        size_t nrows = 0, matched = 0, first = n;
-        free(want);
-        want = calloc(space->problem_count ? space->problem_count : 1, sizeof *want);
-        if (!want) {
-            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-            goto cleanup;
-        }
-        if ((r = problem_filter(space, req->problem, want, err)) || (r = vkat_tune_key(space, &no_device, &key, err)) ||
-            (r = vkat_store_winners(store, &key, &rows, &nrows, err)))
-            goto cleanup;
-        for (size_t i = 0; i < nrows; i++) {
-            const vkat_row *row = &rows[i];
-            const vkat_device_info *dev = NULL;
-            int selected = req->all_in_db;
-            for (uint32_t d = 0; req->inst && d < vkat_instance_device_count(req->inst); d++) {
-                vkat_device_key k;
-                vkat_device_key_from_info(vkat_instance_device(req->inst, d), &k);
-                if (!vkat_device_key_equal(&k, &row->device))
-                    continue;
-                dev = vkat_instance_device(req->inst, d);
-                for (uint32_t j = 0; j < nlocal; j++)
-                    selected |= local[j] == d;
-            }
-            if (!selected && by_name && vkat_contains_nocase(row->device.name, req->device))
-                selected = 1;
-            if (!selected)
-                continue;
-            /* The problem filter. */
-            if ((r = vkat_space_set_problem(space, row->problem, err)))
-                goto cleanup_rows;
-            int keep = 1;
-            for (size_t p = 0; p < space->problem_count; p++)
-                keep &= want[p] == INT64_MIN || want[p] == space->problem[p].value;
-            if (!keep)
-                continue;
-            matched++;
-            if (!dev && req->profile && !strcmp(req->profile->name, row->device.name) &&
-                req->profile->vendor_id == row->device.vendor_id && req->profile->device_id == row->device.device_id)
-                dev = req->profile;
-            if (!dev && launch_reads_device(space)) {
-                vkat_log(VKAT_LOG_WARN,
-                         "export: skipping '%s' on %s: %s is not present here and the space's dispatch reads its "
-                         "limits (device.*)", space->name, row->device.name, row->device.name);
-                continue;
-            }
-            export_slot *x = new_slot(&slots, &n, &cap);
-            if (!x) {
-                r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-                goto cleanup_rows;
-            }
-            x->row = *row;
-            x->space = space;
-            x->device = dev;
-            snprintf(x->absent.name, sizeof x->absent.name, "%s", row->device.name);
-            x->absent.api_version = EXPORT_ABSENT_API_VERSION;
-            if ((r = export_build(x, err)))
-                goto cleanup_rows;
-        }
-        if (!r && req->candidates >= 0)
-            r = add_candidates(store, &slots, &n, &cap, first, req->candidates, err);
-        if (matched == 0)
-            vkat_log(VKAT_LOG_WARN, "export: no correct variant of '%s' for the chosen device(s)%s%s in %s",
-                     space->name, req->problem ? " and problem " : "", req->problem ? req->problem : "",
-                     "the database");
-    cleanup_rows:
-        free(rows);
-        if (r)
-            goto cleanup;
-    }
-    if (n == 0) {
-        r = vkat_fail(err, VKAT_ERR_DB, NULL, 0,
-                      "nothing to export: the database has no correct variant for the chosen spaces, devices and "
-                      "problems (tune first, or see --all-devices-in-db)");
-        goto cleanup;
-    }
-    if ((r = write_slots(slots, n, req->dir, req->header, err)))
-        goto cleanup;
-    if (exported)
-        *exported = n;
-
-cleanup:
-    free_slots(slots, n);
-    free(want);
-    return r;
 }

@@ -115,18 +115,20 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
                               size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
                               vkat_tune_report *report, vkat_error *err);
 
-/* The database key (device, kernel, template hash, space hash, problem) for a space on a device. Reads the
- * template file to hash it. */
+/* The database key (device, kernel, template hash, space hash, problem) for a space on a device. The template
+ * hash covers the template, the reference and the passes' templates, each with every file it includes. */
 vkat_result vkat_tune_key(const vkat_space *space, const vkat_device_info *device, vkat_row *key, vkat_error *err);
 
-/* Compiles one configuration for a device: instantiate, compile, validate. Used by `compile` and export. */
+/* Compiles one configuration for a device through the one build path (build.h): instantiate, compile, validate.
+ * Used by `vkautotune compile`, and by export for a row measured before SPIR-V was stored. */
 vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *device, const uint32_t *choice,
                             vkat_value *env, vkat_launch *launch, vkat_spirv *spirv, vkat_error *err);
 
 /* Writes the best stored variant of `space` for each device into `dir` (SPIR-V + one manifest; with the default
  * candidates for runtime tuning, as vkat_tune_export_db), each device at its own problem: problems[d] as the results database writes it ("M=256,N=256,K=256"), or NULL for the space's
- * current problem throughout (the space's problem is changed). Recompiles each; the export command's
- * vkat_tune_export_db does the same for rows chosen from the database. VKAT_ERR_DB when no device has an ok row. */
+ * current problem throughout (the space's problem is changed). Writes the SPIR-V each row was measured with, as
+ * vkat_tune_export_db does for rows chosen from the database. VKAT_ERR_DB when no device has an ok row.
+ * Both are defined in export/export_db.c. */
 vkat_result vkat_tune_export(vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
                              const char *const *problems, size_t device_count, vkat_store *store, const char *dir,
                              vkat_error *err);
@@ -151,10 +153,11 @@ typedef struct vkat_export_request {
                                   0: VKAT_EXPORT_DEFAULT_CANDIDATES; negative: the winners only */
 } vkat_export_request;
 
-/* Exports the best stored variant of each (space, device, problem) selected by `req`, recompiling each: for a
- * present device with its Vulkan version, for an absent one for Vulkan 1.3; a SPIR-V hash that differs from the
- * one measured is a warning. A variant of an absent device whose dispatch reads device limits cannot be exported
- * (a warning says so). *exported (may be NULL) gets the count. VKAT_ERR_DB when nothing matches. */
+/* Exports the best stored variant of each (space, device, problem) selected by `req`: the SPIR-V its row was
+ * measured with, from the store (measured_spirv.h), so nothing is compiled. A row measured before the store kept
+ * modules (schema 4 and older) is compiled again (for a present device with its Vulkan version, for an absent one
+ * for Vulkan 1.3) and refused with VKAT_ERR_DB unless that gives the row's spirv_hash. A variant of an absent
+ * device whose dispatch reads device limits cannot be exported (a warning says so). *exported (may be NULL) gets the count. VKAT_ERR_DB when nothing matches. */
 vkat_result vkat_tune_export_db(const vkat_export_request *req, vkat_store *store, size_t *exported, vkat_error *err);
 
 #endif

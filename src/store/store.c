@@ -17,7 +17,7 @@
 #include <time.h>
 
 /* Bump when the schema changes, and add a step to migrate() that brings version N-1 to N. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* Long enough for another process's put (a few ms) or checkpoint; short enough that a stuck writer is reported. */
 #define STORE_BUSY_TIMEOUT_MS 30000
 
@@ -93,6 +93,9 @@ static const char schema_v3[] =
     " c_type, result_type));";
 /* Version 4: racing (race.c). Rows of older files are full measurements: 0. */
 static const char schema_v4[] = "ALTER TABLE results ADD COLUMN race_bound_s REAL NOT NULL DEFAULT 0;";
+/* The SPIR-V that was measured, content-addressed by the rows' spirv_hash, so export writes those very bytes. */
+static const char schema_v5[] =
+    "CREATE TABLE IF NOT EXISTS spirv (hash TEXT PRIMARY KEY NOT NULL, bytes BLOB NOT NULL) WITHOUT ROWID;";
 /* Added after schema version 1 without bumping it: an older vkautotune ignores a table it does not know, and
  * this one creates it in any version-1 file it opens. */
 static const char schema_peaks[] =
@@ -243,6 +246,11 @@ static vkat_result migrate(vkat_store *st, vkat_error *err)
     }
     if (version < 4) {
         r = exec(st, schema_v4, err);
+        if (r)
+            goto rollback;
+    }
+    if (version < 5) {
+        r = exec(st, schema_v5, err);
         if (r)
             goto rollback;
     }
@@ -801,6 +809,75 @@ static void read_peaks(sqlite3_stmt *s, vkat_peaks *p)
     column_text(s, 13, p->created, sizeof p->created);
 }
 
+/* ---- Measured SPIR-V (schema 5): bytes by their hash, written once, never replaced ------------------------- */
+
+vkat_result vkat_store_put_spirv(vkat_store *st, const char *hash, const void *bytes, size_t size, vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    /* The same hash is the same content: a second put of it (another configuration, a rerun) changes nothing. */
+    if (sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO spirv (hash, bytes) VALUES (?1, ?2)", -1, &s, NULL) !=
+        SQLITE_OK)
+        return db_fail(err, st->db, st->path);
+    int rc = sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_blob64(s, 2, bytes, size, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    vkat_result r = rc == SQLITE_DONE ? VKAT_OK : db_fail(err, st->db, st->path);
+    sqlite3_finalize(s);
+    return r;
+}
+
+int vkat_store_get_spirv(vkat_store *st, const char *hash, void **bytes, size_t *size, vkat_error *err)
+{
+    *bytes = NULL;
+    *size = 0;
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db, "SELECT bytes FROM spirv WHERE hash = ?1", -1, &s, NULL) != SQLITE_OK) {
+        db_fail(err, st->db, st->path);
+        return -1;
+    }
+    int found = -1, rc = sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    if (rc == SQLITE_DONE) {
+        found = 0;
+    } else if (rc == SQLITE_ROW) {
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        const void *data = sqlite3_column_blob(s, 0);
+        *bytes = malloc(n ? n : 1);
+        if (!*bytes) {
+            vkat_fail(err, VKAT_ERR_NOMEM, st->path, 0, "out of memory reading stored SPIR-V");
+        } else {
+            if (n)
+                memcpy(*bytes, data, n);
+            *size = n;
+            found = 1;
+        }
+    } else {
+        db_fail(err, st->db, st->path);
+    }
+    sqlite3_finalize(s);
+    return found;
+}
+
+/* Every stored module of the source that the destination lacks (same hash, same bytes: nothing to decide). */
+static vkat_result merge_spirv(vkat_store *dst, sqlite3 *src, const char *src_path, vkat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(src, "SELECT hash, bytes FROM spirv", -1, &s, NULL) != SQLITE_OK)
+        return db_fail(err, src, src_path);
+    vkat_result r = VKAT_OK;
+    int rc;
+    while (!r && (rc = sqlite3_step(s)) == SQLITE_ROW)
+        r = vkat_store_put_spirv(dst, (const char *)sqlite3_column_text(s, 0), sqlite3_column_blob(s, 1),
+                                 (size_t)sqlite3_column_bytes(s, 1), err);
+    if (!r && rc != SQLITE_DONE)
+        r = db_fail(err, src, src_path);
+    sqlite3_finalize(s);
+    return r;
+}
+
 /* ---- Cooperative-matrix peaks (schema 3): one row per shape, replaced as a whole with the device's peaks ---- */
 
 #define COOPMAT_WHERE                                                                                            \
@@ -1114,6 +1191,8 @@ vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_s
     r = merge_rows(dst, src, src_path, version, &add, err);
     if (!r && peaks)
         r = merge_peaks(dst, src, src_path, version, &add, err);
+    if (!r) /* the source is at the current schema (migrated in memory if older): the table exists */
+        r = merge_spirv(dst, src, src_path, err);
     if (!r)
         r = exec(dst, "COMMIT", err);
     if (r) {

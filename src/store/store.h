@@ -114,6 +114,16 @@ vkat_result vkat_store_resolve_aborted(vkat_store *st, vkat_status status, const
 vkat_result vkat_store_counts(vkat_store *st, const vkat_row *key, uint64_t counts[VKAT_STATUS_COUNT],
                               vkat_error *err);
 
+/* ---- Measured SPIR-V (schema 5) -------------------------------------------------------------------------------
+ * The modules that were measured, by the hash their rows store (vkat_row.spirv_hash), so that export writes the
+ * very bytes that were timed instead of compiling again. Content-addressed: a hash is written once (a second put
+ * of the same hash is a no-op) and shared by every row that measured it. What the bytes are is the caller's:
+ * the tuner stores a module's words, and for a sequence of dispatches the list of its steps' module hashes. */
+vkat_result vkat_store_put_spirv(vkat_store *st, const char *hash, const void *bytes, size_t size, vkat_error *err);
+/* 1 and *bytes (malloc'ed, the caller frees) with *size filled; 0 when the database holds nothing under `hash`
+ * (a row measured before schema 5, or resumed from one); -1 on error. */
+int vkat_store_get_spirv(vkat_store *st, const char *hash, void **bytes, size_t *size, vkat_error *err);
+
 /* ---- Listing and merging (compare, report, merge) ----------------------------------------------------------- */
 
 /* Every row of `kernel` (NULL: every kernel), ordered by kernel, device, problem, then ok rows by median; with
@@ -130,12 +140,12 @@ typedef struct vkat_merge_stats {
     uint64_t peaks_read, peaks_added, peaks_replaced, peaks_kept;
 } vkat_merge_stats;
 
-/* Copies every row (and every peaks entry) of the database at `src_path` into `dst`, in one transaction. The
- * source is opened read-only and never modified. A key present in both keeps one row by this rule, the same
- * whichever side it comes from: an "ok" row beats a failed one; then the later `created` wins; then the smaller
- * median; an exact tie keeps the destination's row. So merging is idempotent (merging the same file twice changes
- * nothing) and the result does not depend on the order of the inputs. Stats are added to *stats (may be NULL).
- * VKAT_ERR_IO when src_path does not exist, VKAT_ERR_DB when it is not a vkautotune database or is newer. */
+/* Copies every row (and every peaks entry and stored module) of the database at `src_path` into `dst`, in one
+ * transaction. The source is opened read-only and never modified. A key present in both keeps one row by this
+ * rule, the same whichever side it comes from: an "ok" row beats a failed one; then the later `created` wins; then
+ * the smaller median; an exact tie keeps the destination's row. So merging is idempotent (merging the same file
+ * twice changes nothing) and the result does not depend on the order of the inputs. Stats are added to *stats (may
+ * be NULL). VKAT_ERR_IO when src_path does not exist, VKAT_ERR_DB when it is not a vkautotune database or is newer. */
 vkat_result vkat_store_merge(vkat_store *dst, const char *src_path, vkat_merge_stats *stats, vkat_error *err);
 
 /* ---- Device peaks ------------------------------------------------------------------------------------------
