@@ -54,12 +54,11 @@ if grep -q "runs only its tuned problem" "$T/dec.err"; then
     fail "decode: a constraint without a formula"
 fi
 
-# Without a device the variant comes from the database row and is compiled for Vulkan 1.3: same words, same hash.
+# Without a device the variant comes from the database row and its stored module: same words, same hash.
 VK_ICD_FILENAMES=/nonexistent VK_DRIVER_FILES=/nonexistent "$BIN" export --db "$T/t.db" \
     --space "$SRC/spaces/gemm.ini" --all-devices-in-db -o "$T/absent" --header gemm_kernels.h 2>"$T/absent.err" \
     || { cat "$T/absent.err"; fail "export --all-devices-in-db without Vulkan"; }
 grep -q 'device_type = "unknown"' "$T/absent/gemm_kernels.h" || fail "the absent-device export did not come from the database"
-grep -q 'compiles to different SPIR-V' "$T/absent.err" && fail "absent-device export: SPIR-V hash differs"
 h1=$(grep -o 'spirv_hash = "[0-9a-f]*"' "$T/out/gemm_kernels.h")
 h2=$(grep -o 'spirv_hash = "[0-9a-f]*"' "$T/absent/gemm_kernels.h")
 [ -n "$h1" ] && [ "$h1" = "$h2" ] || fail "SPIR-V hashes differ: '$h1' and '$h2'"
