@@ -1,15 +1,19 @@
-/* vkautotune.h — public interface of the vkautotune library.
+/* vkautotune.h — the public interface of libvkautotune, the one header it installs (docs/library.md).
  *
  * The library tunes Vulkan compute shaders: it reads a search space, instantiates a GLSL template per
  * configuration, compiles it with glslang, validates it with SPIRV-Tools, measures it with timestamp queries,
- * checks it against a reference and stores every result. The CLI (src/cli/main.c) sits on top.
+ * checks it against a reference and stores every result. The vkautotune program (src/cli/) is built on this header
+ * alone: the build compiles it with nothing else of the library on its include path.
  *
  * Contract for every function here unless its comment says otherwise:
  * - Fallible functions return a vkat_result (VKAT_OK == 0) and, when `err` is not NULL, fill it.
  * - The library never prints to stdout or stderr and never exits; diagnostics go to the log callback.
- * - Objects returned through `**out` are owned by the caller and released with their destroy function;
- *   destroy functions accept NULL.
- * - Not thread-safe unless stated: one object, one thread at a time.
+ * - Handles (vkat_space, vkat_instance, vkat_store, vkat_tune_run, ...) are opaque. Objects returned through `**out`
+ *   are owned by the caller and released with their destroy function; destroy functions accept NULL.
+ * - Strings returned as `const char *` live as long as the object they came from; `char **` outputs are malloc'ed
+ *   for the caller, who free()s them.
+ * - Not thread-safe unless stated: one object, one thread at a time. Distinct objects may be used on distinct
+ *   threads.
  */
 #ifndef VKAUTOTUNE_H
 #define VKAUTOTUNE_H
@@ -21,7 +25,18 @@
 extern "C" {
 #endif
 
+/* ---- Version ------------------------------------------------------------------------------------------------
+ * The header's version; vkat_version() is the linked library's (they differ when a program is built against one
+ * release and linked with another). CMake checks these against project(VERSION) at configure time. */
+#define VKAT_VERSION_MAJOR 0
+#define VKAT_VERSION_MINOR 1
+#define VKAT_VERSION_PATCH 0
 #define VKAT_VERSION_STRING "0.1.0"
+#define VKAT_VERSION (VKAT_VERSION_MAJOR * 10000 + VKAT_VERSION_MINOR * 100 + VKAT_VERSION_PATCH)
+
+/* VKAT_VERSION and VKAT_VERSION_STRING of the library as built. Thread-safe. */
+int vkat_version(void);
+const char *vkat_version_string(void);
 
 /* ---- Results ------------------------------------------------------------------------------------------------
  * One list generates the enum and its message table (X-macro). The CLI maps results to exit codes
@@ -76,6 +91,14 @@ const char *vkat_error_format(const vkat_error *err, char *buf, size_t size);
 /* ---- Logging ------------------------------------------------------------------------------------------------ */
 typedef enum vkat_log_level { VKAT_LOG_DEBUG, VKAT_LOG_INFO, VKAT_LOG_WARN, VKAT_LOG_ERROR } vkat_log_level;
 typedef void (*vkat_log_fn)(void *user, vkat_log_level level, const char *message);
+
+/* A log callback and its user pointer, as a description struct carries it (vkat_tune_desc.logger). The library may
+ * call it from any of its threads, so it must be thread-safe; `message` is one line without a newline, valid for
+ * the call only. */
+typedef struct vkat_logger {
+    vkat_log_fn func; /* NULL: discard */
+    void *user_data;
+} vkat_logger;
 
 /* Sets the process-wide log callback (NULL: discard). Call before other threads use the library. */
 void vkat_set_log(vkat_log_fn fn, void *user);
@@ -196,6 +219,74 @@ int vkat_device_has_extension(const vkat_device_info *info, const char *extensio
  * `out`, sets *count. VKAT_ERR_USAGE with a message when nothing matches. */
 vkat_result vkat_select_devices(const vkat_instance *inst, const char *spec, uint32_t *out, uint32_t cap,
                                 uint32_t *count, vkat_error *err);
+
+/* Reads device `select` of a file written by `vkautotune devices --json` (NULL or "": the first; a decimal index
+ * into the file's list; else a case-insensitive substring of a device name) into *out: everything a space's
+ * constraints and requirements read, for counting or compiling for a GPU that is not here. Errors name the file. */
+vkat_result vkat_device_profile_load(const char *path, const char *select, vkat_device_info *out, vkat_error *err);
+
+/* ---- Search spaces ------------------------------------------------------------------------------------------
+ * A space is an INI file (docs/space-format.md): the template, what it needs of a device, problem sizes, tuning
+ * parameters, constraints, buffers, dispatch and the correctness reference. A configuration is written
+ * "NAME=VALUE,NAME=VALUE" in parameter order. */
+typedef struct vkat_space vkat_space;
+
+/* Loads and checks a space; errors about the file read "path:line: message". */
+vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err);
+/* The same with the template replaced by `template_path` (NULL: the space's [kernel] template). */
+vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
+                                          vkat_error *err);
+void vkat_space_destroy(vkat_space *space);
+/* Sets problem sizes from "M=512,N=512"; names not in [problem] are VKAT_ERR_USAGE. */
+vkat_result vkat_space_set_problem(vkat_space *space, const char *overrides, vkat_error *err);
+/* Resets the problem to the device's defaults: [problem.cpu] on a CPU device (lavapipe), else [problem]; NULL: no
+ * device ([problem]). Call before vkat_space_set_problem, whose overrides win. */
+void vkat_space_problem_for_device(vkat_space *space, const vkat_device_info *device);
+/* The problem in force as the database writes it ("M=512,N=512,K=512"), truncated to size. */
+void vkat_space_format_problem(const vkat_space *space, char *buf, size_t size);
+/* The file it was loaded from, and its [kernel] name. */
+const char *vkat_space_path(const vkat_space *space);
+const char *vkat_space_kernel_name(const vkat_space *space);
+size_t vkat_space_param_count(const vkat_space *space);
+/* Raw configurations (the product of the parameters' value counts); UINT64_MAX when that overflows. */
+uint64_t vkat_space_raw_count(const vkat_space *space);
+/* Constraints in file order: the name of constraint `index` and (line may be NULL) its line; NULL past the end. */
+size_t vkat_space_constraint_count(const vkat_space *space);
+const char *vkat_space_constraint(const vkat_space *space, size_t index, int *line);
+/* Pass sections ([pass.NAME]): 0 for a single-dispatch kernel. */
+size_t vkat_space_pass_count(const vkat_space *space);
+
+/* ---- Compiling one configuration ----------------------------------------------------------------------------
+ * The tuner's own build (instantiate the template, compile with glslang, validate with SPIRV-Tools, reflect), for
+ * one configuration and no GPU. */
+typedef struct vkat_compiled vkat_compiled;
+
+/* Parses `config` ("TM=4,TN=4"; parameters not named take their first value) and checks the space's constraints
+ * on it at the space's problem for `device` (NULL: Vulkan's minimum limits): *failed is the index of the first
+ * constraint it fails (vkat_space_constraint names it), or -1. Errors: a bad configuration, an expression that
+ * cannot be evaluated. */
+vkat_result vkat_space_check_config(const vkat_space *space, const vkat_device_info *device, const char *config,
+                                    long *failed, vkat_error *err);
+/* Builds `config` ("TM=4,TN=4"; parameters not named take their first value) at the space's problem for `device`
+ * (its Vulkan version and limits; NULL: generic Vulkan 1.3 with its minimum limits). A configuration that fails a
+ * constraint is still built: vkat_compiled_failed_constraint says which. Errors point at the space or template line. */
+vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *device, const char *config,
+                               vkat_compiled **out, vkat_error *err);
+/* The SPIR-V words (*count of them); valid until vkat_compiled_destroy. */
+const uint32_t *vkat_compiled_words(const vkat_compiled *compiled, size_t *count);
+/* The whole configuration built, every parameter named. */
+const char *vkat_compiled_config(const vkat_compiled *compiled);
+/* The index of the first constraint the configuration fails (vkat_space_constraint names it), or -1. */
+long vkat_compiled_failed_constraint(const vkat_compiled *compiled);
+/* SPIRV-Tools' disassembly into *text (malloc'ed, the caller frees it). */
+vkat_result vkat_compiled_disassemble(const vkat_compiled *compiled, char **text, vkat_error *err);
+void vkat_compiled_destroy(vkat_compiled *compiled);
+
+/* ---- Files --------------------------------------------------------------------------------------------------- */
+/* Writes `size` bytes to `path` atomically: a temporary file in the same directory, synced and renamed over the
+ * target, so readers and a crash see the old file or the whole new one; never through a symlink at the name.
+ * VKAT_ERR_IO naming the path. Thread-safe. */
+vkat_result vkat_write_file(const char *path, const void *data, size_t size, vkat_error *err);
 
 #ifdef __cplusplus
 }
