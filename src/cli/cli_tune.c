@@ -1,16 +1,9 @@
 /* cli_tune.c — the main job: `vkautotune [TEMPLATE] --space SPACE [options]`.
- * Loads the space, picks devices, runs the tuning on each, prints the ranked table (text, --json or --csv),
- * shows progress on stderr when it is a terminal, and exports the winners with --export. With several devices
- * (--device all) each device is tuned by its own thread with its own copy of the space (problem sizes fit for
- * that device) and its own database connection; output is buffered per device and printed in device order. */
+ * Parses the options into a vkat_tune_desc, picks devices, runs the library's tuning run (which groups identical
+ * GPUs into one search and runs each group on its own thread), prints each group's ranked table (text, --json or
+ * --csv) in device order, shows progress on stderr when it is a terminal, exports the winners with --export, and
+ * watches the run from a parent process (the watchdog). Built on the public header alone. */
 #include "cli.h"
-#include "device_key.h"
-#include "device_profile.h"
-#include "peaks.h"
-#include "search.h"
-#include "space_census.h"
-#include "tune.h"
-#include "util.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -106,22 +99,13 @@ static void usage(FILE *f)
             "  -h, --help          this text\n");
 }
 
+/* The options: what the library takes goes straight into its description; the rest is the CLI's own. */
 typedef struct tune_args {
-    const char *template_path, *space_path, *problem, *device, *strategy, *db, *export_dir, *device_profile;
-    uint64_t budget, seed;
-    uint32_t shard_index, shard_count; /* --shard K/N; count 0: unsharded */
-    double budget_s;
+    vkat_tune_desc d;
+    const char *device, *export_dir, *device_profile;
     int top, json, csv, dry_run, quiet, verbose, transfers, stats;
-    unsigned jobs;
     double watchdog; /* seconds; 0: measure in this process */
-    double kernel_timeout; /* seconds one submission may take; 0: the library's 10 s */
-    const char *pipeline_cache;
-    vkat_timing_opts timing;
-    vkat_race_opts race;
-    vkat_check_on check_on;
-    const char *starts[MAX_STARTS]; /* --start, in order */
-    size_t start_count;
-    int warm_start;
+    const char *starts[MAX_STARTS]; /* --start, in order (d.starts points here) */
 } tune_args;
 
 /* --shard K/N with 0 <= K < N. */
@@ -136,8 +120,8 @@ static int parse_shard(const char *s, tune_args *a)
     buf[slash - s] = 0;
     if (!vkat_cli_parse_u64(buf, &k) || !vkat_cli_parse_u64(slash + 1, &n) || n == 0 || n > 1000000 || k >= n)
         return 0;
-    a->shard_index = (uint32_t)k;
-    a->shard_count = (uint32_t)n;
+    a->d.shard_index = (uint32_t)k;
+    a->d.shard_count = (uint32_t)n;
     return 1;
 }
 
@@ -150,162 +134,175 @@ static int parse_budget(const char *s, tune_args *a)
     if (end == s || v <= 0)
         return 0;
     if (!strcmp(end, "s"))
-        a->budget_s = v;
+        a->d.budget_s = v;
     else if (!strcmp(end, "m"))
-        a->budget_s = v * 60;
+        a->d.budget_s = v * 60;
     else if (!strcmp(end, "h"))
-        a->budget_s = v * 3600;
+        a->d.budget_s = v * 3600;
     else if (!*end && v == floor(v)) {
-        a->budget = (uint64_t)v;
+        a->d.budget = (uint64_t)v;
         return 1;
     } else
         return 0;
-    a->budget = UINT64_MAX; /* a time budget: evaluations unlimited */
+    a->d.budget = UINT64_MAX; /* a time budget: evaluations unlimited */
     return 1;
 }
 
-static int parse_args(int argc, char **argv, tune_args *a)
+/* --watchdog, --kernel-timeout, --warmup and --race-tolerance: seconds or a fraction. Returns 0 (message printed)
+ * when `v` is not a number in the option's range. */
+static int parse_real_option(const char *o, const char *v, tune_args *a)
 {
-    memset(a, 0, sizeof *a);
-    a->db = DEFAULT_DB;
-    a->top = 10;
-    a->watchdog = 120;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_VALUE()                                                                                            \
-    do {                                                                                                         \
-        if (!v) {                                                                                                \
-            fprintf(stderr, "vkautotune: %s needs a value\n", o);                                               \
-            return 0;                                                                                            \
-        }                                                                                                        \
-        i++;                                                                                                     \
-    } while (0)
-        if (!strcmp(o, "--space")) { NEEDS_VALUE(); a->space_path = v; }
-        else if (!strcmp(o, "--problem")) { NEEDS_VALUE(); a->problem = v; }
-        else if (!strcmp(o, "--device")) { NEEDS_VALUE(); a->device = v; }
-        else if (!strcmp(o, "--strategy")) { NEEDS_VALUE(); a->strategy = v; }
-        else if (!strcmp(o, "--db")) { NEEDS_VALUE(); a->db = v; }
-        else if (!strcmp(o, "--export")) { NEEDS_VALUE(); a->export_dir = v; }
-        else if (!strcmp(o, "--pipeline-cache")) { NEEDS_VALUE(); a->pipeline_cache = v; }
-        else if (!strcmp(o, "--watchdog")) {
-            NEEDS_VALUE();
-            char *end;
-            a->watchdog = strtod(v, &end);
-            if (*end || end == v || a->watchdog < 0) {
-                fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
-                return 0;
-            }
-        }
-        else if (!strcmp(o, "--kernel-timeout")) {
-            NEEDS_VALUE();
-            char *end;
-            a->kernel_timeout = strtod(v, &end);
-            if (*end || end == v || !(a->kernel_timeout > 0) || a->kernel_timeout > 86400) {
-                fprintf(stderr, "vkautotune: --kernel-timeout '%s': expected seconds, more than 0 and at most 86400\n",
-                        v);
-                return 0;
-            }
-        }
-        else if (!strcmp(o, "--start")) {
-            NEEDS_VALUE();
-            if (a->start_count == MAX_STARTS) {
-                fprintf(stderr, "vkautotune: --start: at most %d start configurations\n", MAX_STARTS);
-                return 0;
-            }
-            a->starts[a->start_count++] = v;
-        }
-        else if (!strcmp(o, "--warm-start")) a->warm_start = 1;
-        else if (!strcmp(o, "--check-on")) {
-            NEEDS_VALUE();
-            if (!strcmp(v, "auto")) a->check_on = VKAT_CHECK_AUTO;
-            else if (!strcmp(v, "gpu")) a->check_on = VKAT_CHECK_GPU;
-            else if (!strcmp(v, "host")) a->check_on = VKAT_CHECK_HOST;
-            else {
-                fprintf(stderr, "vkautotune: --check-on '%s': expected auto, gpu or host\n", v);
-                return 0;
-            }
-        }
-        else if (!strcmp(o, "--jobs")) {
-            NEEDS_VALUE();
-            uint64_t n;
-            if (!vkat_cli_parse_u64(v, &n) || n == 0 || n > 1024) {
-                fprintf(stderr, "vkautotune: --jobs '%s': expected 1..1024\n", v);
-                return 0;
-            }
-            a->jobs = (unsigned)n;
-        }
-        else if (!strcmp(o, "--budget")) {
-            NEEDS_VALUE();
-            if (!parse_budget(v, a)) {
-                fprintf(stderr, "vkautotune: --budget '%s': expected a count (100) or a time (90s, 10m)\n", v);
-                return 0;
-            }
-        } else if (!strcmp(o, "--seed")) {
-            NEEDS_VALUE();
-            if (!vkat_cli_parse_u64(v, &a->seed)) {
-                fprintf(stderr, "vkautotune: --seed '%s': expected a non-negative integer\n", v);
-                return 0;
-            }
-        } else if (!strcmp(o, "--shard")) {
-            NEEDS_VALUE();
-            if (!parse_shard(v, a)) {
-                fprintf(stderr, "vkautotune: --shard '%s': expected K/N with 0 <= K < N, e.g. 0/4\n", v);
-                return 0;
-            }
-        } else if (!strcmp(o, "--top")) {
-            NEEDS_VALUE();
-            uint64_t t;
-            if (!vkat_cli_parse_u64(v, &t) || t == 0 || t > 1000) {
-                fprintf(stderr, "vkautotune: --top '%s': expected 1..1000\n", v);
-                return 0;
-            }
-            a->top = (int)t;
-        } else if (!strcmp(o, "--warmup")) {
-            NEEDS_VALUE();
-            char *end;
-            a->timing.warmup_s = strtod(v, &end);
-            if (*end || a->timing.warmup_s < 0) {
-                fprintf(stderr, "vkautotune: --warmup '%s': expected seconds\n", v);
-                return 0;
-            }
-        } else if (!strcmp(o, "--repetitions")) {
-            NEEDS_VALUE();
-            uint64_t n;
-            if (!vkat_cli_parse_u64(v, &n) || n == 0 || n > 100000) {
-                fprintf(stderr, "vkautotune: --repetitions '%s': expected 1..100000\n", v);
-                return 0;
-            }
-            a->timing.repetitions = (uint32_t)n;
-        } else if (!strcmp(o, "--race")) a->race.disabled = 0;
-        else if (!strcmp(o, "--no-race")) a->race.disabled = 1;
-        else if (!strcmp(o, "--race-tolerance")) {
-            NEEDS_VALUE();
-            char *end;
-            a->race.tolerance = strtod(v, &end);
-            if (end == v || *end || !(a->race.tolerance > 0 && a->race.tolerance < 1)) {
-                fprintf(stderr, "vkautotune: --race-tolerance '%s': expected a fraction between 0 and 1\n", v);
-                return 0;
-            }
-        } else if (!strcmp(o, "--json")) a->json = 1;
-        else if (!strcmp(o, "--csv")) a->csv = 1;
-        else if (!strcmp(o, "--include-transfers")) a->transfers = 1;
-        else if (!strcmp(o, "--stats")) a->stats = 1;
-        else if (!strcmp(o, "--dry-run")) a->dry_run = 1;
-        else if (!strcmp(o, "--device-profile")) { NEEDS_VALUE(); a->device_profile = v; }
-        else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
-        else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) a->verbose = 1;
-        else if (o[0] == '-' && o[1]) {
-            fprintf(stderr, "vkautotune: unknown option '%s' (see vkautotune --help)\n", o);
-            return 0;
-        } else if (!a->template_path) a->template_path = o;
-        else {
-            fprintf(stderr, "vkautotune: unexpected argument '%s' (one template at most)\n", o);
+    char *end;
+    double x = strtod(v, &end);
+    if (!strcmp(o, "--watchdog")) {
+        a->watchdog = x;
+        if (*end || end == v || x < 0) {
+            fprintf(stderr, "vkautotune: --watchdog '%s': expected seconds (0 turns it off)\n", v);
             return 0;
         }
-#undef NEEDS_VALUE
+    } else if (!strcmp(o, "--kernel-timeout")) {
+        a->d.kernel_timeout_s = x;
+        if (*end || end == v || !(x > 0) || x > 86400) {
+            fprintf(stderr, "vkautotune: --kernel-timeout '%s': expected seconds, more than 0 and at most 86400\n",
+                    v);
+            return 0;
+        }
+    } else if (!strcmp(o, "--warmup")) {
+        a->d.warmup_s = x;
+        if (*end || x < 0) {
+            fprintf(stderr, "vkautotune: --warmup '%s': expected seconds\n", v);
+            return 0;
+        }
+    } else { /* --race-tolerance */
+        a->d.race_tolerance = x;
+        if (end == v || *end || !(x > 0 && x < 1)) {
+            fprintf(stderr, "vkautotune: --race-tolerance '%s': expected a fraction between 0 and 1\n", v);
+            return 0;
+        }
     }
-    if (!a->space_path) {
+    return 1;
+}
+
+/* --jobs, --seed, --top and --repetitions: whole numbers. Returns 0 (message printed) when out of range. */
+static int parse_count_option(const char *o, const char *v, tune_args *a)
+{
+    uint64_t n;
+    int ok = vkat_cli_parse_u64(v, &n);
+    if (!strcmp(o, "--jobs")) {
+        if (!ok || n == 0 || n > 1024) {
+            fprintf(stderr, "vkautotune: --jobs '%s': expected 1..1024\n", v);
+            return 0;
+        }
+        a->d.jobs = (unsigned)n;
+    } else if (!strcmp(o, "--seed")) {
+        if (!ok) {
+            fprintf(stderr, "vkautotune: --seed '%s': expected a non-negative integer\n", v);
+            return 0;
+        }
+        a->d.seed = n;
+    } else if (!strcmp(o, "--top")) {
+        if (!ok || n == 0 || n > 1000) {
+            fprintf(stderr, "vkautotune: --top '%s': expected 1..1000\n", v);
+            return 0;
+        }
+        a->top = (int)n;
+    } else { /* --repetitions */
+        if (!ok || n == 0 || n > 100000) {
+            fprintf(stderr, "vkautotune: --repetitions '%s': expected 1..100000\n", v);
+            return 0;
+        }
+        a->d.repetitions = (uint32_t)n;
+    }
+    return 1;
+}
+
+/* The other options that take a value. Returns 0 (message printed) for a bad value. */
+static int parse_value_option(const char *o, const char *v, tune_args *a)
+{
+    if (!strcmp(o, "--start")) {
+        if (a->d.start_count == MAX_STARTS) {
+            fprintf(stderr, "vkautotune: --start: at most %d start configurations\n", MAX_STARTS);
+            return 0;
+        }
+        a->starts[a->d.start_count++] = v;
+    } else if (!strcmp(o, "--check-on")) {
+        if (!strcmp(v, "auto")) a->d.check_on = VKAT_CHECK_AUTO;
+        else if (!strcmp(v, "gpu")) a->d.check_on = VKAT_CHECK_GPU;
+        else if (!strcmp(v, "host")) a->d.check_on = VKAT_CHECK_HOST;
+        else {
+            fprintf(stderr, "vkautotune: --check-on '%s': expected auto, gpu or host\n", v);
+            return 0;
+        }
+    } else if (!strcmp(o, "--budget")) {
+        if (!parse_budget(v, a)) {
+            fprintf(stderr, "vkautotune: --budget '%s': expected a count (100) or a time (90s, 10m)\n", v);
+            return 0;
+        }
+    } else if (!strcmp(o, "--shard")) {
+        if (!parse_shard(v, a)) {
+            fprintf(stderr, "vkautotune: --shard '%s': expected K/N with 0 <= K < N, e.g. 0/4\n", v);
+            return 0;
+        }
+    } else if (!strcmp(o, "--watchdog") || !strcmp(o, "--kernel-timeout") || !strcmp(o, "--warmup") ||
+               !strcmp(o, "--race-tolerance")) {
+        return parse_real_option(o, v, a);
+    } else {
+        return parse_count_option(o, v, a);
+    }
+    return 1;
+}
+
+/* The option's string slot when it takes a value that is used as given, else NULL. */
+static const char **string_slot(const char *o, tune_args *a)
+{
+    return !strcmp(o, "--space")            ? &a->d.space_path
+           : !strcmp(o, "--problem")        ? &a->d.problem
+           : !strcmp(o, "--device")         ? &a->device
+           : !strcmp(o, "--strategy")       ? &a->d.strategy
+           : !strcmp(o, "--db")             ? &a->d.db_path
+           : !strcmp(o, "--export")         ? &a->export_dir
+           : !strcmp(o, "--pipeline-cache") ? &a->d.pipeline_cache_dir
+           : !strcmp(o, "--device-profile") ? &a->device_profile
+                                            : NULL;
+}
+
+/* 1 when `o` is a flag (set here), 0 when it is not one. */
+static int parse_flag(const char *o, tune_args *a)
+{
+    int *flag = !strcmp(o, "--warm-start")          ? &a->d.warm_start
+                : !strcmp(o, "--no-race")           ? &a->d.no_race
+                : !strcmp(o, "--json")              ? &a->json
+                : !strcmp(o, "--csv")               ? &a->csv
+                : !strcmp(o, "--include-transfers") ? &a->transfers
+                : !strcmp(o, "--stats")             ? &a->stats
+                : !strcmp(o, "--dry-run")           ? &a->dry_run
+                : !strcmp(o, "-q") || !strcmp(o, "--quiet")   ? &a->quiet
+                : !strcmp(o, "-v") || !strcmp(o, "--verbose") ? &a->verbose
+                                                              : NULL;
+    if (!strcmp(o, "--race")) {
+        a->d.no_race = 0;
+        return 1;
+    }
+    if (flag)
+        *flag = 1;
+    return flag != NULL;
+}
+
+static int is_value_option(const char *o)
+{
+    static const char *const names[] = {"--start", "--check-on", "--budget", "--shard", "--watchdog",
+                                        "--kernel-timeout", "--warmup", "--race-tolerance", "--jobs", "--seed",
+                                        "--top", "--repetitions", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(o, names[i]))
+            return 1;
+    return 0;
+}
+
+/* What the options say together: the required --space, the exclusive pairs, the strategy's name. */
+static int check_args(const tune_args *a)
+{
+    if (!a->d.space_path) {
         fprintf(stderr, "vkautotune: --space is required (see vkautotune --help)\n");
         return 0;
     }
@@ -318,21 +315,56 @@ static int parse_args(int argc, char **argv, tune_args *a)
         return 0;
     }
     /* Checked here so that a typo fails at once, not after loading the space and opening the devices. */
-    if (a->strategy && !vkat_strategy_find(a->strategy)) {
-        fprintf(stderr, "vkautotune: unknown strategy '%s' (known:", a->strategy);
-        for (int i = 0; vkat_strategies[i]; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", vkat_strategies[i]->name);
+    if (a->d.strategy && !vkat_strategy_exists(a->d.strategy)) {
+        fprintf(stderr, "vkautotune: unknown strategy '%s' (known:", a->d.strategy);
+        for (size_t i = 0; vkat_strategy_name(i); i++)
+            fprintf(stderr, "%s %s", i ? "," : "", vkat_strategy_name(i));
         fprintf(stderr, ")\n");
         return 0;
     }
     return 1;
 }
 
+static int parse_args(int argc, char **argv, tune_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->d.db_path = DEFAULT_DB;
+    a->d.starts = a->starts;
+    a->top = 10;
+    a->watchdog = 120;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **slot = string_slot(o, a);
+        if (slot || is_value_option(o)) {
+            if (!v) {
+                fprintf(stderr, "vkautotune: %s needs a value\n", o);
+                return 0;
+            }
+            i++;
+            if (slot)
+                *slot = v;
+            else if (!parse_value_option(o, v, a))
+                return 0;
+        } else if (parse_flag(o, a)) {
+            continue;
+        } else if (o[0] == '-' && o[1]) {
+            fprintf(stderr, "vkautotune: unknown option '%s' (see vkautotune --help)\n", o);
+            return 0;
+        } else if (!a->d.template_path) {
+            a->d.template_path = o;
+        } else {
+            fprintf(stderr, "vkautotune: unexpected argument '%s' (one template at most)\n", o);
+            return 0;
+        }
+    }
+    return check_args(a);
+}
+
 /* ---- Progress ------------------------------------------------------------------------------------------------ */
 
 typedef struct progress_ctx {
-    int enabled;
-    const char *device;
+    int enabled; /* one live progress line per terminal: only when one search runs */
 } progress_ctx;
 
 /* The measuring child's heartbeat to its watchdog (-1: not supervised). One byte per evaluated variant; write() of
@@ -351,7 +383,7 @@ static void heartbeat(void)
     }
 }
 
-static void show_progress(void *user, const vkat_tune_progress *p)
+static void show_progress(void *user, const vkat_device_info *device, const vkat_tune_progress *p)
 {
     progress_ctx *c = user;
     heartbeat();
@@ -377,7 +409,7 @@ static void show_progress(void *user, const vkat_tune_progress *p)
     fprintf(stderr,
             "\r\033[K[%s] %llu%s evaluated (%llu resumed), %llu failed, %llu raced out, %llu invalid skipped%s, "
             "best %s%s",
-            c->device, (unsigned long long)p->evaluated, total, (unsigned long long)p->resumed,
+            device->name, (unsigned long long)p->evaluated, total, (unsigned long long)p->resumed,
             (unsigned long long)p->failed, (unsigned long long)p->raced, (unsigned long long)p->invalid, rate, best,
             eta);
     if (p->done)
@@ -387,108 +419,47 @@ static void show_progress(void *user, const vkat_tune_progress *p)
 
 /* ---- Dry run --------------------------------------------------------------------------------------------------- */
 
-/* What a dry run shows of the valid configurations: the first few, and how many fall in --shard's shard. */
-typedef struct count_visit {
+/* What a dry run shows of the valid configurations: the first few, with their sequence of dispatches. */
+typedef struct show_visit {
     const vkat_space *space;
     const vkat_device_info *dev;
-    const tune_args *a;
-    uint64_t raw, in_shard;
-    int show, shown;
     vkat_error sequence_error; /* the first shown configuration whose sequence does not evaluate */
-} count_visit;
+} show_visit;
 
 /* A sequence's dispatches for one configuration, as a dry run shows them: "reduce[0] 16x1x1, reduce[1] 1x1x1". */
-static void show_sequence(const vkat_space *s, const vkat_device_info *dev, const uint32_t *choice,
-                          vkat_error *first_error)
+static void show_valid(void *user, const char *config)
 {
-    vkat_value *env = vkat_space_env_create(s, dev);
-    vkat_step *steps = NULL;
+    show_visit *v = user;
+    printf("  valid: %s\n", config);
+    if (!vkat_space_pass_count(v->space))
+        return;
+    char text[1024];
     size_t n = 0;
     vkat_error err = {0};
-    if (!env)
-        return;
-    vkat_space_env_apply(s, choice, env);
-    if (vkat_space_steps(s, env, 0, &steps, &n, &err) != VKAT_OK) {
+    if (vkat_space_describe_sequence(v->space, v->dev, config, &n, text, sizeof text, &err) != VKAT_OK) {
         printf("    sequence: %s:%d: %s\n", err.file, err.line, err.message);
-        if (!first_error->code)
-            *first_error = err;
+        if (!v->sequence_error.code)
+            v->sequence_error = err;
     } else {
-        printf("    sequence of %zu:", n);
-        for (size_t i = 0; i < n && i < 8; i++)
-            printf("%s %s[%u] %ux%ux%u", i ? "," : "", steps[i].pass->name, steps[i].index, steps[i].groups[0],
-                   steps[i].groups[1], steps[i].groups[2]);
-        printf("%s\n", n > 8 ? ", ..." : "");
+        printf("    sequence of %zu:%s\n", n, text);
     }
-    free(steps);
-    free(env);
-}
-
-static void visit_valid(void *user, uint64_t index, const uint32_t *choice)
-{
-    count_visit *v = user;
-    if (v->a->shard_count <= 1 || vkat_search_shard_of(v->raw, index, v->a->shard_count) == v->a->shard_index)
-        v->in_shard++;
-    if (v->show && v->shown < 5) {
-        char cfg[512];
-        vkat_space_format_config(v->space, choice, cfg, sizeof cfg);
-        printf("  valid: %s\n", cfg);
-        if (v->space->pass_count)
-            show_sequence(v->space, v->dev, choice, &v->sequence_error);
-        v->shown++;
-    }
-}
-
-/* Walks the whole space with the device's limits (lazily, vkat_space_walk_valid): counts the valid configurations,
- * per constraint those it was the first to reject, and the shard's share; prints the first few valid ones when show
- * is set. Returns an exit code (an evaluation error, e.g. a division by zero, is reported with its line). */
-static int count_space(const vkat_space *s, const vkat_device_info *dev, int show, uint64_t *valid,
-                       uint64_t *removed, const tune_args *a, uint64_t *valid_in_shard)
-{
-    *valid = *valid_in_shard = 0;
-    vkat_value *env = vkat_space_env_create(s, dev);
-    if (!env) {
-        fprintf(stderr, "vkautotune: out of memory\n");
-        return VKAT_EXIT_FAILURE;
-    }
-    count_visit v = {s, dev, a, vkat_space_raw_count(s), 0, show, 0, {0}};
-    vkat_error err = {0};
-    vkat_result r = vkat_space_walk_valid(s, env, 0, visit_valid, &v, NULL, valid, removed, &err);
-    free(env);
-    *valid_in_shard = v.in_shard;
-    /* An empty space is the caller's to explain (report_empty); the counts are written all the same. */
-    if (r != VKAT_OK && r != VKAT_ERR_EMPTY_SPACE)
-        return vkat_cli_report(&err);
-    if (v.sequence_error.code) /* a sequence that cannot run: every such variant would fail the same way */
-        return vkat_cli_report(&v.sequence_error);
-    return VKAT_EXIT_OK;
 }
 
 /* Nothing valid: names the constraint that removed the most, at its line. Returns the exit code. */
 static int report_empty(const vkat_space *s, const uint64_t *removed)
 {
-    size_t worst = 0;
-    for (size_t c = 1; c < s->constraint_count; c++)
+    size_t worst = 0, nc = vkat_space_constraint_count(s);
+    for (size_t c = 1; c < nc; c++)
         if (removed[c] > removed[worst])
             worst = c;
-    if (s->constraint_count)
+    int line = 0;
+    const char *name = vkat_space_constraint(s, worst, &line);
+    if (nc)
         fprintf(stderr,
                 "vkautotune: %s:%d: no configuration satisfies the constraints; '%s' removed the most (%llu of %llu)\n",
-                s->path, s->constraints[worst].line, s->constraints[worst].name, (unsigned long long)removed[worst],
+                vkat_space_path(s), line, name, (unsigned long long)removed[worst],
                 (unsigned long long)vkat_space_raw_count(s));
     return VKAT_EXIT_INPUT;
-}
-
-/* The raw count as the dry run and the tuning summary print it: exact, or "more than 2^64 (about 1e+24)" where a
- * 64-bit count overflows, never a saturated number. */
-static const char *format_raw(const vkat_space *s, char *buf, size_t size)
-{
-    double approx = 0;
-    uint64_t raw = vkat_space_raw_count_checked(s, &approx);
-    if (raw || s->param_count == 0)
-        snprintf(buf, size, "%llu", (unsigned long long)(s->param_count ? raw : 1));
-    else
-        snprintf(buf, size, "more than 2^64 (about %.3g; a 64-bit count overflows)", approx);
-    return buf;
 }
 
 /* The dry run's progress line, on a terminal only. */
@@ -509,71 +480,83 @@ static void show_census_progress(void *user, int sampling, uint64_t done, uint64
     p->shown = 1;
 }
 
+/* The counts of an exact census, per constraint; the exit code. */
+static int print_exact(const vkat_space *s, const tune_args *a, const vkat_space_count *c)
+{
+    printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)c->raw,
+           (unsigned long long)c->valid);
+    if (a->d.shard_count > 1)
+        printf("valid in shard %u/%u: %llu\n", a->d.shard_index, a->d.shard_count,
+               (unsigned long long)c->valid_in_shard);
+    for (size_t k = 0; k < vkat_space_constraint_count(s); k++) {
+        int line = 0;
+        const char *name = vkat_space_constraint(s, k, &line);
+        printf("  constraint '%s' (%s:%d) removed %llu\n", name, vkat_space_path(s), line,
+               (unsigned long long)c->removed[k]);
+    }
+    return c->valid == 0 ? report_empty(s, c->removed) : VKAT_EXIT_OK;
+}
+
+/* The estimate of a sampled census, per constraint. */
+static void print_estimate(const vkat_space *s, const tune_args *a, const vkat_space_count *c)
+{
+    char raw_text[96];
+    printf("raw configurations: %s\n", vkat_space_format_raw(s, raw_text, sizeof raw_text));
+    printf("valid configurations: about %.3g (an estimate: %.4g%% of %llu uniformly random configurations are "
+           "valid, 95%% confidence interval %.4g%% to %.4g%%; too many to count exactly%s)\n",
+           c->valid_estimate, 100 * c->fraction, (unsigned long long)c->checked, 100 * c->lo, 100 * c->hi,
+           c->raw_overflows ? "" : " in 2 s");
+    if (a->d.shard_count > 1)
+        printf("valid in shard %u/%u: about %.3g\n", a->d.shard_index, a->d.shard_count,
+               c->valid_estimate / a->d.shard_count);
+    for (size_t k = 0; k < vkat_space_constraint_count(s); k++) {
+        int line = 0;
+        const char *name = vkat_space_constraint(s, k, &line);
+        printf("  constraint '%s' (%s:%d) removed about %.4g%% (%llu of the samples)\n", name, vkat_space_path(s),
+               line, c->checked ? 100.0 * (double)c->removed[k] / (double)c->checked : 0,
+               (unsigned long long)c->removed[k]);
+    }
+    if (c->valid == 0)
+        fprintf(stderr, "vkautotune: warning: no sampled configuration is valid: the valid fraction is below "
+                        "%.2g%% (95%% confidence); tuning may find nothing\n", 100 * c->hi);
+}
+
 static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
 {
-    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
-    vkat_value *env = vkat_space_env_create(s, dev);
-    if (!removed || !env) {
-        free(removed);
-        free(env);
-        fprintf(stderr, "vkautotune: out of memory\n");
-        return VKAT_EXIT_FAILURE;
-    }
-    printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", s->path, s->name, s->param_count,
-           s->constraint_count);
-    char problem[256], raw_text[96];
+    printf("space %s: kernel '%s', %zu parameters, %zu constraints\n", vkat_space_path(s),
+           vkat_space_kernel_name(s), vkat_space_param_count(s), vkat_space_constraint_count(s));
+    char problem[256];
     vkat_space_format_problem(s, problem, sizeof problem);
     printf("problem: %s\n", problem);
     printf("limits of: %s\n", dev ? dev->name : "Vulkan's minimum limits (no device)");
     fflush(stdout);
-    /* Exact where the walk takes under 2 s; otherwise an estimate from random samples (space_census.c). */
-    count_visit v = {s, dev, a, vkat_space_raw_count(s), 0, 1, 0, {0}};
+    /* Exact where the walk takes under 2 s; otherwise an estimate from random samples. */
+    show_visit v = {s, dev, {0}};
     census_progress cp = {0};
-    vkat_space_census_opts co = {0};
-    co.seed = a->seed;
-    co.visit = visit_valid;
-    co.visit_user = &v;
+    vkat_count_desc cd = {0};
+    cd.seed = a->d.seed;
+    cd.shard_index = a->d.shard_index;
+    cd.shard_count = a->d.shard_count;
+    cd.visit = show_valid;
+    cd.visit_user = &v;
+    cd.visit_limit = 5;
     if (isatty(2) && !a->quiet) {
-        co.progress = show_census_progress;
-        co.progress_user = &cp;
+        cd.progress = show_census_progress;
+        cd.progress_user = &cp;
     }
-    vkat_space_census c;
+    vkat_space_count c;
     vkat_error err = {0};
-    vkat_result r = vkat_space_census_run(s, env, &co, &c, removed, &err);
+    vkat_result r = vkat_space_count_configs(s, dev, &cd, &c, &err);
     if (cp.shown)
         fprintf(stderr, "\r\033[K");
-    free(env);
     int code = r ? vkat_cli_report(&err) : VKAT_EXIT_OK;
     if (code == VKAT_EXIT_OK && v.sequence_error.code) /* a sequence that cannot run: every variant would fail */
         code = vkat_cli_report(&v.sequence_error);
-    if (code == VKAT_EXIT_OK && c.exact) {
-        printf("raw configurations: %llu\nvalid configurations: %llu\n", (unsigned long long)c.raw,
-               (unsigned long long)c.valid);
-        if (a->shard_count > 1)
-            printf("valid in shard %u/%u: %llu\n", a->shard_index, a->shard_count, (unsigned long long)v.in_shard);
-        for (size_t k = 0; k < s->constraint_count; k++)
-            printf("  constraint '%s' (%s:%d) removed %llu\n", s->constraints[k].name, s->path,
-                   s->constraints[k].line, (unsigned long long)removed[k]);
-        if (c.valid == 0)
-            code = report_empty(s, removed);
-    } else if (code == VKAT_EXIT_OK) {
-        printf("raw configurations: %s\n", format_raw(s, raw_text, sizeof raw_text));
-        printf("valid configurations: about %.3g (an estimate: %.4g%% of %llu uniformly random configurations are "
-               "valid, 95%% confidence interval %.4g%% to %.4g%%; too many to count exactly%s)\n",
-               c.valid_estimate, 100 * c.fraction, (unsigned long long)c.checked, 100 * c.lo, 100 * c.hi,
-               c.raw_overflows ? "" : " in 2 s");
-        if (a->shard_count > 1)
-            printf("valid in shard %u/%u: about %.3g\n", a->shard_index, a->shard_count,
-                   c.valid_estimate / a->shard_count);
-        for (size_t k = 0; k < s->constraint_count; k++)
-            printf("  constraint '%s' (%s:%d) removed about %.4g%% (%llu of the samples)\n", s->constraints[k].name,
-                   s->path, s->constraints[k].line, c.checked ? 100.0 * (double)removed[k] / (double)c.checked : 0,
-                   (unsigned long long)removed[k]);
-        if (c.valid == 0)
-            fprintf(stderr, "vkautotune: warning: no sampled configuration is valid: the valid fraction is below "
-                            "%.2g%% (95%% confidence); tuning may find nothing\n", 100 * c.hi);
-    }
-    free(removed);
+    if (code == VKAT_EXIT_OK && c.exact)
+        code = print_exact(s, a, &c);
+    else if (code == VKAT_EXIT_OK)
+        print_estimate(s, a, &c);
+    vkat_space_count_free(&c);
     return code;
 }
 
@@ -582,18 +565,20 @@ static int dry_run(const vkat_space *s, const vkat_device_info *dev, const tune_
  * configurations is not an error (a job array's other shards have them). */
 static int explain_empty(const vkat_space *s, const vkat_device_info *dev, const tune_args *a)
 {
-    uint64_t valid = 0, valid_in_shard = 0;
-    uint64_t *removed = calloc(s->constraint_count ? s->constraint_count : 1, sizeof *removed);
-    if (!removed)
-        return VKAT_EXIT_FAILURE;
-    int code = count_space(s, dev, 0, &valid, removed, a, &valid_in_shard);
-    if (code == VKAT_EXIT_OK && valid > 0 && valid_in_shard == 0) {
-        vkat_log(VKAT_LOG_WARN, "shard %u/%u holds none of the %llu valid configurations", a->shard_index,
-                 a->shard_count, (unsigned long long)valid);
+    vkat_count_desc cd = {0};
+    cd.exact = 1;
+    cd.shard_index = a->d.shard_index;
+    cd.shard_count = a->d.shard_count;
+    vkat_space_count c;
+    vkat_error err = {0};
+    int code = vkat_space_count_configs(s, dev, &cd, &c, &err) ? vkat_cli_report(&err) : VKAT_EXIT_OK;
+    if (code == VKAT_EXIT_OK && c.valid > 0 && c.valid_in_shard == 0) {
+        fprintf(stderr, "vkautotune: warning: shard %u/%u holds none of the %llu valid configurations\n",
+                a->d.shard_index, a->d.shard_count, (unsigned long long)c.valid);
         code = VKAT_EXIT_OK;
     } else if (code == VKAT_EXIT_OK)
-        code = valid == 0 ? report_empty(s, removed) : VKAT_EXIT_FAILURE;
-    free(removed);
+        code = c.valid == 0 ? report_empty(s, c.removed) : VKAT_EXIT_FAILURE;
+    vkat_space_count_free(&c);
     return code;
 }
 
@@ -764,34 +749,6 @@ static void print_csv(FILE *o, const vkat_device_info *dev, const vkat_tune_repo
     }
 }
 
-/* The device's pipeline-cache file in `dir` (or the default cache directory), created if needed; NULL when
- * disabled ('none') or when no directory can be had, which only costs the cache. */
-static const char *pipeline_cache_file(const char *dir, const vkat_device_info *dev, char *buf, size_t size)
-{
-    char base[3072];
-    if (dir && !strcmp(dir, "none"))
-        return NULL;
-    if (dir)
-        snprintf(base, sizeof base, "%s", dir);
-    else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
-        snprintf(base, sizeof base, "%s/vkautotune", getenv("XDG_CACHE_HOME"));
-    else if (getenv("HOME") && *getenv("HOME"))
-        snprintf(base, sizeof base, "%s/.cache/vkautotune", getenv("HOME"));
-    else
-        return NULL;
-    vkat_error err;
-    if (vkat_make_dirs(base, &err)) {
-        char msg[2048];
-        vkat_log(VKAT_LOG_WARN, "pipeline cache disabled: %s", vkat_error_format(&err, msg, sizeof msg));
-        return NULL;
-    }
-    char uuid[33];
-    for (int i = 0; i < 16; i++)
-        snprintf(uuid + 2 * i, 3, "%02x", dev->pipeline_cache_uuid[i]);
-    snprintf(buf, size, "%s/pipeline-%04x-%04x-%s.bin", base, dev->vendor_id, dev->device_id, uuid);
-    return buf;
-}
-
 /* Problem sizes for one device: the space's defaults for it ([problem.cpu] on a CPU device), then --problem
  * (already checked, so it cannot fail here). */
 static void use_problem_for(vkat_space *space, const vkat_device_info *dev, const char *overrides)
@@ -816,7 +773,7 @@ static void report_first_failure(vkat_store *store, const vkat_row *key)
     for (size_t i = 1; i < n; i++)
         if (rows[i].id < first->id)
             first = &rows[i];
-    vkat_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s%s", first->config,
+    vkat_cli_log(VKAT_LOG_WARN, "every variant failed; the first, %s: %s: %s%s", first->config,
              vkat_status_name(first->status), first->reason,
              first->status == VKAT_STATUS_TIMEOUT ? " (--kernel-timeout SECONDS sets the limit)" : "");
     free(rows);
@@ -853,152 +810,92 @@ static int interrupted_code(void)
     return interrupted == SIGTERM ? 128 + SIGTERM : VKAT_EXIT_INTERRUPTED;
 }
 
-/* ---- One device's run (its own thread when there are several) ---------------------------------------------------- */
+/* ---- One group's output ------------------------------------------------------------------------------------------
+ * After the run: each group's table, JSON or CSV (buffered, so that the groups print in device order), and why it
+ * found nothing when it did not. */
 
-typedef struct device_job {
-    const tune_args *a;
-    const vkat_instance *inst;
-    uint32_t index;       /* the first of the group */
-    uint32_t indices[64]; /* identical GPUs sharing one search */
-    size_t nindices;
-    int show_progress;
-    int several;       /* other devices run at the same time: say when this one is done */
-    /* results */
-    int code;          /* exit code of this device's run */
-    int tuned;         /* has a correct variant (for --export) */
-    char problem[256]; /* the problem it was tuned at ([problem.cpu] on a CPU device, then --problem) */
-    char *text;        /* buffered stdout (table or CSV), malloc'ed */
+typedef struct group_output {
+    int code;    /* exit code of this group's run */
+    char *text;  /* buffered stdout (table or CSV), malloc'ed */
     size_t text_size;
     json_object *json; /* --json */
-} device_job;
+} group_output;
 
-static void *tune_one(void *arg)
+/* The table's extras: cached peaks (free to show), measured when --include-transfers needs the link bandwidth
+ * (seconds of work, after the tuning, on a quiet device), and the transfers' cost. Returns an exit code. */
+static int table_extras(const tune_args *a, vkat_store *store, const vkat_tune_group *g, vkat_peaks *peaks,
+                        table_extra *x)
 {
-    device_job *j = arg;
-    const tune_args *a = j->a;
-    const vkat_device_info *dev = vkat_instance_device(j->inst, j->index);
     vkat_error err = {0};
-    vkat_space *space = NULL;
-    vkat_store *store = NULL;
-    vkat_row *rows = NULL;
-    FILE *o = open_memstream(&j->text, &j->text_size);
-    j->code = VKAT_EXIT_OK;
-    if (!o) {
-        j->code = VKAT_EXIT_FAILURE;
-        return NULL;
+    int have = a->transfers ? vkat_device_peaks(store, a->d.inst, g->devices[0], 0, peaks, &err)
+                            : vkat_store_get_peaks(store, &g->report.key.device, peaks, &err);
+    if (have < 0)
+        return vkat_cli_report(&err);
+    if (have > 0 || a->transfers)
+        x->peaks = peaks;
+    if (a->transfers) {
+        if (vkat_space_transfer_bytes(g->space, NULL, &x->bytes_in, &x->bytes_out, &err) != VKAT_OK)
+            return vkat_cli_report(&err);
+        x->transfer_s = vkat_peaks_transfer_s(peaks, x->bytes_in, x->bytes_out);
     }
-    /* Its own space (the problem is set per device) and its own connection (one per thread). */
-    if (vkat_space_load_with_template(a->space_path, a->template_path, &space, &err) != VKAT_OK ||
-        vkat_store_open(a->db, &store, &err) != VKAT_OK) {
-        j->code = vkat_cli_report(&err);
-        goto done;
-    }
-    vkat_log(VKAT_LOG_INFO, "device %u: %s (%s, %s %s)", dev->index, dev->name, dev->device_type, dev->driver_name,
-             dev->driver_version_string);
-    use_problem_for(space, dev, a->problem);
-    progress_ctx pc = {j->show_progress, dev->name};
-    vkat_tune_opts opts = {0};
-    opts.strategy = a->strategy;
-    opts.budget = a->budget;
-    opts.budget_s = a->budget_s;
-    opts.seed = a->seed;
-    opts.shard_index = a->shard_index;
-    opts.shard_count = a->shard_count;
-    opts.timing = a->timing;
-    if (a->kernel_timeout > 0)
-        opts.run_timeout_ns = opts.timing.timeout_ns = (uint64_t)(a->kernel_timeout * 1e9);
-    opts.race = a->race;
-    opts.jobs = a->jobs;
-    opts.check_on = a->check_on;
-    opts.starts = a->starts;
-    opts.start_count = a->start_count;
-    opts.warm_start = a->warm_start;
-    char cache_path[4096];
-    opts.pipeline_cache_path = pipeline_cache_file(a->pipeline_cache, dev, cache_path, sizeof cache_path);
-    opts.stop = &stop_requested;
-    opts.claim = watchdog_claim[0] ? watchdog_claim : NULL;
-    opts.progress = show_progress;
-    opts.progress_user = &pc;
-    vkat_tune_report rep;
-    if (j->nindices > 1)
-        vkat_log(VKAT_LOG_INFO, "%zu identical devices share one search", j->nindices);
-    if (vkat_tune_devices(space, j->inst, j->indices, j->nindices, store, &opts, &rep, &err) != VKAT_OK) {
-        j->code = vkat_cli_report(&err);
-        goto done;
-    }
-    if (rep.skipped) {
-        vkat_log(VKAT_LOG_WARN, "%s: skipped: %s", dev->name, rep.skip_reason);
+    return VKAT_EXIT_OK;
+}
+
+/* Writes the group's result into `o` (or its JSON) and returns the exit code. */
+static int print_group(const tune_args *a, vkat_store *store, const vkat_tune_group *g, FILE *o, group_output *out)
+{
+    const vkat_device_info *dev = vkat_instance_device(a->d.inst, g->devices[0]);
+    const vkat_tune_report *rep = &g->report;
+    if (g->result != VKAT_OK)
+        return vkat_cli_report(&g->error);
+    if (rep->skipped) {
         if (a->json)
-            j->json = run_json(dev, &rep, NULL, 0);
-        goto done;
+            out->json = run_json(dev, rep, NULL, 0);
+        return VKAT_EXIT_OK;
     }
-    if (j->several && !a->quiet && !a->json && !a->csv)
-        vkat_log(VKAT_LOG_INFO, "%s: %llu evaluated, %.1f s", dev->name, (unsigned long long)rep.totals.evaluated,
-                 rep.totals.elapsed_s);
-    rows = calloc((size_t)a->top, sizeof *rows);
+    vkat_error err = {0};
+    vkat_row *rows = calloc((size_t)a->top, sizeof *rows);
     size_t n = 0;
-    if (!rows) {
-        j->code = VKAT_EXIT_FAILURE;
-        goto done;
-    }
-    if (vkat_store_best(store, &rep.key, rows, (size_t)a->top, &n, &err) != VKAT_OK) {
-        j->code = vkat_cli_report(&err);
+    int code = VKAT_EXIT_OK;
+    if (!rows)
+        return VKAT_EXIT_FAILURE;
+    if (vkat_store_best(store, &rep->key, rows, (size_t)a->top, &n, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
         goto done;
     }
     vkat_peaks peaks;
-    table_extra x = {NULL, NAN, 0, 0, a->stats, a->shard_index, a->shard_count};
-    /* Cached peaks are free to show; measuring costs seconds, so only --include-transfers (which needs the link
-     * bandwidth) measures them when missing. The measurement runs after the tuning, on a quiet device. */
-    int have = a->transfers ? vkat_cli_peaks_for(store, j->inst, j->index, 0, &peaks, &err)
-                            : vkat_store_get_peaks(store, &rep.key.device, &peaks, &err);
-    if (have < 0) {
-        j->code = vkat_cli_report(&err);
+    table_extra x = {NULL, NAN, 0, 0, a->stats, a->d.shard_index, a->d.shard_count};
+    if ((code = table_extras(a, store, g, &peaks, &x)) != VKAT_EXIT_OK)
         goto done;
-    }
-    if (have >= 0 && (have > 0 || a->transfers))
-        x.peaks = &peaks;
-    if (a->transfers) {
-        if (vkat_cli_space_transfer_bytes(space, NULL, &x.bytes_in, &x.bytes_out, &err) != VKAT_OK) {
-            j->code = vkat_cli_report(&err);
-            goto done;
-        }
-        x.transfer_s = vkat_peaks_transfer_s(&peaks, x.bytes_in, x.bytes_out);
-    }
     if (a->json)
-        j->json = run_json(dev, &rep, rows, n);
+        out->json = run_json(dev, rep, rows, n);
     else if (a->csv)
-        print_csv(o, dev, &rep, rows, n);
+        print_csv(o, dev, rep, rows, n);
     else
-        print_table(o, dev, &rep, rows, n, &x);
-    if (n > 0) {
-        j->tuned = 1;
-        snprintf(j->problem, sizeof j->problem, "%s", rep.key.problem);
+        print_table(o, dev, rep, rows, n, &x);
+    if (n == 0 && rep->totals.evaluated == 0 && rep->totals.proposed >= vkat_space_raw_count(g->space))
+        code = explain_empty(g->space, dev, a);
+    else if (n == 0) {
+        report_first_failure(store, &rep->key);
+        code = VKAT_EXIT_FAILURE;
     }
-    else if (rep.totals.evaluated == 0 && rep.totals.proposed >= vkat_space_raw_count(space))
-        j->code = explain_empty(space, dev, a);
-    else {
-        report_first_failure(store, &rep.key);
-        j->code = VKAT_EXIT_FAILURE;
-    }
-    if (rep.interrupted) {
-        vkat_log(VKAT_LOG_WARN, "%s: interrupted: stopped after the variant in flight; everything measured is in %s "
-                 "and a rerun resumes from it", dev->name, a->db);
-        j->code = interrupted_code();
+    if (rep->interrupted) {
+        vkat_cli_log(VKAT_LOG_WARN, "%s: interrupted: stopped after the variant in flight; everything measured is in "
+                     "%s and a rerun resumes from it", dev->name, a->d.db_path);
+        code = interrupted_code();
         goto done;
     }
-    uint64_t raw = vkat_space_raw_count(space);
+    uint64_t raw = vkat_space_raw_count(g->space);
     char raw_text[96];
-    if (!a->quiet && !a->json && !a->csv && rep.totals.proposed < raw && !a->budget_s)
+    if (!a->quiet && !a->json && !a->csv && rep->totals.proposed < raw && !a->d.budget_s)
         fprintf(o,
                 "searched %llu of %s raw configurations; for a larger search use --budget N or --budget 10m "
                 "(reruns resume from %s)\n",
-                (unsigned long long)rep.totals.proposed, format_raw(space, raw_text, sizeof raw_text), a->db);
+                (unsigned long long)rep->totals.proposed, vkat_space_format_raw(g->space, raw_text, sizeof raw_text),
+                a->d.db_path);
 done:
-    fclose(o);
     free(rows);
-    vkat_store_close(store);
-    vkat_space_destroy(space);
-    return NULL;
+    return code;
 }
 
 /* ---- The watchdog ------------------------------------------------------------------------------------------------
@@ -1039,6 +936,56 @@ static int stopped_code(int status)
     return 128 + sig;
 }
 
+/* Turns the variant the killed measuring process was running (its "aborted" rows, by this process's claim) into a
+ * timeout (hung) or device-lost (died) result, saying why in `reason`. Returns an exit code on a database error,
+ * else -1 with *blamed set. */
+static int blame(const tune_args *a, int hung, int status, char *reason, size_t size, uint64_t *blamed)
+{
+    if (hung)
+        snprintf(reason, size, "no progress for %.0f s: the measuring process was killed and restarted (--watchdog)",
+                 a->watchdog);
+    else
+        snprintf(reason, size, "the measuring process died of signal %d while this variant ran",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    vkat_store *st = NULL;
+    vkat_error err = {0};
+    if (vkat_store_open(a->d.db_path, &st, &err) != VKAT_OK ||
+        vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason, watchdog_claim,
+                                   blamed, &err) != VKAT_OK) {
+        vkat_store_close(st);
+        return vkat_cli_report(&err);
+    }
+    vkat_store_close(st);
+    return -1;
+}
+
+/* Reads the child's heartbeat until it exits (its end of the pipe closes) or goes `seconds` without one (then it
+ * is killed); reaps it into *status. Returns 1 when it hung. */
+static int watch_child(int fd, pid_t pid, double seconds, int *status)
+{
+    int hung = 0;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int n = poll(&p, 1, (int)(seconds * 1000));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0) {
+            hung = 1;
+            kill(pid, SIGKILL);
+            break;
+        }
+        char buf[256];
+        if (read(fd, buf, sizeof buf) <= 0)
+            break; /* the child closed its end: it exited */
+    }
+    close(fd);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+    return hung;
+}
+
+/* Forks the measuring process and watches it; restarts it after a hang or a crash. Returns -1 in the child (which
+ * goes on to measure), else the run's exit code. */
 static int supervise(const tune_args *a)
 {
     struct sigaction sa;
@@ -1086,25 +1033,8 @@ static int supervise(const tune_args *a)
         close(fds[1]);
         supervised_child = pid;
         sigprocmask(SIG_SETMASK, &old, NULL);
-        int hung = 0;
-        for (;;) {
-            struct pollfd p = {fds[0], POLLIN, 0};
-            int n = poll(&p, 1, (int)(a->watchdog * 1000));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n == 0) {
-                hung = 1;
-                kill(pid, SIGKILL);
-                break;
-            }
-            char buf[256];
-            if (read(fds[0], buf, sizeof buf) <= 0)
-                break; /* the child closed its end: it exited */
-        }
-        close(fds[0]);
         int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        int hung = watch_child(fds[0], pid, a->watchdog, &status);
         supervised_child = 0;
         int stopped = stopped_code(status);
         if (!hung && stopped >= 0)
@@ -1112,23 +1042,10 @@ static int supervise(const tune_args *a)
         if (!hung && WIFEXITED(status))
             return WEXITSTATUS(status);
         char reason[256];
-        if (hung)
-            snprintf(reason, sizeof reason,
-                     "no progress for %.0f s: the measuring process was killed and restarted (--watchdog)",
-                     a->watchdog);
-        else
-            snprintf(reason, sizeof reason, "the measuring process died of signal %d while this variant ran",
-                     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-        vkat_store *st = NULL;
-        vkat_error err = {0};
         uint64_t blamed = 0;
-        if (vkat_store_open(a->db, &st, &err) != VKAT_OK ||
-            vkat_store_resolve_aborted(st, hung ? VKAT_STATUS_TIMEOUT : VKAT_STATUS_DEVICE_LOST, reason,
-                                       watchdog_claim, &blamed, &err) != VKAT_OK) {
-            vkat_store_close(st);
-            return vkat_cli_report(&err);
-        }
-        vkat_store_close(st);
+        int code = blame(a, hung, status, reason, sizeof reason, &blamed);
+        if (code >= 0)
+            return code;
         if (stopped >= 0)
             return stopped; /* hung while asked to stop: the variant is blamed, nothing restarts */
         if (blamed == 0) {
@@ -1141,12 +1058,119 @@ static int supervise(const tune_args *a)
             fprintf(stderr, "vkautotune: the measuring process was restarted %u times; giving up\n", restarts);
             return VKAT_EXIT_DEVICE;
         }
-        vkat_log(VKAT_LOG_WARN, "%s; %llu variant(s) marked %s; restarting", reason, (unsigned long long)blamed,
+        vkat_cli_log(VKAT_LOG_WARN, "%s; %llu variant(s) marked %s; restarting", reason, (unsigned long long)blamed,
                  hung ? "timeout" : "device-lost");
     }
 }
 
 /* ---- The command ------------------------------------------------------------------------------------------------- */
+
+/* --dry-run: counts for the device described by --device-profile, else the first device asked for, else (no
+ * Vulkan) Vulkan's minimum limits. Returns the exit code. */
+static int dry_run_command(const tune_args *a, vkat_space *space)
+{
+    vkat_error err = {0};
+    vkat_instance *inst = NULL;
+    vkat_device_info described;
+    int code;
+    if (a->device_profile) {
+        if (vkat_device_profile_load(a->device_profile, a->device, &described, &err) != VKAT_OK)
+            return vkat_cli_report(&err);
+        use_problem_for(space, &described, a->d.problem);
+        return dry_run(space, &described, a);
+    }
+    vkat_result r = vkat_instance_create(&inst, &err);
+    if (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE) {
+        vkat_cli_log(VKAT_LOG_INFO, "%s; counting with Vulkan's minimum limits", err.message);
+        return dry_run(space, NULL, a);
+    }
+    uint32_t devices[64], n;
+    if (r != VKAT_OK || vkat_select_devices(inst, a->device, devices, 64, &n, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+    } else {
+        use_problem_for(space, vkat_instance_device(inst, devices[0]), a->d.problem);
+        code = dry_run(space, vkat_instance_device(inst, devices[0]), a);
+    }
+    vkat_instance_destroy(inst);
+    return code;
+}
+
+/* Prints every group's output in device order, whatever order they finished in; returns the run's exit code. */
+static int print_groups(const tune_args *a, vkat_tune_run *run, json_object *out)
+{
+    size_t ng = vkat_tune_run_group_count(run);
+    int code = VKAT_EXIT_OK;
+    for (size_t k = 0; k < ng; k++) {
+        group_output g = {0};
+        FILE *o = open_memstream(&g.text, &g.text_size);
+        g.code = o ? print_group(a, vkat_tune_run_store(run), vkat_tune_run_group(run, k), o, &g)
+                   : VKAT_EXIT_FAILURE;
+        if (o)
+            fclose(o);
+        if (g.text)
+            fwrite(g.text, 1, g.text_size, stdout);
+        free(g.text);
+        if (out && g.json)
+            json_object_array_add(out, g.json);
+        if (code == VKAT_EXIT_OK || g.code == interrupted_code())
+            code = g.code;
+    }
+    return code;
+}
+
+/* Tunes on the devices asked for, prints (--json: into `out`), and exports with --export. Returns the exit code. */
+static int tune_command(tune_args *a, json_object *out)
+{
+    vkat_error err = {0};
+    vkat_instance *inst = NULL;
+    vkat_tune_run *run = NULL;
+    uint32_t devices[64], ndev = 0;
+    progress_ctx pc = {0};
+    int code = VKAT_EXIT_OK;
+    if (vkat_instance_create(&inst, &err) != VKAT_OK ||
+        vkat_select_devices(inst, a->device, devices, 64, &ndev, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    a->d.inst = inst;
+    a->d.devices = devices;
+    a->d.device_count = ndev;
+    a->d.stop = &stop_requested;
+    a->d.claim = watchdog_claim[0] ? watchdog_claim : NULL;
+    a->d.progress = show_progress;
+    a->d.progress_user = &pc;
+    if (vkat_tune_run_create(&a->d, &run, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    pc.enabled = vkat_tune_run_group_count(run) == 1 && !a->quiet && isatty(2);
+    if (interrupted) { /* before anything was measured */
+        code = interrupted_code();
+        goto done;
+    }
+    if (vkat_tune_run_execute(run, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    code = print_groups(a, run, out);
+    if (interrupted) {
+        /* Whatever else happened (a search that ended before it saw the flag, a device that failed), a stop signal
+         * ends the run with its code, and --export is not run on a partial result. */
+        code = interrupted_code();
+        goto done;
+    }
+    size_t exported = 0;
+    if (a->export_dir && vkat_tune_run_export(run, a->export_dir, &exported, &err) != VKAT_OK) {
+        code = vkat_cli_report(&err);
+        goto done;
+    }
+    if (exported)
+        vkat_cli_log(VKAT_LOG_INFO, "exported %zu variant(s) to %s", exported, a->export_dir);
+done:
+    vkat_tune_run_destroy(run);
+    vkat_instance_destroy(inst);
+    return code;
+}
 
 int vkat_cmd_tune(int argc, char **argv)
 {
@@ -1166,149 +1190,22 @@ int vkat_cmd_tune(int argc, char **argv)
     } else if (!a.dry_run) {
         install_stop_handlers();
     }
-
+    /* The space and --problem are checked first, whatever else is wrong; the tuning run loads its own copies.
+     * --json prints an array whatever happens (empty when nothing ran), so stdout always parses. */
     vkat_error err = {0};
     vkat_space *space = NULL;
-    vkat_instance *inst = NULL;
-    vkat_store *store = NULL;
-    device_job *jobs = NULL;
-    pthread_t *threads = NULL;
-    uint32_t ndev = 0;
     json_object *out = a.json ? json_object_new_array() : NULL;
-    int code = VKAT_EXIT_OK;
-    if (vkat_space_load_with_template(a.space_path, a.template_path, &space, &err) != VKAT_OK) {
+    int code;
+    if (vkat_space_load_with_template(a.d.space_path, a.d.template_path, &space, &err) != VKAT_OK ||
+        (a.d.problem && vkat_space_set_problem(space, a.d.problem, &err) != VKAT_OK))
         code = vkat_cli_report(&err);
-        goto done;
-    }
-    /* Checks --problem early; it is applied again per device, after that device's defaults. */
-    if (a.problem && vkat_space_set_problem(space, a.problem, &err) != VKAT_OK) {
-        code = vkat_cli_report(&err);
-        goto done;
-    }
-
-    if (a.device_profile) {
-        vkat_device_info described;
-        if (vkat_device_profile_load(a.device_profile, a.device, &described, &err) != VKAT_OK) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        use_problem_for(space, &described, a.problem);
-        code = dry_run(space, &described, &a);
-        goto done;
-    }
-    vkat_result r = vkat_instance_create(&inst, &err);
-    if (r != VKAT_OK) {
-        if (a.dry_run && (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE)) {
-            vkat_log(VKAT_LOG_INFO, "%s; counting with Vulkan's minimum limits", err.message);
-            code = dry_run(space, NULL, &a);
-            goto done;
-        }
-        code = vkat_cli_report(&err);
-        goto done;
-    }
-    uint32_t devices[64];
-    if (vkat_select_devices(inst, a.device, devices, 64, &ndev, &err) != VKAT_OK) {
-        code = vkat_cli_report(&err);
-        goto done;
-    }
-    if (a.dry_run) {
-        use_problem_for(space, vkat_instance_device(inst, devices[0]), a.problem);
-        code = dry_run(space, vkat_instance_device(inst, devices[0]), &a);
-        goto done;
-    }
-    /* Opened here first so that a bad path fails once, before any thread starts (and for --export). */
-    if (vkat_store_open(a.db, &store, &err) != VKAT_OK) {
-        code = vkat_cli_report(&err);
-        goto done;
-    }
-    jobs = calloc(ndev, sizeof *jobs);
-    threads = calloc(ndev, sizeof *threads);
-    if (!jobs || !threads) {
-        code = VKAT_EXIT_FAILURE;
-        goto done;
-    }
-    /* Identical GPUs (vkat_device_identical: same model, driver and driver version) share one search, each taking
-     * the next proposal when it is free; different devices each run their own, side by side. */
-    uint32_t ngroups = 0;
-    for (uint32_t d = 0; d < ndev; d++) {
-        const vkat_device_info *di = vkat_instance_device(inst, devices[d]);
-        device_job *g = NULL;
-        for (uint32_t k = 0; k < ngroups && !g; k++) {
-            const vkat_device_info *gk = vkat_instance_device(inst, jobs[k].index);
-            if (vkat_device_identical(gk, di) && jobs[k].nindices < 64)
-                g = &jobs[k];
-        }
-        if (!g) {
-            g = &jobs[ngroups++];
-            g->a = &a;
-            g->inst = inst;
-            g->index = devices[d];
-        }
-        g->indices[g->nindices++] = devices[d];
-    }
-    for (uint32_t k = 0; k < ngroups; k++) {
-        /* One live progress line per terminal: with several searches at once, a line per finished one. */
-        jobs[k].show_progress = ngroups == 1 && !a.quiet && isatty(2);
-        jobs[k].several = ngroups > 1;
-    }
-    ndev = ngroups;
-    if (interrupted) { /* before anything was measured */
-        code = interrupted_code();
-        goto done;
-    }
-    /* Threads even for one device: one code path, exercised by every test run on lavapipe. */
-    uint32_t started = 0;
-    for (; started < ndev; started++)
-        if (pthread_create(&threads[started], NULL, tune_one, &jobs[started]) != 0)
-            break;
-    for (uint32_t d = 0; d < started; d++)
-        pthread_join(threads[d], NULL);
-    for (uint32_t d = started; d < ndev; d++) {
-        fprintf(stderr, "vkautotune: cannot start a thread for device %u\n", jobs[d].index);
-        jobs[d].code = VKAT_EXIT_FAILURE;
-    }
-    /* Output in device order, whatever order the threads finished in. */
-    uint32_t tuned[64], ntuned = 0;
-    const char *problems[64];
-    for (uint32_t d = 0; d < ndev; d++) {
-        if (jobs[d].text)
-            fwrite(jobs[d].text, 1, jobs[d].text_size, stdout);
-        if (out && jobs[d].json)
-            json_object_array_add(out, jobs[d].json), jobs[d].json = NULL;
-        if (jobs[d].tuned) {
-            problems[ntuned] = jobs[d].problem;
-            tuned[ntuned++] = jobs[d].index;
-        }
-        if (code == VKAT_EXIT_OK || jobs[d].code == interrupted_code())
-            code = jobs[d].code;
-    }
-    if (interrupted) {
-        /* Whatever else happened (a search that ended before it saw the flag, a device that failed), a stop signal
-         * ends the run with its code, and --export is not run on a partial result. */
-        code = interrupted_code();
-        goto done;
-    }
-    if (a.export_dir && ntuned > 0) {
-        if (vkat_tune_export(space, inst, tuned, problems, ntuned, store, a.export_dir, &err) != VKAT_OK) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        vkat_log(VKAT_LOG_INFO, "exported %u variant(s) to %s", ntuned, a.export_dir);
-    }
-done:
+    else
+        code = a.dry_run ? dry_run_command(&a, space) : tune_command(&a, out);
     if (out) {
         printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                                JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(out);
     }
-    for (uint32_t d = 0; jobs && d < ndev; d++) {
-        free(jobs[d].text);
-        json_object_put(jobs[d].json);
-    }
-    free(jobs);
-    free(threads);
-    vkat_store_close(store);
-    vkat_instance_destroy(inst);
     vkat_space_destroy(space);
     return code;
 }

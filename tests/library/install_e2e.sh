@@ -2,7 +2,7 @@
 # install_e2e.sh — libvkautotune as an outside C program sees it: cmake --install into a temporary prefix, then the
 # documented example (examples/library_devices.c, docs/library.md) built once with pkg-config (vkautotune.pc) and
 # once as a CMake project with find_package(vkautotune) (vkautotune::vkautotune), each run on the installed
-# gemm space: it lists the devices and compiles one configuration.
+# gemm space: it lists the devices, tunes a few configurations into a database and compiles the winner.
 #   sh install_e2e.sh BUILD_DIR CC
 set -u
 BUILD=$1 CC=$2
@@ -26,10 +26,15 @@ printf '#include <vkautotune.h>\nint main(void) { return vkat_version() == VKAT_
 EX=$P/share/doc/vkautotune/examples/library_devices.c
 SPACE=$P/share/vkautotune/spaces/gemm.ini
 run_example() { # NAME BINARY
-    (cd "$T" && "$2" "$SPACE" >"$T/$1.out" 2>&1) || { cat "$T/$1.out"; fail "the $1 example exited $?"; return; }
+    mkdir -p "$T/$1" && rm -f "$T/$1/example.db"
+    (cd "$T/$1" && "$2" "$SPACE" M=64,N=64,K=64 >"$T/$1.out" 2>&1) || { cat "$T/$1.out"; fail "the $1 example exited $?"; return; }
     cat "$T/$1.out"
     grep -q '^libvkautotune [0-9]' "$T/$1.out" || fail "the $1 example printed no version"
-    grep -q '^compiled .*[1-9][0-9]* SPIR-V words' "$T/$1.out" || fail "the $1 example compiled nothing"
+    grep -q '^tuned sgemm at M=64,N=64,K=64: 3 evaluated' "$T/$1.out" || fail "the $1 example tuned nothing"
+    best=$(sed -n 's/^best: \([^,]*=[^ ]*\), median .*/\1/p' "$T/$1.out")
+    [ -n "$best" ] || fail "the $1 example found no winner"
+    grep -q "^compiled $best: [1-9][0-9]* SPIR-V words" "$T/$1.out" || fail "the $1 example did not compile its winner"
+    [ -s "$T/$1/example.db" ] || fail "the $1 example wrote no database"
 }
 
 # pkg-config.
