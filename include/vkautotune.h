@@ -38,7 +38,7 @@ extern "C" {
 int vkat_version(void);
 const char *vkat_version_string(void);
 
-/* ---- Results ------------------------------------------------------------------------------------------------
+/* ---- Result codes -----------------------------------------------------------------------------------------
  * One list generates the enum and its message table (X-macro). The CLI maps results to exit codes
  * (docs/exit-codes.md): usage 2, user input 3, compile/validate 4, no Vulkan 5, device/run 6, database 7. */
 #define VKAT_RESULT_LIST(X)                                                                                      \
@@ -238,7 +238,7 @@ typedef struct vkat_device_key {
     char pipeline_cache_uuid[40];
 } vkat_device_key;
 
-/* ---- Results --------------------------------------------------------------------------------------------------
+/* ---- Measured rows -----------------------------------------------------------------------------------------
  * One row per evaluated variant, a plain value (fixed-size strings), copied, never shared. */
 /* Status of one variant. Only "ok" rows (checked, fully measured) are ranked. New statuses go at the end: the
  * enum's order is not stored (names are), but tests and tables list them in this order. */
@@ -320,7 +320,7 @@ vkat_result vkat_store_best(vkat_store *st, const vkat_row *key, vkat_row *rows,
 
 /* Every row of that same (device, kernel, hashes, problem) key (its config ignored): "ok" rows first by median,
  * then, with include_failed, the other rows (by median, unmeasured first). *rows is malloc'ed (NULL when none);
- * the caller frees it. For listings (--json, --csv) and comparisons. Added for the CLI. */
+ * the caller frees it. For listings (--json, --csv) and comparisons. */
 vkat_result vkat_store_rows(vkat_store *st, const vkat_row *key, int include_failed, vkat_row **rows, size_t *count,
                             vkat_error *err);
 
