@@ -13,14 +13,14 @@
 #   sh bench/runtime_tune.sh            (from the repository root, after building ./build)
 # Environment (defaults for the H200; tests/bench runs it on lavapipe with tiny sizes):
 #   SMALL=256 REAL=2048 (M=N=K), BUDGET_SMALL=100 BUDGET_REAL=300 (the H200 tunes gemm.ini at ~28 variants/s,
-#   bench/results/h200/run-a/throughput.md), CANDIDATES=6, TIME_LIMIT=20 (s, for the first launch's tuning),
-#   BUILD=build, OUT=bench/results/runtime_tune, CC=cc;
+#   records/h200/run-a/throughput.md), CANDIDATES=6, TIME_LIMIT=20 (s, for the first launch's tuning),
+#   BUILD=build, OUT=out/runtime_tune (bench/ keeps programs only), CC=cc;
 #   CAND_DEVICE: `vkautotune --device` for the SMALL tuning and its export (default: the default device), e.g. the
 #   index of lavapipe to take the candidates from another device; RUN_DEVICE: the device index for the REAL tuning
 #   and the example's runs (set it with CAND_DEVICE: the example otherwise runs on the device its table matches best)
 set -eu
 SMALL=${SMALL:-256} REAL=${REAL:-2048} BUDGET_SMALL=${BUDGET_SMALL:-100} BUDGET_REAL=${BUDGET_REAL:-300}
-CANDIDATES=${CANDIDATES:-6} TIME_LIMIT=${TIME_LIMIT:-20} BUILD=${BUILD:-build} OUT=${OUT:-bench/results/runtime_tune}
+CANDIDATES=${CANDIDATES:-6} TIME_LIMIT=${TIME_LIMIT:-20} BUILD=${BUILD:-build} OUT=${OUT:-out/runtime_tune}
 CC=${CC:-cc}
 B=$BUILD/vkautotune
 RTLIB=$BUILD/runtime/libvkautotune-runtime.a

@@ -9,18 +9,23 @@
  *   checksum <FNV-1a of every byte before this line>
  *
  * Anything else (a bad checksum, a truncated or edited file, another identity or table) reads as no cache; the next
- * store rewrites the file. Writes go to a temporary file in the same directory and are renamed over the old one.
+ * store rewrites the file. Writes go to a temporary file of the writer's own in the same directory (create_temporary)
+ * and are renamed over the old one.
  * C99 and libc only (POSIX fsync and getpid where present); it must not call Vulkan. */
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <unistd.h>
 #define VKAT_RT_HAVE_POSIX 1
 #endif
 #include "vkautotune_runtime_tune.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CACHE_MAGIC "vkautotune-runtime-cache 1\n"
 #define CACHE_MAX_BYTES (1u << 20)
@@ -220,6 +225,55 @@ static vkat_rt_result fail(char *detail, size_t size, const char *what, const ch
     return VKAT_RT_ERR_CACHE;
 }
 
+/* A new file beside `path` that no other writer has: its name holds this process (POSIX), this call (the address
+ * of a local: another thread's stack is elsewhere), the clock and an attempt count, and it is created exclusively
+ * (O_EXCL, which also refuses a planted symlink; C11's "x" without POSIX; before C11 an exists-check, which leaves
+ * a short window), so two writers starting at once never write into, or rename, each other's file. *tmp gets the
+ * name (empty when `path` is too long); NULL when no file could be created. */
+static FILE *create_temporary(const char *path, char *tmp, size_t size)
+{
+    char here;
+    unsigned long call = (unsigned long)(uintptr_t)&here, stamp = (unsigned long)time(NULL) ^ (unsigned long)clock();
+#ifdef VKAT_RT_HAVE_POSIX
+    long process = (long)getpid();
+#else
+    long process = 0;
+#endif
+    for (unsigned attempt = 0; attempt < 64; attempt++) {
+        int w = snprintf(tmp, size, "%s.tmp.%ld.%lx.%lx.%u", path, process, call, stamp, attempt);
+        if (w < 0 || (size_t)w >= size) {
+            tmp[0] = 0;
+            return NULL;
+        }
+#ifdef VKAT_RT_HAVE_POSIX
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "wb");
+            if (!f) {
+                close(fd);
+                remove(tmp);
+            }
+            return f;
+        }
+        if (errno != EEXIST)
+            return NULL;
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+        FILE *f = fopen(tmp, "wbx");
+        if (f)
+            return f;
+#else
+        FILE *f = fopen(tmp, "rb");
+        if (f) {
+            fclose(f); /* someone's: the next name */
+            continue;
+        }
+        if ((f = fopen(tmp, "wb")))
+            return f;
+#endif
+    }
+    return NULL;
+}
+
 vkat_rt_result vkat_rt_cache_store(const char *path, const vkat_rt_device_identity *id, const vkat_rt_table *table,
                                    const char *kernel, const int64_t *problem, uint32_t problem_count,
                                    const vkat_rt_variant *chosen, char *detail, size_t detail_size)
@@ -280,18 +334,9 @@ vkat_rt_result vkat_rt_cache_store(const char *path, const vkat_rt_device_identi
     }
 
     char tmp[4096];
-#ifdef VKAT_RT_HAVE_POSIX
-    int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-#else
-    int w = snprintf(tmp, sizeof tmp, "%s.tmp", path);
-#endif
-    if (w < 0 || (size_t)w >= sizeof tmp) {
-        r = fail(detail, detail_size, "path too long:", path);
-        goto done;
-    }
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = create_temporary(path, tmp, sizeof tmp);
     if (!f) {
-        r = fail(detail, detail_size, "cannot create", tmp);
+        r = fail(detail, detail_size, tmp[0] ? "cannot create" : "path too long:", tmp[0] ? tmp : path);
         goto done;
     }
     int bad = fwrite(text, 1, len, f) != len || fflush(f) != 0;
@@ -304,10 +349,15 @@ vkat_rt_result vkat_rt_cache_store(const char *path, const vkat_rt_device_identi
         r = fail(detail, detail_size, "cannot write", tmp);
         goto done;
     }
+    int renamed = rename(tmp, path) == 0;
 #ifndef VKAT_RT_HAVE_POSIX
-    remove(path); /* rename does not replace an existing file everywhere */
+    /* rename does not replace an existing file everywhere; another writer may put one back in between */
+    for (int i = 0; i < 3 && !renamed; i++) {
+        remove(path);
+        renamed = rename(tmp, path) == 0;
+    }
 #endif
-    if (rename(tmp, path) != 0) {
+    if (!renamed) {
         remove(tmp);
         r = fail(detail, detail_size, "cannot replace", path);
     }

@@ -126,8 +126,10 @@ vkat_rt_result vkat_rt_cache_lookup(const char *path, const vkat_rt_device_ident
                                     const vkat_rt_variant **out);
 
 /* Records `chosen` (a variant of `table`), keeping the file's other picks when it is valid for this identity and
- * table and starting afresh otherwise. Written to a temporary file in the same directory, synced and renamed over
- * `path`. VKAT_RT_ERR_CACHE with `detail` (may be NULL) saying why when it cannot be written. */
+ * table and starting afresh otherwise. Written to a temporary file in the same directory whose name is this
+ * writer's own (process, call, clock; created exclusively), synced and renamed over `path`: writers racing leave
+ * one of their files whole, never a mixture (a pick stored at the same moment by another may be lost).
+ * VKAT_RT_ERR_CACHE with `detail` (may be NULL) saying why when it cannot be written. */
 vkat_rt_result vkat_rt_cache_store(const char *path, const vkat_rt_device_identity *id, const vkat_rt_table *table,
                                    const char *kernel, const int64_t *problem, uint32_t problem_count,
                                    const vkat_rt_variant *chosen, char *detail, size_t detail_size);

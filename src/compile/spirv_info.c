@@ -151,6 +151,263 @@ static uint64_t round_up(uint64_t v, uint32_t a)
     return a ? (v + a - 1) / a * a : v;
 }
 
+/* ---- One pass over the module, by family of instruction ------------------------------------------------------ */
+
+typedef struct scan {
+    reader rd;
+    vkat_spirv_info *info;
+    uint32_t entry_id, workgroup_size_builtin;
+    int have_entry, have_local_size_id;
+    uint32_t local_size_ids[3];
+} scan;
+
+/* Each scan_* returns 1 when `op` is one of its family (setting *res to the id the instruction defines, 0 for
+ * none), 0 when it is not, and -1 for a malformed module (the error in *err). */
+
+/* Entry point, execution modes, names and decorations: they come before types and constants in a valid module. */
+static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op, size_t at)
+{
+    reader *rd = &sc->rd;
+    switch (op) {
+    case SpvOpEntryPoint:
+        if (len >= 3 && ins[1] == SpvExecutionModelGLCompute && !sc->have_entry) {
+            sc->have_entry = 1;
+            sc->entry_id = ins[2];
+        }
+        return 1;
+    case SpvOpExecutionMode:
+        if (len >= 6 && ins[1] == sc->entry_id && ins[2] == SpvExecutionModeLocalSize)
+            memcpy(sc->info->local_size, ins + 3, sizeof sc->info->local_size);
+        return 1;
+    case SpvOpExecutionModeId:
+        if (len >= 6 && ins[1] == sc->entry_id && ins[2] == SpvExecutionModeLocalSizeId) {
+            sc->have_local_size_id = 1;
+            memcpy(sc->local_size_ids, ins + 3, sizeof sc->local_size_ids);
+        }
+        return 1;
+    case SpvOpName:
+        if (len >= 3 && ins[1] < rd->bound)
+            rd->ids[ins[1]].name_word = (uint32_t)at;
+        return 1;
+    case SpvOpDecorate:
+        if (len >= 3 && ins[1] < rd->bound && (ins[2] == SpvDecorationBlock || ins[2] == SpvDecorationBufferBlock))
+            rd->ids[ins[1]].block = ins[2] == SpvDecorationBlock ? 1 : 2;
+        if (len >= 4 && ins[1] < rd->bound && ins[2] == SpvDecorationSpecId)
+            rd->ids[ins[1]].spec_id = (int32_t)ins[3];
+        if (len >= 4 && ins[1] < rd->bound && ins[2] == SpvDecorationDescriptorSet)
+            rd->ids[ins[1]].set = (int32_t)ins[3];
+        if (len >= 4 && ins[1] < rd->bound && ins[2] == SpvDecorationBinding)
+            rd->ids[ins[1]].binding = (int32_t)ins[3];
+        if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
+            sc->workgroup_size_builtin = ins[1];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The descriptor kind a variable of an opaque type binds as (images, samplers, acceleration structures). */
+static int scan_opaque_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op, uint32_t *res)
+{
+    id_info *ids = sc->rd.ids;
+    switch (op) {
+    case SpvOpTypeImage:
+        *res = ins[1];
+        if (len >= 9 && *res < sc->rd.bound) /* Dim Buffer: texel buffers; Sampled 2: storage */
+            ids[*res].desc = 1 + (ins[3] == SpvDimBuffer
+                                      ? (ins[7] == 2 ? VKAT_DESC_STORAGE_TEXEL_BUFFER : VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                                      : (ins[7] == 2 ? VKAT_DESC_STORAGE_IMAGE : VKAT_DESC_SAMPLED_IMAGE));
+        return 1;
+    case SpvOpTypeSampler:
+        *res = ins[1];
+        if (*res < sc->rd.bound)
+            ids[*res].desc = 1 + VKAT_DESC_SAMPLER;
+        return 1;
+    case SpvOpTypeSampledImage: /* samplerBuffer is a sampled image of a Buffer image: a texel buffer */
+        *res = ins[1];
+        if (*res >= sc->rd.bound)
+            return 1;
+        ids[*res].desc = 1 + VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        if (len >= 3 && ins[2] < sc->rd.bound && ids[ins[2]].desc == 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+            ids[*res].desc = 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER;
+        return 1;
+    case SpvOpTypeAccelerationStructureKHR:
+        *res = ins[1];
+        if (*res < sc->rd.bound)
+            ids[*res].desc = 1 + VKAT_DESC_ACCELERATION_STRUCTURE;
+        return 1;
+    case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeCooperativeMatrixNV:
+        sc->info->uses_cooperative_matrix = 1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Sizes and alignments (std430) of the types a shared variable can have. */
+static int scan_data_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op, uint32_t *res, vkat_error *err)
+{
+    reader *rd = &sc->rd;
+    if (op != SpvOpTypeRuntimeArray && op != SpvOpTypeBool && op != SpvOpTypeInt && op != SpvOpTypeFloat &&
+        op != SpvOpTypeVector && op != SpvOpTypeMatrix && op != SpvOpTypeArray && op != SpvOpTypeStruct &&
+        op != SpvOpTypePointer)
+        return 0;
+    *res = ins[1];
+    if (*res >= rd->bound)
+        return 1; /* the caller refuses it */
+    id_info *t = &rd->ids[*res];
+    switch (op) {
+    case SpvOpTypeRuntimeArray:
+        t->elem = ins[2];
+        break;
+    case SpvOpTypeBool:
+        t->size = t->align = 4; /* not storable in practice; count it like a 32-bit int */
+        break;
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+        t->size = t->align = ins[2] / 8;
+        t->is_float = op == SpvOpTypeFloat;
+        break;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+        if (ins[2] < rd->bound) {
+            uint32_t n = ins[3], es = rd->ids[ins[2]].size, ea = rd->ids[ins[2]].align;
+            if (op == SpvOpTypeVector) {
+                /* std430: a 3-vector aligns like a 4-vector */
+                t->align = ea * (n == 3 ? 4 : n);
+                t->size = es * n;
+            } else {
+                t->align = ea;
+                t->size = (uint32_t)round_up(es, ea) * n;
+            }
+        }
+        break;
+    case SpvOpTypeArray:
+        if (ins[2] < rd->bound) {
+            uint64_t count = 0;
+            if (!const_of(rd, ins[3], &count)) {
+                vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "cannot evaluate the length of a shared array (id %u)",
+                          ins[3]);
+                return -1;
+            }
+            id_info *e = &rd->ids[ins[2]];
+            uint64_t stride = round_up(e->size, e->align);
+            uint64_t bytes = stride * count;
+            t->size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+            t->align = e->align;
+            t->elem = ins[2];
+        }
+        break;
+    case SpvOpTypeStruct: {
+        uint64_t off = 0;
+        uint32_t al = 1;
+        for (uint32_t i = 2; i < len; i++) {
+            if (ins[i] >= rd->bound)
+                continue;
+            id_info *e = &rd->ids[ins[i]];
+            off = round_up(off, e->align) + e->size;
+            if (e->align > al)
+                al = e->align;
+        }
+        t->size = (uint32_t)round_up(off, al);
+        t->align = al;
+        break;
+    }
+    case SpvOpTypePointer:
+        t->value = ins[3]; /* pointee */
+        t->size = t->align = 8;
+        break;
+    default:
+        break;
+    }
+    return 1;
+}
+
+/* Constants and specialization constants, with the values the caller specializes them to; the WorkgroupSize
+ * built-in's composite gives the workgroup size. */
+static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op, size_t at, uint32_t *res)
+{
+    reader *rd = &sc->rd;
+    vkat_spirv_info *info = sc->info;
+    int boolean = op == SpvOpConstantTrue || op == SpvOpConstantFalse || op == SpvOpSpecConstantTrue ||
+                  op == SpvOpSpecConstantFalse;
+    if (!boolean && op != SpvOpConstant && op != SpvOpSpecConstant && op != SpvOpSpecConstantOp &&
+        op != SpvOpConstantComposite && op != SpvOpSpecConstantComposite)
+        return 0;
+    *res = ins[2];
+    if (*res >= rd->bound)
+        return 1; /* the caller refuses it */
+    id_info *c = &rd->ids[*res];
+    c->kind = K_CONST;
+    switch (op) {
+    case SpvOpConstant:
+    case SpvOpSpecConstant:
+        c->known = 1;
+        c->value = len >= 4 ? ins[3] : 0;
+        if (op == SpvOpSpecConstant)
+            spec_override(rd, c->spec_id, &c->value);
+        if (op == SpvOpSpecConstant && c->spec_id >= 0 && ins[1] < rd->bound &&
+            info->spec_count < VKAT_COUNTOF(info->specs))
+            info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)c->spec_id, rd->ids[ins[1]].is_float, 0,
+                                                               (uint8_t)rd->ids[ins[1]].size};
+        break;
+    case SpvOpSpecConstantOp:
+        c->known = (uint8_t)eval_spec_op(rd, ins, len, &c->value);
+        break;
+    case SpvOpConstantComposite:
+    case SpvOpSpecConstantComposite:
+        c->first_word = (uint32_t)at;
+        if (*res == sc->workgroup_size_builtin && len >= 6) {
+            for (int i = 0; i < 3; i++) {
+                uint64_t v = 1;
+                if (const_of(rd, ins[3 + i], &v))
+                    info->local_size[i] = (uint32_t)v;
+            }
+        }
+        break;
+    default: { /* the four boolean ones */
+        int spec = op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse;
+        c->known = 1;
+        c->value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+        if (spec && c->spec_id >= 0 && info->spec_count < VKAT_COUNTOF(info->specs))
+            info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4};
+        uint64_t v;
+        if (spec && spec_override(rd, c->spec_id, &v))
+            c->value = v != 0;
+        break;
+    }
+    }
+    return 1;
+}
+
+/* Variables: descriptor bindings (set, binding, kind, name) and the bytes of Workgroup storage. */
+static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
+{
+    reader *rd = &sc->rd;
+    vkat_spirv_info *info = sc->info;
+    if (op != SpvOpVariable)
+        return 0;
+    if (len >= 4 && ins[2] < rd->bound && rd->ids[ins[2]].binding >= 0 &&
+        info->binding_count < VKAT_COUNTOF(info->bindings)) {
+        uint32_t k = info->binding_count++;
+        info->bindings[k].set = (uint32_t)(rd->ids[ins[2]].set < 0 ? 0 : rd->ids[ins[2]].set);
+        info->bindings[k].binding = (uint32_t)rd->ids[ins[2]].binding;
+        uint32_t pointee = ins[1] < rd->bound ? (uint32_t)rd->ids[ins[1]].value : 0;
+        info->bindings[k].kind = descriptor_kind(rd, ins[3], pointee);
+        char *name = info->bindings[k].name;
+        copy_name(rd, ins[2], name, sizeof info->bindings[k].name);
+        if (!name[0])
+            copy_name(rd, pointee, name, sizeof info->bindings[k].name);
+    }
+    if (len >= 4 && ins[3] == SpvStorageClassWorkgroup && ins[1] < rd->bound) {
+        uint32_t pointee = (uint32_t)rd->ids[ins[1]].value;
+        if (pointee < rd->bound)
+            info->shared_bytes += rd->ids[pointee].size;
+    }
+    return 1;
+}
+
 vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec, size_t spec_count,
                                vkat_spirv_info *info, vkat_error *err)
 {
@@ -158,20 +415,17 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
-    reader rd = {m->words, m->count, NULL, m->words[3], spec, spec_count};
-    if (rd.bound == 0 || rd.bound > (1u << 24))
-        return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd.bound);
-    rd.ids = calloc(rd.bound, sizeof *rd.ids);
-    if (!rd.ids)
+    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, 0, {0}};
+    reader *rd = &sc.rd;
+    if (rd->bound == 0 || rd->bound > (1u << 24))
+        return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd->bound);
+    rd->ids = calloc(rd->bound, sizeof *rd->ids);
+    if (!rd->ids)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (uint32_t i = 0; i < rd.bound; i++)
-        rd.ids[i].spec_id = rd.ids[i].set = rd.ids[i].binding = -1;
+    for (uint32_t i = 0; i < rd->bound; i++)
+        rd->ids[i].spec_id = rd->ids[i].set = rd->ids[i].binding = -1;
 
     vkat_result r = VKAT_OK;
-    uint32_t entry_id = 0, workgroup_size_builtin = 0;
-    int have_entry = 0, have_local_size_id = 0;
-    uint32_t local_size_ids[3] = {0};
-
     /* Decorations come before types and constants in a valid module, so one pass suffices. */
     for (size_t at = 5; at < m->count;) {
         const uint32_t *ins = m->words + at;
@@ -181,225 +435,40 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             goto cleanup;
         }
         uint32_t res = 0;
-        switch (op) {
-        case SpvOpEntryPoint:
-            if (len >= 3 && ins[1] == SpvExecutionModelGLCompute && !have_entry) {
-                have_entry = 1;
-                entry_id = ins[2];
-            }
-            break;
-        case SpvOpExecutionMode:
-            if (len >= 6 && ins[1] == entry_id && ins[2] == SpvExecutionModeLocalSize) {
-                info->local_size[0] = ins[3];
-                info->local_size[1] = ins[4];
-                info->local_size[2] = ins[5];
-            }
-            break;
-        case SpvOpExecutionModeId:
-            if (len >= 6 && ins[1] == entry_id && ins[2] == SpvExecutionModeLocalSizeId) {
-                have_local_size_id = 1;
-                memcpy(local_size_ids, ins + 3, sizeof local_size_ids);
-            }
-            break;
-        case SpvOpName:
-            if (len >= 3 && ins[1] < rd.bound)
-                rd.ids[ins[1]].name_word = (uint32_t)at;
-            break;
-        case SpvOpTypeImage:
-            res = ins[1];
-            if (len >= 9) /* Dim Buffer: texel buffers; Sampled 2: storage */
-                rd.ids[res].desc = 1 + (ins[3] == SpvDimBuffer
-                                            ? (ins[7] == 2 ? VKAT_DESC_STORAGE_TEXEL_BUFFER : VKAT_DESC_UNIFORM_TEXEL_BUFFER)
-                                            : (ins[7] == 2 ? VKAT_DESC_STORAGE_IMAGE : VKAT_DESC_SAMPLED_IMAGE));
-            break;
-        case SpvOpTypeSampler:
-            res = ins[1];
-            rd.ids[res].desc = 1 + VKAT_DESC_SAMPLER;
-            break;
-        case SpvOpTypeSampledImage: /* samplerBuffer is a sampled image of a Buffer image: a texel buffer */
-            res = ins[1];
-            rd.ids[res].desc = 1 + VKAT_DESC_COMBINED_IMAGE_SAMPLER;
-            if (len >= 3 && ins[2] < rd.bound && rd.ids[ins[2]].desc == 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER)
-                rd.ids[res].desc = 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER;
-            break;
-        case SpvOpTypeAccelerationStructureKHR:
-            res = ins[1];
-            rd.ids[res].desc = 1 + VKAT_DESC_ACCELERATION_STRUCTURE;
-            break;
-        case SpvOpTypeRuntimeArray:
-            res = ins[1];
-            rd.ids[res].elem = ins[2];
-            break;
-        case SpvOpDecorate:
-            if (len >= 3 && ins[1] < rd.bound && (ins[2] == SpvDecorationBlock || ins[2] == SpvDecorationBufferBlock))
-                rd.ids[ins[1]].block = ins[2] == SpvDecorationBlock ? 1 : 2;
-            if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationSpecId)
-                rd.ids[ins[1]].spec_id = (int32_t)ins[3];
-            if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationDescriptorSet)
-                rd.ids[ins[1]].set = (int32_t)ins[3];
-            if (len >= 4 && ins[1] < rd.bound && ins[2] == SpvDecorationBinding)
-                rd.ids[ins[1]].binding = (int32_t)ins[3];
-            if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
-                workgroup_size_builtin = ins[1];
-            break;
-        case SpvOpTypeBool:
-            res = ins[1];
-            rd.ids[res].size = rd.ids[res].align = 4; /* not storable in practice; count it like a 32-bit int */
-            break;
-        case SpvOpTypeInt:
-        case SpvOpTypeFloat:
-            res = ins[1];
-            rd.ids[res].size = rd.ids[res].align = ins[2] / 8;
-            rd.ids[res].is_float = op == SpvOpTypeFloat;
-            break;
-        case SpvOpTypeVector:
-        case SpvOpTypeMatrix:
-            res = ins[1];
-            if (ins[2] < rd.bound) {
-                uint32_t n = ins[3], es = rd.ids[ins[2]].size, ea = rd.ids[ins[2]].align;
-                if (op == SpvOpTypeVector) {
-                    /* std430: a 3-vector aligns like a 4-vector */
-                    rd.ids[res].align = ea * (n == 3 ? 4 : n);
-                    rd.ids[res].size = es * n;
-                } else {
-                    rd.ids[res].align = ea;
-                    rd.ids[res].size = (uint32_t)round_up(es, ea) * n;
-                }
-            }
-            break;
-        case SpvOpTypeArray:
-            res = ins[1];
-            if (ins[2] < rd.bound) {
-                uint64_t count = 0;
-                if (!const_of(&rd, ins[3], &count)) {
-                    r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0,
-                                  "cannot evaluate the length of a shared array (id %u)", ins[3]);
-                    goto cleanup;
-                }
-                id_info *e = &rd.ids[ins[2]];
-                uint64_t stride = round_up(e->size, e->align);
-                uint64_t bytes = stride * count;
-                rd.ids[res].size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
-                rd.ids[res].align = e->align;
-                rd.ids[res].elem = ins[2];
-            }
-            break;
-        case SpvOpTypeStruct: {
-            res = ins[1];
-            uint64_t off = 0;
-            uint32_t al = 1;
-            for (uint32_t i = 2; i < len; i++) {
-                if (ins[i] >= rd.bound)
-                    continue;
-                id_info *e = &rd.ids[ins[i]];
-                off = round_up(off, e->align) + e->size;
-                if (e->align > al)
-                    al = e->align;
-            }
-            rd.ids[res].size = (uint32_t)round_up(off, al);
-            rd.ids[res].align = al;
-            break;
-        }
-        case SpvOpTypePointer:
-            res = ins[1];
-            rd.ids[res].value = ins[3]; /* pointee */
-            rd.ids[res].size = rd.ids[res].align = 8;
-            break;
-        case SpvOpConstant:
-        case SpvOpSpecConstant:
-            res = ins[2];
-            rd.ids[res].kind = K_CONST;
-            rd.ids[res].known = 1;
-            rd.ids[res].value = len >= 4 ? ins[3] : 0;
-            if (op == SpvOpSpecConstant)
-                spec_override(&rd, rd.ids[res].spec_id, &rd.ids[res].value);
-            if (op == SpvOpSpecConstant && rd.ids[res].spec_id >= 0 && ins[1] < rd.bound &&
-                info->spec_count < VKAT_COUNTOF(info->specs))
-                info->specs[info->spec_count++] = (vkat_spec_decl){
-                    (uint32_t)rd.ids[res].spec_id, rd.ids[ins[1]].is_float, 0, (uint8_t)rd.ids[ins[1]].size};
-            break;
-        case SpvOpConstantTrue:
-        case SpvOpConstantFalse:
-        case SpvOpSpecConstantTrue:
-        case SpvOpSpecConstantFalse:
-            res = ins[2];
-            rd.ids[res].kind = K_CONST;
-            rd.ids[res].known = 1;
-            rd.ids[res].value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
-            if ((op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) && rd.ids[res].spec_id >= 0 &&
-                info->spec_count < VKAT_COUNTOF(info->specs))
-                info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)rd.ids[res].spec_id, 0, 1, 4};
-            if (op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) {
-                uint64_t v;
-                if (spec_override(&rd, rd.ids[res].spec_id, &v))
-                    rd.ids[res].value = v != 0;
-            }
-            break;
-        case SpvOpSpecConstantOp:
-            res = ins[2];
-            rd.ids[res].kind = K_CONST;
-            rd.ids[res].known = (uint8_t)eval_spec_op(&rd, ins, len, &rd.ids[res].value);
-            break;
-        case SpvOpConstantComposite:
-        case SpvOpSpecConstantComposite:
-            res = ins[2];
-            rd.ids[res].kind = K_CONST;
-            rd.ids[res].first_word = (uint32_t)at;
-            if (res == workgroup_size_builtin && len >= 6) {
-                for (int i = 0; i < 3; i++) {
-                    uint64_t v = 1;
-                    if (const_of(&rd, ins[3 + i], &v))
-                        info->local_size[i] = (uint32_t)v;
-                }
-            }
-            break;
-        case SpvOpVariable:
-            if (len >= 4 && ins[2] < rd.bound && rd.ids[ins[2]].binding >= 0 &&
-                info->binding_count < VKAT_COUNTOF(info->bindings)) {
-                info->bindings[info->binding_count].set = (uint32_t)(rd.ids[ins[2]].set < 0 ? 0 : rd.ids[ins[2]].set);
-                info->bindings[info->binding_count].binding = (uint32_t)rd.ids[ins[2]].binding;
-                uint32_t pointee = ins[1] < rd.bound ? (uint32_t)rd.ids[ins[1]].value : 0;
-                info->bindings[info->binding_count].kind = descriptor_kind(&rd, ins[3], pointee);
-                char *name = info->bindings[info->binding_count].name;
-                copy_name(&rd, ins[2], name, sizeof info->bindings[0].name);
-                if (!name[0])
-                    copy_name(&rd, pointee, name, sizeof info->bindings[0].name);
-                info->binding_count++;
-            }
-            if (len >= 4 && ins[3] == SpvStorageClassWorkgroup && ins[1] < rd.bound) {
-                uint32_t pointee = (uint32_t)rd.ids[ins[1]].value;
-                if (pointee < rd.bound)
-                    info->shared_bytes += rd.ids[pointee].size;
-            }
-            break;
-        case SpvOpTypeCooperativeMatrixKHR:
-        case SpvOpTypeCooperativeMatrixNV:
-            info->uses_cooperative_matrix = 1;
-            break;
-        default:
-            break;
-        }
-        if (res >= rd.bound) {
-            r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id %u beyond the bound %u", res, rd.bound);
+        int done = scan_annotation(&sc, ins, len, op, at);
+        if (!done)
+            done = scan_opaque_type(&sc, ins, len, op, &res);
+        if (!done)
+            done = scan_data_type(&sc, ins, len, op, &res, err);
+        if (!done)
+            done = scan_constant(&sc, ins, len, op, at, &res);
+        if (!done)
+            scan_variable(&sc, ins, len, op);
+        if (done < 0) {
+            r = VKAT_ERR_VALIDATE;
             goto cleanup;
         }
-        if (res && !rd.ids[res].op)
-            rd.ids[res].op = (uint16_t)op;
+        if (res >= rd->bound) {
+            r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id %u beyond the bound %u", res, rd->bound);
+            goto cleanup;
+        }
+        if (res && !rd->ids[res].op)
+            rd->ids[res].op = (uint16_t)op;
         at += len;
     }
-    if (!have_entry) {
+    if (!sc.have_entry) {
         r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "the module has no GLCompute entry point");
         goto cleanup;
     }
-    if (have_local_size_id) {
+    if (sc.have_local_size_id) {
         for (int i = 0; i < 3; i++) {
             uint64_t v = 1;
-            if (const_of(&rd, local_size_ids[i], &v))
+            if (const_of(rd, sc.local_size_ids[i], &v))
                 info->local_size[i] = (uint32_t)v;
         }
     }
 
 cleanup:
-    free(rd.ids);
+    free(rd->ids);
     return r;
 }

@@ -217,14 +217,10 @@ static void query_features(VkPhysicalDevice pd, const vkat_device_info *d, vkat_
     vkGetPhysicalDeviceFeatures2(pd, &fs->core);
 }
 
-static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d)
+/* Identity, driver, limits and subgroup sizes, from vkGetPhysicalDeviceProperties2. */
+static void read_properties(VkPhysicalDevice pd, const VkExtensionProperties *exts, uint32_t next,
+                            vkat_device_info *d)
 {
-    memset(d, 0, sizeof *d);
-    d->index = index;
-    VkExtensionProperties *exts;
-    uint32_t next;
-    read_extensions(pd, d, &exts, &next);
-
     VkPhysicalDeviceProperties base;
     vkGetPhysicalDeviceProperties(pd, &base);
     uint32_t api = base.apiVersion;
@@ -267,10 +263,6 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
     vkGetPhysicalDeviceProperties2(pd, &p2);
 
 #undef CHAIN
-    d->api_version = api;
-    vkat_feature_chain fs;
-    query_features(pd, d, &fs);
-
     snprintf(d->name, sizeof d->name, "%s", base.deviceName);
     d->vendor_id = base.vendorID;
     d->device_id = base.deviceID;
@@ -313,7 +305,11 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
                                          : pcore.shaderEngineCount * pcore.shaderArraysPerEngineCount *
                                                pcore.computeUnitsPerShaderArray;
     d->timestamp_period = l->timestampPeriod;
+}
 
+/* The queue family every run submits to. */
+static void pick_compute_queue(VkPhysicalDevice pd, vkat_device_info *d)
+{
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
     VkQueueFamilyProperties *q = calloc(nq ? nq : 1, sizeof *q);
@@ -334,7 +330,12 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         }
         free(q);
     }
+}
 
+/* Memory heaps, with the driver's budget where VK_EXT_memory_budget gives one. */
+static void read_memory_heaps(VkPhysicalDevice pd, const VkExtensionProperties *exts, uint32_t next,
+                              vkat_device_info *d)
+{
     VkPhysicalDeviceMemoryProperties2 m2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
     VkPhysicalDeviceMemoryBudgetPropertiesEXT mb = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
     if (ext_in(exts, next, "VK_EXT_memory_budget"))
@@ -348,7 +349,20 @@ static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d
         d->heaps[i].device_local = !!(m2.memoryProperties.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT);
         d->heaps[i].budget = mb.heapBudget[i];
     }
+}
 
+static void read_device(VkPhysicalDevice pd, uint32_t index, vkat_device_info *d)
+{
+    memset(d, 0, sizeof *d);
+    d->index = index;
+    VkExtensionProperties *exts;
+    uint32_t next;
+    read_extensions(pd, d, &exts, &next);
+    read_properties(pd, exts, next, d);
+    vkat_feature_chain fs;
+    query_features(pd, d, &fs);
+    pick_compute_queue(pd, d);
+    read_memory_heaps(pd, exts, next, d);
     vkat_feature_chain_read(&fs, vkat_feature_structs_known(d), d->feature);
     read_coopmat_shapes(pd, d);
     free(exts);

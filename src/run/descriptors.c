@@ -1,8 +1,9 @@
 /* descriptors.c — checks the interface a compiled shader declares against what the space supplies, before a
  * pipeline is created: the kind of each descriptor binding (storage or uniform buffer) must match its [buffers]
  * entry, kinds vkautotune cannot bind yet (images, samplers, texel buffers) are refused, and so are specialization
- * constants that a 32-bit integer value would be misread by (floats, 16- and 64-bit ones) — each with the shader's
- * file:line instead of reaching the driver. */
+ * constants that a 32-bit integer value would be misread by (floats, 16- and 64-bit ones) and a workgroup size
+ * other than the one the space counts its groups in — each with the shader's file:line instead of reaching the
+ * driver or dispatching the wrong number of invocations. */
 #include "descriptors.h"
 #include "util.h"
 
@@ -108,4 +109,47 @@ vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, con
                              d->id, d->bytes * 8u, d->is_float ? "float" : "integer", owner, s->path, space_line);
         }
     return VKAT_OK;
+}
+
+/* The shader line that declares its workgroup size: the first `layout(... local_size_...` outside a // comment; 0
+ * when not in this file (an include, a macro). */
+static int local_size_line(const char *src)
+{
+    int line = 1;
+    for (const char *p = src; *p; line++) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *code = p;
+        while (code < p + len && (*code == ' ' || *code == '\t'))
+            code++;
+        char text[512];
+        snprintf(text, sizeof text, "%.*s", (int)len, p);
+        if (strncmp(code, "//", 2) && strstr(text, "layout") && strstr(text, "local_size_"))
+            return line;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+vkat_result vkat_check_local_size(const vkat_space *s, const char *section, const vkat_expr *given,
+                                  const uint32_t local_size[3], const char *path, const vkat_spirv_info *si,
+                                  vkat_error *e)
+{
+    if (!given || !memcmp(local_size, si->local_size, sizeof si->local_size))
+        return VKAT_OK;
+    char *src = vkat_read_file(path, NULL);
+    int line = src ? local_size_line(src) : 0;
+    free(src);
+    char where[300];
+    if (line)
+        snprintf(where, sizeof where, "%s:%d", path, line);
+    else
+        snprintf(where, sizeof where, "%s", path);
+    return vkat_fail(e, VKAT_ERR_TEMPLATE, s->path, vkat_expr_line(given),
+                     "%s local_size is %u, %u, %u, but the shader's workgroup size is %u, %u, %u (%s, after "
+                     "specialization): its groups would run the wrong number of invocations",
+                     section, local_size[0], local_size[1], local_size[2], si->local_size[0], si->local_size[1],
+                     si->local_size[2], where);
 }

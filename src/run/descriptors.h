@@ -1,4 +1,5 @@
-/* descriptors.h — internal: the shader's descriptor bindings against the space's buffers (see descriptors.c). */
+/* descriptors.h — internal: the shader's interface (descriptor bindings, specialization constants, workgroup size)
+ * against what the space supplies (see descriptors.c). */
 #ifndef VKAT_DESCRIPTORS_H
 #define VKAT_DESCRIPTORS_H
 
@@ -15,5 +16,15 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
  * integer vkautotune passes would be misread. Booleans and 32-bit integers pass. */
 vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, const vkat_spirv_info *si,
                                       const vkat_spec_value *spec, size_t spec_count, vkat_error *e);
+
+/* The workgroup size a space section states against the module's own (si->local_size: its LocalSize, LocalSizeId
+ * or WorkgroupSize built-in, after specialization). `given` is the section's local_size x expression (NULL when
+ * the section has no local_size key: then nothing is stated and nothing is checked), `local_size` the three values
+ * it gives for this configuration, `section` its name for the message ("[dispatch]", "[pass.x]"). Groups are
+ * counted in the space's workgroups, so a difference would run the wrong number of invocations: VKAT_ERR_TEMPLATE
+ * at the space's line, naming the line of `path` (the shader) that declares the size, when found there. */
+vkat_result vkat_check_local_size(const vkat_space *s, const char *section, const vkat_expr *given,
+                                  const uint32_t local_size[3], const char *path, const vkat_spirv_info *si,
+                                  vkat_error *e);
 
 #endif

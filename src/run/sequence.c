@@ -41,9 +41,11 @@ size_t vkat_sequence_spec(const vkat_sequence *q, size_t i, vkat_spec_value *out
     return step_spec(&q->steps[i], out);
 }
 
-/* The space's buffers are the only descriptors there are (set 0, bindings 0..count-1). */
+/* The space's buffers are the only descriptors there are (set 0, bindings 0..count-1); the workgroup size the
+ * pass (or else [dispatch] / [check]) states is the module's. */
 static vkat_result check_module_bindings(const vkat_space *s, const vkat_spirv *m, const vkat_step *st,
-                                         const char *path, uint32_t workgroup_size[3], vkat_error *err)
+                                         const char *path, int reference, uint32_t workgroup_size[3],
+                                         vkat_error *err)
 {
     vkat_spec_value spec[VKAT_MAX_STEP_SPEC];
     size_t n = step_spec(st, spec);
@@ -53,6 +55,16 @@ static vkat_result check_module_bindings(const vkat_space *s, const vkat_spirv *
         memcpy(workgroup_size, si.local_size, sizeof si.local_size);
     if (!r)
         r = vkat_check_bindings(s, path, &si, err);
+    const vkat_expr *given = st->pass->local_size[0];
+    char section[160];
+    if (given)
+        snprintf(section, sizeof section, "[%s%s]", reference ? "check.pass." : "pass.", st->pass->name);
+    else
+        snprintf(section, sizeof section, "%s", reference ? "[check]" : "[dispatch]");
+    if (!given)
+        given = reference ? s->ref_local_size[0] : s->local_size[0];
+    if (!r)
+        r = vkat_check_local_size(s, section, given, st->local_size, path, &si, err);
     return r;
 }
 
@@ -151,8 +163,8 @@ vkat_result vkat_sequence_compile(const vkat_space *s, const vkat_device_info *d
             vkat_spirv_free(&m);
         }
         q->module_of[i] = (uint32_t)k;
-        r = check_module_bindings(s, &q->modules[k], &q->steps[i], q->steps[i].template_path, q->workgroup_size[i],
-                                  err);
+        r = check_module_bindings(s, &q->modules[k], &q->steps[i], q->steps[i].template_path, reference,
+                                  q->workgroup_size[i], err);
         uint64_t mh = vkat_spirv_hash(&q->modules[k]);
         h = XXH64(&mh, sizeof mh, h);
     }

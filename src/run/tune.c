@@ -358,6 +358,9 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         if (r == VKAT_OK)
             r = vkat_check_spec_constants(s, s->reference_path, &si, spec, nspec, err);
         if (r == VKAT_OK)
+            r = vkat_check_local_size(s, "[check]", s->ref_local_size[0], launch.local_size, s->reference_path, &si,
+                                      err);
+        if (r == VKAT_OK)
             r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
     }
     if (r == VKAT_OK)
@@ -655,6 +658,9 @@ static void prepare(void *ctx, void *p)
             r = vkat_check_bindings(s, s->template_path, &si, e);
         if (r == VKAT_OK)
             r = vkat_check_spec_constants(s, s->template_path, &si, j->spec, j->spec_count, e);
+        if (r == VKAT_OK)
+            r = vkat_check_local_size(s, "[dispatch]", s->local_size[0], j->launch.local_size, s->template_path, &si,
+                                      e);
         if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }
@@ -1213,8 +1219,8 @@ static void add_lane_times(vkat_tune_times *to, const vkat_tune_times *t)
     to->checked_gpu += t->checked_gpu;
 }
 
-/* Longer than 100 lines on purpose: it owns the search context from allocation to teardown under one cleanup label
- * (every object destroyed in reverse order, whatever step failed); the steps themselves are the functions above. */
+/* long: it owns the search context from allocation to teardown under one cleanup label (every object destroyed in
+ * reverse order, whatever step failed); the steps themselves are the functions above. */
 vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
                               size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
                               vkat_tune_report *report, vkat_error *err)

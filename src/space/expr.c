@@ -619,6 +619,170 @@ static bool int_pow(int64_t b, int64_t x, int64_t *out)
     return true;
 }
 
+/* The evaluator in families of instructions: each helper returns NULL or the error's text (eval_fail adds the
+ * expression and its file:line), so the loop in vkat_expr_eval keeps only the stack and the jumps. */
+
+/* Two integers: overflow, division by zero and shift counts are errors, never wrapped or undefined. */
+static const char *binary_int(opcode op, int64_t x, int64_t y, vkat_value *r)
+{
+    int64_t z = 0;
+    switch (op) {
+    case OP_MUL:
+        if (__builtin_mul_overflow(x, y, &z))
+            return "integer overflow";
+        break;
+    case OP_ADD:
+        if (__builtin_add_overflow(x, y, &z))
+            return "integer overflow";
+        break;
+    case OP_SUB:
+        if (__builtin_sub_overflow(x, y, &z))
+            return "integer overflow";
+        break;
+    case OP_DIV: case OP_MOD: case OP_CDIV:
+        if (y == 0)
+            return op == OP_MOD ? "remainder by zero" : "division by zero";
+        if (x == INT64_MIN && y == -1)
+            return "integer overflow";
+        if (op == OP_DIV)
+            z = x / y;
+        else if (op == OP_MOD)
+            z = x % y;
+        else /* ceiling: round the truncated quotient up when the exact one is above it */
+            z = x / y + ((x % y != 0) && ((x < 0) == (y < 0)));
+        break;
+    case OP_SHL: case OP_SHR:
+        if (y < 0 || y > 63)
+            return "shift count out of range 0..63";
+        z = op == OP_SHL ? (int64_t)((uint64_t)x << y) : x >> y;
+        break;
+    case OP_LT: z = x < y; break;
+    case OP_LE: z = x <= y; break;
+    case OP_GT: z = x > y; break;
+    case OP_GE: z = x >= y; break;
+    case OP_EQ: z = x == y; break;
+    case OP_NE: z = x != y; break;
+    case OP_BAND: z = x & y; break;
+    case OP_BXOR: z = x ^ y; break;
+    case OP_BOR: z = x | y; break;
+    case OP_POW:
+        if (y < 0) { /* a negative power of an integer is a fraction */
+            *r = vkat_float(pow((double)x, (double)y));
+            return NULL;
+        }
+        if (!int_pow(x, y, &z))
+            return "integer overflow";
+        break;
+    default: break;
+    }
+    *r = vkat_int(z);
+    return NULL;
+}
+
+/* One operand or both floating point: IEEE arithmetic, comparisons give integers, bitwise operators are errors. */
+static const char *binary_float(opcode op, double x, double y, vkat_value *r)
+{
+    switch (op) {
+    case OP_MUL: *r = vkat_float(x * y); break;
+    case OP_DIV: *r = vkat_float(x / y); break;
+    case OP_MOD: *r = vkat_float(fmod(x, y)); break;
+    case OP_CDIV: *r = vkat_float(ceil(x / y)); break;
+    case OP_ADD: *r = vkat_float(x + y); break;
+    case OP_SUB: *r = vkat_float(x - y); break;
+    case OP_POW: *r = vkat_float(pow(x, y)); break;
+    case OP_LT: *r = vkat_int(x < y); break;
+    case OP_LE: *r = vkat_int(x <= y); break;
+    case OP_GT: *r = vkat_int(x > y); break;
+    case OP_GE: *r = vkat_int(x >= y); break;
+    case OP_EQ: *r = vkat_int(x == y); break;
+    case OP_NE: *r = vkat_int(x != y); break;
+    default: return "bitwise operator on a non-integer";
+    }
+    return NULL;
+}
+
+/* min/max of k arguments: integers compared as integers (exact beyond 2^53), else as doubles; the first wins ties. */
+static vkat_value min_max(opcode op, const vkat_value *args, int k)
+{
+    vkat_value best = args[0];
+    for (int i = 1; i < k; i++) {
+        vkat_value v = args[i];
+        bool ints = !v.is_float && !best.is_float;
+        bool take;
+        if (op == OP_MIN)
+            take = ints ? v.i < best.i : vkat_value_f64(v) < vkat_value_f64(best);
+        else
+            take = ints ? v.i > best.i : vkat_value_f64(v) > vkat_value_f64(best);
+        if (take)
+            best = v;
+    }
+    return best;
+}
+
+/* The one-operand instructions, in place on the top of the stack. */
+static const char *unary(opcode op, vkat_value *v)
+{
+    switch (op) {
+    case OP_NEG:
+        if (v->is_float)
+            v->f = -v->f;
+        else if (v->i == INT64_MIN)
+            return "integer overflow";
+        else
+            v->i = -v->i;
+        break;
+    case OP_NOT:
+        *v = vkat_int(!vkat_value_truthy(*v));
+        break;
+    case OP_BOOL:
+        *v = vkat_int(vkat_value_truthy(*v));
+        break;
+    case OP_BNOT:
+        if (v->is_float)
+            return "'~' needs an integer";
+        v->i = ~v->i;
+        break;
+    case OP_ABS:
+        if (v->is_float)
+            v->f = fabs(v->f);
+        else if (v->i == INT64_MIN)
+            return "integer overflow";
+        else if (v->i < 0)
+            v->i = -v->i;
+        break;
+    case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_INT:
+        if (v->is_float) {
+            double d = v->f;
+            d = op == OP_FLOOR ? floor(d) : op == OP_CEIL ? ceil(d) : op == OP_ROUND ? round(d) : d;
+            int64_t i;
+            if (!f64_to_i64(d, &i))
+                return "value is not a finite integer in range";
+            *v = vkat_int(i);
+        }
+        break;
+    case OP_SQRT:
+        *v = vkat_float(sqrt(vkat_value_f64(*v)));
+        break;
+    case OP_LOG2:
+        *v = vkat_float(log2(vkat_value_f64(*v)));
+        break;
+    case OP_IS_POW2:
+        if (v->is_float) {
+            int ex;
+            double m = frexp(v->f, &ex);
+            *v = vkat_int(v->f >= 1.0 && m == 0.5);
+        } else {
+            *v = vkat_int(v->i > 0 && (v->i & (v->i - 1)) == 0);
+        }
+        break;
+    case OP_FLOAT:
+        *v = vkat_float(vkat_value_f64(*v));
+        break;
+    default: break;
+    }
+    return NULL;
+}
+
 vkat_result vkat_expr_eval(const vkat_expr *e, const vkat_value *env, vkat_value *out, vkat_error *err)
 {
     vkat_value st[EXPR_MAX_STACK + 1];
@@ -627,31 +791,14 @@ vkat_result vkat_expr_eval(const vkat_expr *e, const vkat_value *env, vkat_value
     size_t n = e->count;
     for (size_t pc = 0; pc < n; pc++) {
         const insn *in = &code[pc];
-        switch ((opcode)in->op) {
+        opcode op = (opcode)in->op;
+        const char *fail = NULL;
+        switch (op) {
         case OP_CONST:
             st[++sp] = in->k;
             break;
         case OP_LOAD:
             st[++sp] = env[in->arg];
-            break;
-        case OP_NEG:
-            if (st[sp].is_float)
-                st[sp].f = -st[sp].f;
-            else if (st[sp].i == INT64_MIN)
-                return eval_fail(e, err, "integer overflow");
-            else
-                st[sp].i = -st[sp].i;
-            break;
-        case OP_NOT:
-            st[sp] = vkat_int(!vkat_value_truthy(st[sp]));
-            break;
-        case OP_BOOL:
-            st[sp] = vkat_int(vkat_value_truthy(st[sp]));
-            break;
-        case OP_BNOT:
-            if (st[sp].is_float)
-                return eval_fail(e, err, "'~' needs an integer");
-            st[sp].i = ~st[sp].i;
             break;
         case OP_AND:
             if (!vkat_value_truthy(st[sp])) {
@@ -680,139 +827,22 @@ vkat_result vkat_expr_eval(const vkat_expr *e, const vkat_value *env, vkat_value
         case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE:
         case OP_BAND: case OP_BXOR: case OP_BOR: case OP_CDIV: case OP_POW: {
             vkat_value b = st[sp--], a = st[sp];
-            vkat_value *r = &st[sp];
-            if (!a.is_float && !b.is_float) {
-                int64_t x = a.i, y = b.i, z = 0;
-                switch ((opcode)in->op) {
-                case OP_MUL:
-                    if (__builtin_mul_overflow(x, y, &z))
-                        return eval_fail(e, err, "integer overflow");
-                    break;
-                case OP_ADD:
-                    if (__builtin_add_overflow(x, y, &z))
-                        return eval_fail(e, err, "integer overflow");
-                    break;
-                case OP_SUB:
-                    if (__builtin_sub_overflow(x, y, &z))
-                        return eval_fail(e, err, "integer overflow");
-                    break;
-                case OP_DIV: case OP_MOD: case OP_CDIV:
-                    if (y == 0)
-                        return eval_fail(e, err, in->op == OP_MOD ? "remainder by zero" : "division by zero");
-                    if (x == INT64_MIN && y == -1)
-                        return eval_fail(e, err, "integer overflow");
-                    if (in->op == OP_DIV)
-                        z = x / y;
-                    else if (in->op == OP_MOD)
-                        z = x % y;
-                    else /* ceiling: round the truncated quotient up when the exact one is above it */
-                        z = x / y + ((x % y != 0) && ((x < 0) == (y < 0)));
-                    break;
-                case OP_SHL: case OP_SHR:
-                    if (y < 0 || y > 63)
-                        return eval_fail(e, err, "shift count out of range 0..63");
-                    z = in->op == OP_SHL ? (int64_t)((uint64_t)x << y) : x >> y;
-                    break;
-                case OP_LT: z = x < y; break;
-                case OP_LE: z = x <= y; break;
-                case OP_GT: z = x > y; break;
-                case OP_GE: z = x >= y; break;
-                case OP_EQ: z = x == y; break;
-                case OP_NE: z = x != y; break;
-                case OP_BAND: z = x & y; break;
-                case OP_BXOR: z = x ^ y; break;
-                case OP_BOR: z = x | y; break;
-                case OP_POW:
-                    if (y >= 0) {
-                        if (!int_pow(x, y, &z))
-                            return eval_fail(e, err, "integer overflow");
-                        break;
-                    }
-                    *r = vkat_float(pow((double)x, (double)y));
-                    continue;
-                default: break;
-                }
-                *r = vkat_int(z);
-                break;
-            }
-            double x = vkat_value_f64(a), y = vkat_value_f64(b);
-            switch ((opcode)in->op) {
-            case OP_MUL: *r = vkat_float(x * y); break;
-            case OP_DIV: *r = vkat_float(x / y); break;
-            case OP_MOD: *r = vkat_float(fmod(x, y)); break;
-            case OP_CDIV: *r = vkat_float(ceil(x / y)); break;
-            case OP_ADD: *r = vkat_float(x + y); break;
-            case OP_SUB: *r = vkat_float(x - y); break;
-            case OP_POW: *r = vkat_float(pow(x, y)); break;
-            case OP_LT: *r = vkat_int(x < y); break;
-            case OP_LE: *r = vkat_int(x <= y); break;
-            case OP_GT: *r = vkat_int(x > y); break;
-            case OP_GE: *r = vkat_int(x >= y); break;
-            case OP_EQ: *r = vkat_int(x == y); break;
-            case OP_NE: *r = vkat_int(x != y); break;
-            default: return eval_fail(e, err, "bitwise operator on a non-integer");
-            }
+            if (!a.is_float && !b.is_float)
+                fail = binary_int(op, a.i, b.i, &st[sp]);
+            else
+                fail = binary_float(op, vkat_value_f64(a), vkat_value_f64(b), &st[sp]);
             break;
         }
-        case OP_MIN: case OP_MAX: {
-            int k = in->arg;
-            vkat_value *args = &st[sp - k + 1], best = args[0];
-            for (int i = 1; i < k; i++) {
-                vkat_value v = args[i];
-                bool less;
-                if (!v.is_float && !best.is_float)
-                    less = v.i < best.i;
-                else
-                    less = vkat_value_f64(v) < vkat_value_f64(best);
-                bool greater;
-                if (!v.is_float && !best.is_float)
-                    greater = v.i > best.i;
-                else
-                    greater = vkat_value_f64(v) > vkat_value_f64(best);
-                if (in->op == OP_MIN ? less : greater)
-                    best = v;
-            }
-            sp -= k - 1;
-            st[sp] = best;
+        case OP_MIN: case OP_MAX:
+            sp -= in->arg - 1;
+            st[sp] = min_max(op, &st[sp], in->arg);
+            break;
+        default:
+            fail = unary(op, &st[sp]);
             break;
         }
-        case OP_ABS:
-            if (st[sp].is_float)
-                st[sp].f = fabs(st[sp].f);
-            else if (st[sp].i == INT64_MIN)
-                return eval_fail(e, err, "integer overflow");
-            else if (st[sp].i < 0)
-                st[sp].i = -st[sp].i;
-            break;
-        case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_INT:
-            if (st[sp].is_float) {
-                double d = st[sp].f;
-                d = in->op == OP_FLOOR ? floor(d) : in->op == OP_CEIL ? ceil(d) : in->op == OP_ROUND ? round(d) : d;
-                int64_t i;
-                if (!f64_to_i64(d, &i))
-                    return eval_fail(e, err, "value is not a finite integer in range");
-                st[sp] = vkat_int(i);
-            }
-            break;
-        case OP_SQRT:
-            st[sp] = vkat_float(sqrt(vkat_value_f64(st[sp])));
-            break;
-        case OP_LOG2:
-            st[sp] = vkat_float(log2(vkat_value_f64(st[sp])));
-            break;
-        case OP_IS_POW2:
-            if (st[sp].is_float) {
-                int ex;
-                double m = frexp(st[sp].f, &ex);
-                st[sp] = vkat_int(st[sp].f >= 1.0 && m == 0.5);
-            } else {
-                st[sp] = vkat_int(st[sp].i > 0 && (st[sp].i & (st[sp].i - 1)) == 0);
-            }
-            break;
-        case OP_FLOAT:
-            st[sp] = vkat_float(vkat_value_f64(st[sp]));
-            break;
-        }
+        if (fail)
+            return eval_fail(e, err, fail);
     }
     *out = st[0];
     return VKAT_OK;

@@ -21,7 +21,8 @@ for space in "$SRC"/spaces/*.ini; do
     case $name in gemm) continue ;; esac
     n=$((n + 1))
     in_part $(((n - 1) % PARTS + 1)) || continue
-    template="$SRC/shaders/$(sed -n 's|^template = \.\./shaders/\(.*\)$|\1|p' "$space")"
+    # the [kernel] template: the first 'template =' (a space with pass sections names theirs after it)
+    template="$SRC/shaders/$(sed -n 's|^template = \.\./shaders/\(.*\)$|\1|p' "$space" | head -n 1)"
     # Spaces that need an extension: on a device without it, the run must say so and skip.
     need=$(sed -n 's/^extensions = //p' "$space")
     # --kernel-timeout: lavapipe compiles a shader at its first (checked) run, which on busy cores can pass 10 s.
