@@ -1,5 +1,7 @@
-# Installation and packaging: the CLI, the runtime library (static + shared) with its header, a CMake package
-# (find_package(vkautotune) -> vkautotune::runtime), a pkg-config file, the man page, bash completion and the
+# Installation and packaging: the CLI, the tuning library libvkautotune.a with its one public header
+# (include/vkautotune.h, docs/library.md), the runtime library (static + shared) with its header, a CMake package
+# (find_package(vkautotune) -> vkautotune::vkautotune, vkautotune::runtime), pkg-config files (vkautotune,
+# vkautotune-runtime), the man page, bash completion and the
 # example; CPack makes a .deb of the same. Nothing here builds code.
 include(CMakePackageConfigHelpers)
 
@@ -8,6 +10,8 @@ install(TARGETS vkautotune_runtime_static vkautotune_runtime_shared EXPORT vkaut
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES "${PROJECT_BINARY_DIR}/libvkautotune.a" DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES include/vkautotune.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT vkautotuneTargets NAMESPACE vkautotune:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/vkautotune)
 configure_package_config_file(cmake/vkautotuneConfig.cmake.in "${PROJECT_BINARY_DIR}/vkautotuneConfig.cmake"
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/vkautotune)
@@ -23,12 +27,15 @@ if(NOT VKAT_VULKAN_INCLUDE_DIR STREQUAL "/usr/include")
 endif()
 file(RELATIVE_PATH VKAT_PC_PREFIX_REL "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 configure_file(cmake/vkautotune-runtime.pc.in "${PROJECT_BINARY_DIR}/vkautotune-runtime.pc" @ONLY)
-install(FILES "${PROJECT_BINARY_DIR}/vkautotune-runtime.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(cmake/vkautotune.pc.in "${PROJECT_BINARY_DIR}/vkautotune.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/vkautotune-runtime.pc" "${PROJECT_BINARY_DIR}/vkautotune.pc"
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 install(FILES docs/vkautotune.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES tools/completion/vkautotune.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME vkautotune)
-install(FILES examples/gemm_runtime.c examples/CMakeLists.txt docs/runtime.md
+install(FILES examples/gemm_runtime.c examples/CMakeLists.txt docs/runtime.md examples/library_devices.c
+              docs/library.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/vkautotune/examples)
 install(DIRECTORY spaces shaders DESTINATION ${CMAKE_INSTALL_DATADIR}/vkautotune)
 

@@ -24,6 +24,11 @@ int vkat_cli_exit_code(vkat_result r);
 int vkat_cli_report(const vkat_error *err);
 /* Installs the stderr log callback; verbose also shows debug messages. */
 void vkat_cli_setup_log(int verbose, int quiet);
+/* The CLI's own messages, through the same filter as the library's ("vkautotune: warning: ..."). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void vkat_cli_log(vkat_log_level level, const char *fmt, ...);
 /* A whole non-negative decimal number (no sign, nothing after it) into *out; 0 when `s` is not one. */
 int vkat_cli_parse_u64(const char *s, uint64_t *out);
 /* Commands that read a results database check it exists first: opening would create an empty one, so a typo in
@@ -45,17 +50,6 @@ int vkat_cmd_compare(int argc, char **argv);
 int vkat_cmd_merge(int argc, char **argv);
 int vkat_cmd_report(int argc, char **argv);
 
-/* The peaks of device `index`: from the database's cache unless `refresh`, else measured and cached. Returns 1
- * when cached, 0 when measured now, -1 on error (err filled). */
-struct vkat_store;
-struct vkat_peaks;
-int vkat_cli_peaks_for(struct vkat_store *store, const vkat_instance *inst, uint32_t index, int refresh,
-                       struct vkat_peaks *out, vkat_error *err);
-/* Bytes the space's buffers move for `problem` (NULL: the space's current one; applied to the space): inputs
- * (in/inout) host -> device into *in, outputs (out/inout) device -> host into *out. */
-struct vkat_space;
-vkat_result vkat_cli_space_transfer_bytes(struct vkat_space *space, const char *problem, double *in, double *out,
-                                          vkat_error *err);
 /* "%.4g", or "-" for NaN (not measured). */
 void vkat_cli_format_figure(double v, char *buf, size_t size);
 

@@ -1,6 +1,7 @@
 /* cli_common.c — what every subcommand shares: exit codes for results, stderr logging, number arguments. */
 #include "cli.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -49,6 +50,16 @@ static void log_to_stderr(void *user, vkat_log_level level, const char *message)
         return;
     const char *tag = level == VKAT_LOG_WARN ? "warning: " : level == VKAT_LOG_ERROR ? "error: " : "";
     fprintf(stderr, "vkautotune: %s%s\n", tag, message);
+}
+
+void vkat_cli_log(vkat_log_level level, const char *fmt, ...)
+{
+    char msg[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    log_to_stderr(NULL, level, msg);
 }
 
 void vkat_cli_setup_log(int verbose, int quiet)

@@ -1,11 +1,7 @@
 /* cli_compare.c — `vkautotune compare` (devices side by side from a results database) and `vkautotune merge`
  * (databases from several machines into one). The grouping and the portability matrix are compare.c's; this
- * file formats them and owns the options. Also the transfer-cost helper shared with the tune command. */
+ * file formats them and owns the options. */
 #include "cli.h"
-#include "compare.h"
-#include "peaks.h"
-#include "space.h"
-#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,43 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- Transfers ------------------------------------------------------------------------------------------------ */
-
-vkat_result vkat_cli_space_transfer_bytes(vkat_space *space, const char *problem, double *in, double *out,
-                                          vkat_error *err)
-{
-    *in = *out = 0;
-    if (problem && *problem) {
-        vkat_result r = vkat_space_set_problem(space, problem, err);
-        if (r)
-            return r;
-    }
-    vkat_value *env = vkat_space_env_create(space, NULL);
-    uint32_t *choice = calloc(space->param_count ? space->param_count : 1, sizeof *choice);
-    vkat_launch launch = {0};
-    vkat_result r = VKAT_OK;
-    if (!env || !choice) {
-        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-        goto done;
-    }
-    /* Buffer sizes depend on the problem, not on the parameters: the first configuration serves. */
-    vkat_space_env_apply(space, choice, env);
-    if ((r = vkat_space_launch(space, env, 0, &launch, err)))
-        goto done;
-    for (size_t b = 0; b < space->buffer_count; b++) {
-        double bytes = (double)launch.buffer_counts[b] * (double)vkat_elem_type_size(space->buffers[b].type);
-        if (space->buffers[b].dir & VKAT_DIR_IN)
-            *in += bytes;
-        if (space->buffers[b].dir & VKAT_DIR_OUT)
-            *out += bytes;
-    }
-done:
-    vkat_launch_free(&launch);
-    free(env);
-    free(choice);
-    return r;
-}
 
 /* ---- compare ------------------------------------------------------------------------------------------------- */
 
@@ -141,7 +100,7 @@ static void print_comparison(const vkat_comparison *c, vkat_space *space, int tr
             const vkat_cmp_device *d = &c->devices[i];
             double in = 0, out = 0, t = NAN;
             vkat_error err = {0};
-            if (vkat_cli_space_transfer_bytes(space, d->problem, &in, &out, &err) == VKAT_OK && d->has_peaks)
+            if (vkat_space_transfer_bytes(space, d->problem, &in, &out, &err) == VKAT_OK && d->has_peaks)
                 t = vkat_peaks_transfer_s(&d->peaks, in, out);
             if (i == 0)
                 printf("%-*s", label, "+ transfers ms");
@@ -240,7 +199,7 @@ int vkat_cmd_compare(int argc, char **argv)
     for (size_t k = 0; k < nc; k++) {
         if (k)
             printf("\n");
-        if (space && strcmp(space->name, cs[k].kernel)) {
+        if (space && strcmp(vkat_space_kernel_name(space), cs[k].kernel)) {
             print_comparison(&cs[k], NULL, 0);
             continue;
         }

@@ -1,12 +1,8 @@
 /* cli_export.c — `vkautotune export --db DB --space SPACE [--space ...] -o DIR [--header NAME.h] [--candidates N]`:
  * writes the database's winners (and candidates for runtime tuning) as .spv files, manifest.json and optionally a C
  * header for the runtime library, for devices on this machine or (by name, or --all-devices-in-db) devices that
- * were tuned elsewhere. The work is vkat_tune_export_db; this file parses arguments and maps errors to exit codes. */
-#include "candidates.h"
+ * were tuned elsewhere. The work is vkat_export_stored; this file parses arguments and maps errors to exit codes. */
 #include "cli.h"
-#include "device_profile.h"
-#include "tune.h"
-#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,52 +41,72 @@ static void usage(FILE *f)
             VKAT_EXPORT_DEFAULT_CANDIDATES);
 }
 
-int vkat_cmd_export(int argc, char **argv)
-{
-    vkat_space *spaces[MAX_SPACES] = {0};
+typedef struct export_args {
     const char *space_paths[MAX_SPACES];
-    size_t nspaces = 0;
-    vkat_export_request req = {0};
-    const char *db = "vkautotune.db", *profile_path = NULL;
-    int quiet = 0, verbose = 0;
+    size_t nspaces;
+    vkat_export_desc req;
+    const char *db, *profile_path;
+    int quiet, verbose;
+} export_args;
+
+/* The options that take a value; 0 (message printed) for a bad one. */
+static int parse_value(const char *o, const char *v, export_args *x)
+{
+    const char **slot = !strcmp(o, "--db")                            ? &x->db
+                        : !strcmp(o, "--device")                      ? &x->req.device
+                        : !strcmp(o, "--problem")                     ? &x->req.problem
+                        : !strcmp(o, "--header")                      ? &x->req.header
+                        : !strcmp(o, "--device-profile")              ? &x->profile_path
+                        : !strcmp(o, "-o") || !strcmp(o, "--output") ? &x->req.dir
+                                                                      : NULL;
+    if (slot) {
+        *slot = v;
+    } else if (!strcmp(o, "--space")) {
+        if (x->nspaces == MAX_SPACES) {
+            fprintf(stderr, "vkautotune export: at most %d --space options\n", MAX_SPACES);
+            return 0;
+        }
+        x->space_paths[x->nspaces++] = v;
+    } else { /* --candidates */
+        char *end = NULL;
+        long c = strtol(v, &end, 10);
+        if (end == v || *end || c < 0 || c > 32) { /* the runtime tuner times at most 32 */
+            fprintf(stderr, "vkautotune export: --candidates expects a number from 0 to 32\n");
+            return 0;
+        }
+        x->req.candidates = c ? (int)c : -1;
+    }
+    return 1;
+}
+
+/* Returns -1 to go on, else the exit code (help, usage error). */
+static int parse_args(int argc, char **argv, export_args *x)
+{
+    memset(x, 0, sizeof *x);
+    x->db = "vkautotune.db";
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = !strcmp(o, "--db")                            ? &db
-                            : !strcmp(o, "--device")                      ? &req.device
-                            : !strcmp(o, "--problem")                     ? &req.problem
-                            : !strcmp(o, "--header")                      ? &req.header
-                            : !strcmp(o, "--device-profile")              ? &profile_path
-                            : !strcmp(o, "-o") || !strcmp(o, "--output") ? &req.dir
-                                                                          : NULL;
-        if (slot || !strcmp(o, "--space")) {
-            if (!v) {
+        int takes_value = !strcmp(o, "--db") || !strcmp(o, "--device") || !strcmp(o, "--problem") ||
+                          !strcmp(o, "--header") || !strcmp(o, "--device-profile") || !strcmp(o, "-o") ||
+                          !strcmp(o, "--output") || !strcmp(o, "--space");
+        if (takes_value || !strcmp(o, "--candidates")) {
+            if (!v && takes_value) {
                 fprintf(stderr, "vkautotune export: %s needs a value\n", o);
                 return VKAT_EXIT_USAGE;
             }
-            i++;
-            if (slot) {
-                *slot = v;
-            } else if (nspaces == MAX_SPACES) {
-                fprintf(stderr, "vkautotune export: at most %d --space options\n", MAX_SPACES);
-                return VKAT_EXIT_USAGE;
-            } else {
-                space_paths[nspaces++] = v;
-            }
-        } else if (!strcmp(o, "--candidates")) {
-            char *end = NULL;
-            long c = v ? strtol(v, &end, 10) : -1;
-            if (!v || end == v || *end || c < 0 || c > 32) { /* the runtime tuner times at most 32 */
+            if (!v) {
                 fprintf(stderr, "vkautotune export: --candidates expects a number from 0 to 32\n");
                 return VKAT_EXIT_USAGE;
             }
-            req.candidates = c ? (int)c : -1;
+            if (!parse_value(o, v, x))
+                return VKAT_EXIT_USAGE;
             i++;
         } else if (!strcmp(o, "--all-devices-in-db")) {
-            req.all_in_db = 1;
+            x->req.all_in_db = 1;
         } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
-            quiet = 1;
+            x->quiet = 1;
         } else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) {
-            verbose = 1;
+            x->verbose = 1;
         } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
             usage(stdout);
             return VKAT_EXIT_OK;
@@ -99,28 +115,43 @@ int vkat_cmd_export(int argc, char **argv)
             return VKAT_EXIT_USAGE;
         }
     }
-    if (nspaces == 0 || !req.dir) {
+    const vkat_export_desc *req = &x->req;
+    if (x->nspaces == 0 || !req->dir) {
         fprintf(stderr, "vkautotune export: --space and -o DIR are required (see vkautotune export --help)\n");
         return VKAT_EXIT_USAGE;
     }
-    if (req.all_in_db && req.device) {
+    if (req->all_in_db && req->device) {
         fprintf(stderr, "vkautotune export: choose one of --device and --all-devices-in-db\n");
         return VKAT_EXIT_USAGE;
     }
-    if (req.header) {
-        size_t n = strlen(req.header);
-        if (strchr(req.header, '/') || n < 3 || strcmp(req.header + n - 2, ".h") != 0) {
+    if (req->header) {
+        size_t n = strlen(req->header);
+        if (strchr(req->header, '/') || n < 3 || strcmp(req->header + n - 2, ".h") != 0) {
             fprintf(stderr, "vkautotune export: --header '%s': expected a file name ending in .h (it is written "
-                            "into the -o directory)\n", req.header);
+                            "into the -o directory)\n", req->header);
             return VKAT_EXIT_USAGE;
         }
     }
-    vkat_cli_setup_log(verbose, quiet);
+    return -1;
+}
+
+int vkat_cmd_export(int argc, char **argv)
+{
+    export_args x;
+    int code = parse_args(argc, argv, &x);
+    if (code >= 0)
+        return code;
+    vkat_export_desc req = x.req;
+    const char *db = x.db, *profile_path = x.profile_path;
+    size_t nspaces = x.nspaces;
+    vkat_space *spaces[MAX_SPACES] = {0};
+    const char *const *space_paths = x.space_paths;
+    code = VKAT_EXIT_OK;
+    vkat_cli_setup_log(x.verbose, x.quiet);
 
     vkat_error err = {0};
     vkat_instance *inst = NULL;
     vkat_store *store = NULL;
-    int code = VKAT_EXIT_OK;
     vkat_device_info profile;
     if (profile_path) {
         if (vkat_device_profile_load(profile_path, NULL, &profile, &err) != VKAT_OK)
@@ -136,7 +167,7 @@ int vkat_cmd_export(int argc, char **argv)
     /* Vulkan is optional here: without it, devices in the database can still be exported. */
     vkat_result r = vkat_instance_create(&inst, &err);
     if (r == VKAT_ERR_NO_LOADER || r == VKAT_ERR_NO_DEVICE) {
-        vkat_log(VKAT_LOG_DEBUG, "%s; exporting from the database only", err.message);
+        vkat_cli_log(VKAT_LOG_DEBUG, "%s; exporting from the database only", err.message);
         inst = NULL;
     } else if (r != VKAT_OK) {
         code = vkat_cli_report(&err);
@@ -154,11 +185,11 @@ int vkat_cmd_export(int argc, char **argv)
     req.space_count = nspaces;
     req.inst = inst;
     size_t n = 0;
-    if (vkat_tune_export_db(&req, store, &n, &err) != VKAT_OK) {
+    if (vkat_export_stored(&req, store, &n, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;
     }
-    vkat_log(VKAT_LOG_INFO, "exported %zu variant(s) to %s", n, req.dir);
+    vkat_cli_log(VKAT_LOG_INFO, "exported %zu variant(s) to %s", n, req.dir);
 done:
     vkat_store_close(store);
     vkat_instance_destroy(inst);

@@ -1,9 +1,6 @@
 /* cli_peaks.c — `vkautotune peaks [--device SPEC] [--db PATH] [--refresh] [--json]`: each device's measured peaks,
- * from the database's cache or measured now (peaks.c) and cached there. Also the helper the tune command uses to
- * get a device's peaks. */
+ * from the database's cache or measured now and cached there (vkat_device_peaks). */
 #include "cli.h"
-#include "peaks.h"
-#include "util.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -11,37 +8,6 @@
 #include <string.h>
 
 #define DEFAULT_DB "vkautotune.db"
-
-/* How many of the device's cooperative-matrix shapes the tensor-core peak can measure. */
-static uint32_t measurable_shapes(const vkat_device_info *dev)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < dev->coopmat_count && i < VKAT_MAX_COOPMAT_SHAPES; i++)
-        n += (uint32_t)vkat_coopmat_peak_supported(&dev->coopmat[i]);
-    return n;
-}
-
-int vkat_cli_peaks_for(vkat_store *store, const vkat_instance *inst, uint32_t index, int refresh, vkat_peaks *out,
-                       vkat_error *err)
-{
-    const vkat_device_info *dev = vkat_instance_device(inst, index);
-    vkat_device_key key;
-    vkat_device_key_from_info(dev, &key);
-    if (!refresh) {
-        int found = vkat_store_get_peaks(store, &key, out, err);
-        if (found < 0)
-            return -1;
-        /* A cache written before tensor-core peaks existed has none for a device that lists shapes: measure. */
-        if (found && (out->coopmat_count > 0 || measurable_shapes(dev) == 0))
-            return 1;
-    }
-    vkat_log(VKAT_LOG_INFO, "measuring the peaks of %s (cached in the database afterwards)", dev->name);
-    if (vkat_peaks_measure(inst, index, out, err) != VKAT_OK)
-        return -1;
-    if (vkat_store_put_peaks(store, out, err) != VKAT_OK)
-        return -1;
-    return 0;
-}
 
 void vkat_cli_format_figure(double v, char *buf, size_t size)
 {
@@ -73,6 +39,39 @@ static void usage(FILE *f)
 static json_object *num(double v)
 {
     return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+/* One device's peaks as --json writes them. */
+static json_object *peaks_json(const vkat_peaks *pk)
+{
+    const vkat_peaks p = *pk;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "device", json_object_new_string(p.device.name));
+    json_object_object_add(o, "driver", json_object_new_string(p.device.driver_version_string));
+    json_object_object_add(o, "mem_gbps", num(p.mem_gbps));
+    json_object_object_add(o, "fp32_tflops", num(p.fp32_tflops));
+    json_object_object_add(o, "fp16_tflops", num(p.fp16_tflops));
+    json_object_object_add(o, "h2d_gbps", num(p.h2d_gbps));
+    json_object_object_add(o, "d2h_gbps", num(p.d2h_gbps));
+    json_object *cm = json_object_new_array();
+    for (uint32_t k = 0; k < p.coopmat_count && k < VKAT_MAX_COOPMAT_PEAKS; k++) {
+        const vkat_coopmat_peak *c = &p.coopmat[k];
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "m", json_object_new_int64(c->m));
+        json_object_object_add(e, "n", json_object_new_int64(c->n));
+        json_object_object_add(e, "k", json_object_new_int64(c->k));
+        json_object_object_add(e, "a_type", json_object_new_string(c->a_type));
+        json_object_object_add(e, "b_type", json_object_new_string(c->b_type));
+        json_object_object_add(e, "c_type", json_object_new_string(c->c_type));
+        json_object_object_add(e, "result_type", json_object_new_string(c->result_type));
+        json_object_object_add(e, "tflops", num(c->tflops));
+        json_object_object_add(e, "accumulators", json_object_new_int64(c->accumulators));
+        json_object_object_add(e, "subgroups", json_object_new_int64(c->subgroups));
+        json_object_array_add(cm, e);
+    }
+    json_object_object_add(o, "coopmat", cm);
+    json_object_object_add(o, "measured", json_object_new_string(p.created));
+    return o;
 }
 
 int vkat_cmd_peaks(int argc, char **argv)
@@ -115,7 +114,7 @@ int vkat_cmd_peaks(int argc, char **argv)
     /* Measure everything first so that progress messages on stderr do not cut through the table. */
     vkat_peaks all[64];
     for (uint32_t d = 0; d < ndev; d++) {
-        if (vkat_cli_peaks_for(store, inst, devices[d], refresh, &all[d], &err) < 0) {
+        if (vkat_device_peaks(store, inst, devices[d], refresh, &all[d], &err) < 0) {
             code = vkat_cli_report(&err);
             goto done;
         }
@@ -126,33 +125,7 @@ int vkat_cmd_peaks(int argc, char **argv)
     for (uint32_t d = 0; d < ndev; d++) {
         const vkat_peaks p = all[d];
         if (json) {
-            json_object *o = json_object_new_object();
-            json_object_object_add(o, "device", json_object_new_string(p.device.name));
-            json_object_object_add(o, "driver", json_object_new_string(p.device.driver_version_string));
-            json_object_object_add(o, "mem_gbps", num(p.mem_gbps));
-            json_object_object_add(o, "fp32_tflops", num(p.fp32_tflops));
-            json_object_object_add(o, "fp16_tflops", num(p.fp16_tflops));
-            json_object_object_add(o, "h2d_gbps", num(p.h2d_gbps));
-            json_object_object_add(o, "d2h_gbps", num(p.d2h_gbps));
-            json_object *cm = json_object_new_array();
-            for (uint32_t k = 0; k < p.coopmat_count && k < VKAT_MAX_COOPMAT_PEAKS; k++) {
-                const vkat_coopmat_peak *c = &p.coopmat[k];
-                json_object *e = json_object_new_object();
-                json_object_object_add(e, "m", json_object_new_int64(c->m));
-                json_object_object_add(e, "n", json_object_new_int64(c->n));
-                json_object_object_add(e, "k", json_object_new_int64(c->k));
-                json_object_object_add(e, "a_type", json_object_new_string(c->a_type));
-                json_object_object_add(e, "b_type", json_object_new_string(c->b_type));
-                json_object_object_add(e, "c_type", json_object_new_string(c->c_type));
-                json_object_object_add(e, "result_type", json_object_new_string(c->result_type));
-                json_object_object_add(e, "tflops", num(c->tflops));
-                json_object_object_add(e, "accumulators", json_object_new_int64(c->accumulators));
-                json_object_object_add(e, "subgroups", json_object_new_int64(c->subgroups));
-                json_object_array_add(cm, e);
-            }
-            json_object_object_add(o, "coopmat", cm);
-            json_object_object_add(o, "measured", json_object_new_string(p.created));
-            json_object_array_add(out, o);
+            json_object_array_add(out, peaks_json(&all[d]));
             continue;
         }
         char f[5][32];

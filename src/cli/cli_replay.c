@@ -2,7 +2,6 @@
  * file or a vkautotune results database) instead of a GPU, over one or more seeds, and prints the fraction of the
  * optimum (best time in the table / best time found) after each budget. Output is deterministic for the seeds. */
 #include "cli.h"
-#include "replay.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -47,11 +46,16 @@ static double sd_of(double sum, double sq, uint64_t n)
     return sqrt(fmax(0, sq / (double)n - mean * mean));
 }
 
-int vkat_cmd_replay(int argc, char **argv)
+typedef struct replay_args {
+    const char *table_path, *strategy, *kernel, *missing;
+    uint64_t budget, seed, seeds, window;
+    int json, charge;
+} replay_args;
+
+/* Returns -1 to go on, else the exit code (help, usage error). */
+static int parse_args(int argc, char **argv, replay_args *a)
 {
-    const char *table_path = NULL, *strategy = "auto", *kernel = NULL, *missing = "free";
-    uint64_t budget = 400, seed = 0, seeds = 1, window = 1;
-    int json = 0;
+    *a = (replay_args){NULL, "auto", NULL, "free", 400, 0, 1, 1, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t *num = NULL;
@@ -59,167 +63,185 @@ int vkat_cmd_replay(int argc, char **argv)
             usage(stdout);
             return VKAT_EXIT_OK;
         } else if (!strcmp(o, "--json")) {
-            json = 1;
+            a->json = 1;
             continue;
         } else if (!strcmp(o, "--strategy") || !strcmp(o, "--kernel") || !strcmp(o, "--missing")) {
             if (!v) {
                 fprintf(stderr, "vkautotune: %s needs a value\n", o);
                 return VKAT_EXIT_USAGE;
             }
-            *(!strcmp(o, "--strategy") ? &strategy : !strcmp(o, "--kernel") ? &kernel : &missing) = v;
+            *(!strcmp(o, "--strategy") ? &a->strategy : !strcmp(o, "--kernel") ? &a->kernel : &a->missing) = v;
             i++;
             continue;
-        } else if (!strcmp(o, "--budget")) num = &budget;
-        else if (!strcmp(o, "--seed")) num = &seed;
-        else if (!strcmp(o, "--seeds")) num = &seeds;
-        else if (!strcmp(o, "--window")) num = &window;
+        } else if (!strcmp(o, "--budget")) num = &a->budget;
+        else if (!strcmp(o, "--seed")) num = &a->seed;
+        else if (!strcmp(o, "--seeds")) num = &a->seeds;
+        else if (!strcmp(o, "--window")) num = &a->window;
         else if (o[0] == '-' && o[1]) {
             fprintf(stderr, "vkautotune: unknown option '%s' (see vkautotune replay --help)\n", o);
             return VKAT_EXIT_USAGE;
-        } else if (!table_path) {
-            table_path = o;
+        } else if (!a->table_path) {
+            a->table_path = o;
             continue;
         } else {
             fprintf(stderr, "vkautotune: unexpected argument '%s' (one table)\n", o);
             return VKAT_EXIT_USAGE;
         }
-        int bad = !vkat_cli_parse_u64(v, num) || (num != &seed && (*num == 0 || *num > 100000000));
+        int bad = !vkat_cli_parse_u64(v, num) || (num != &a->seed && (*num == 0 || *num > 100000000));
         if (bad) {
-            fprintf(stderr, "vkautotune: %s '%s': expected a %s integer\n", o, v ? v : "", num == &seed ? "non-negative" : "positive");
+            fprintf(stderr, "vkautotune: %s '%s': expected a %s integer\n", o, v ? v : "",
+                    num == &a->seed ? "non-negative" : "positive");
             return VKAT_EXIT_USAGE;
         }
         i++;
     }
-    if (!table_path) {
+    if (!a->table_path) {
         fprintf(stderr, "vkautotune: replay needs a TABLE (see vkautotune replay --help)\n");
         return VKAT_EXIT_USAGE;
     }
-    if (!vkat_strategy_find(strategy)) {
-        fprintf(stderr, "vkautotune: unknown strategy '%s' (known:", strategy);
-        for (int i = 0; vkat_strategies[i]; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", vkat_strategies[i]->name);
+    if (!vkat_strategy_exists(a->strategy)) {
+        fprintf(stderr, "vkautotune: unknown strategy '%s' (known:", a->strategy);
+        for (size_t i = 0; vkat_strategy_name(i); i++)
+            fprintf(stderr, "%s %s", i ? "," : "", vkat_strategy_name(i));
         fprintf(stderr, ")\n");
         return VKAT_EXIT_USAGE;
     }
-
-    if (strcmp(missing, "free") && strcmp(missing, "charged")) {
-        fprintf(stderr, "vkautotune: --missing '%s': expected free or charged\n", missing);
+    if (strcmp(a->missing, "free") && strcmp(a->missing, "charged")) {
+        fprintf(stderr, "vkautotune: --missing '%s': expected free or charged\n", a->missing);
         return VKAT_EXIT_USAGE;
     }
-    int charge = !strcmp(missing, "charged");
-    vkat_error err = {0};
-    vkat_replay_table *t = NULL;
-    if (vkat_replay_load(table_path, kernel, &t, &err) != VKAT_OK)
-        return vkat_cli_report(&err);
+    a->charge = !strcmp(a->missing, "charged");
+    return -1;
+}
+
+#define MAX_MARKS 16
+
+/* What the seeds found, per budget mark: sums for the mean and spread, the least fraction, how many reached the
+ * optimum, random sampling's sum; and the first seed's search. */
+typedef struct replay_totals {
+    uint64_t marks[MAX_MARKS];
+    size_t nm;
+    double sum[MAX_MARKS], sq[MAX_MARKS], minf[MAX_MARKS], rsum[MAX_MARKS];
+    uint64_t at_opt[MAX_MARKS];
+    vkat_replay_result first;
+} replay_totals;
+
+/* Runs every seed with the strategy and with random sampling (the yardstick). Returns an exit code. */
+static int run_seeds(const replay_args *a, const vkat_replay_table *t, const vkat_replay_info *info,
+                     replay_totals *x)
+{
     /* The standard budgets up to --budget, and --budget itself. */
     static const uint64_t standard[] = {25, 50, 100, 200, 400, 800, 1600, 3200, 6400};
-    uint64_t marks[16];
-    size_t nm = 0;
-    for (size_t k = 0; k < sizeof standard / sizeof *standard && standard[k] < budget; k++)
-        marks[nm++] = standard[k];
-    marks[nm++] = budget;
-    double sum[16] = {0}, sq[16] = {0}, minf[16], best_at[16], rsum[16] = {0};
-    uint64_t at_opt[16] = {0};
-    for (size_t k = 0; k < nm; k++)
-        minf[k] = 1;
-    uint32_t *best_choice = calloc(t->param_count ? t->param_count : 1, sizeof *best_choice);
-    double first_best = INFINITY;
-    vkat_search_stats first = {0};
-    int code = VKAT_EXIT_OK;
-    if (!best_choice) {
-        fprintf(stderr, "vkautotune: out of memory\n");
-        code = VKAT_EXIT_FAILURE;
-        goto done;
-    }
-    for (uint64_t s = 0; s < seeds; s++) {
-        /* Random sampling with the same seed and budget: the yardstick. */
-        vkat_replay_opts ro = {"random", seed + s, budget, (uint32_t)window, charge};
-        if (vkat_replay_run(t, &ro, marks, nm, best_at, NULL, &err) != VKAT_OK) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        for (size_t k = 0; k < nm; k++)
-            rsum[k] += fraction(t->best_s, best_at[k]);
-        vkat_replay_opts o = {strategy, seed + s, budget, (uint32_t)window, charge};
-        vkat_search_stats st = {0};
-        st.best_choice = s == 0 ? best_choice : NULL;
-        if (vkat_replay_run(t, &o, marks, nm, best_at, &st, &err) != VKAT_OK) {
-            code = vkat_cli_report(&err);
-            goto done;
-        }
-        if (s == 0) {
-            first = st;
-            first_best = st.best_s;
-        }
-        for (size_t k = 0; k < nm; k++) {
-            double f = fraction(t->best_s, best_at[k]);
-            sum[k] += f;
-            sq[k] += f * f;
-            minf[k] = fmin(minf[k], f);
-            at_opt[k] += f >= 1.0;
+    memset(x, 0, sizeof *x);
+    for (size_t k = 0; k < sizeof standard / sizeof *standard && standard[k] < a->budget; k++)
+        x->marks[x->nm++] = standard[k];
+    x->marks[x->nm++] = a->budget;
+    for (size_t k = 0; k < x->nm; k++)
+        x->minf[k] = 1;
+    x->first.best_s = INFINITY;
+    double best_at[MAX_MARKS];
+    vkat_error err = {0};
+    for (uint64_t s = 0; s < a->seeds; s++) {
+        vkat_replay_desc ro = {"random", a->seed + s, a->budget, (uint32_t)a->window, a->charge};
+        if (vkat_replay_search(t, &ro, x->marks, x->nm, best_at, NULL, &err) != VKAT_OK)
+            return vkat_cli_report(&err);
+        for (size_t k = 0; k < x->nm; k++)
+            x->rsum[k] += fraction(info->best_s, best_at[k]);
+        vkat_replay_desc o = {a->strategy, a->seed + s, a->budget, (uint32_t)a->window, a->charge};
+        if (vkat_replay_search(t, &o, x->marks, x->nm, best_at, s == 0 ? &x->first : NULL, &err) != VKAT_OK)
+            return vkat_cli_report(&err);
+        for (size_t k = 0; k < x->nm; k++) {
+            double f = fraction(info->best_s, best_at[k]);
+            x->sum[k] += f;
+            x->sq[k] += f * f;
+            x->minf[k] = fmin(x->minf[k], f);
+            x->at_opt[k] += f >= 1.0;
         }
     }
-    char config[2048] = "";
-    if (isfinite(first_best))
-        vkat_replay_format(t, best_choice, config, sizeof config);
-    if (json) {
-        json_object *root = json_object_new_object(), *arr = json_object_new_array();
-        json_object_object_add(root, "table", json_object_new_string(t->label));
-        json_object_object_add(root, "parameters", json_object_new_int64((int64_t)t->param_count));
-        json_object_object_add(root, "raw", json_object_new_int64((int64_t)t->raw_count));
-        json_object_object_add(root, "valid", json_object_new_int64((int64_t)t->valid));
-        json_object_object_add(root, "failed", json_object_new_int64((int64_t)t->failed));
-        json_object_object_add(root, "optimum_s", json_object_new_double(t->best_s));
-        json_object_object_add(root, "strategy", json_object_new_string(strategy));
-        json_object_object_add(root, "seed", json_object_new_int64((int64_t)seed));
-        json_object_object_add(root, "seeds", json_object_new_int64((int64_t)seeds));
-        json_object_object_add(root, "missing", json_object_new_string(vkat_replay_missing_name(charge)));
-        for (size_t k = 0; k < nm; k++) {
-            json_object *b = json_object_new_object();
-            json_object_object_add(b, "evaluations", json_object_new_int64((int64_t)marks[k]));
-            json_object_object_add(b, "mean_fraction", json_object_new_double(sum[k] / (double)seeds));
-            json_object_object_add(b, "sd_fraction", json_object_new_double(sd_of(sum[k], sq[k], seeds)));
-            json_object_object_add(b, "min_fraction", json_object_new_double(minf[k]));
-            json_object_object_add(b, "random_mean_fraction", json_object_new_double(rsum[k] / (double)seeds));
-            json_object_object_add(b, "seeds_at_optimum", json_object_new_int64((int64_t)at_opt[k]));
-            json_object_array_add(arr, b);
-        }
-        json_object_object_add(root, "budgets", arr);
-        json_object *f = json_object_new_object();
-        json_object_object_add(f, "best_s", isfinite(first_best) ? json_object_new_double(first_best) : NULL);
-        json_object_object_add(f, "config", json_object_new_string(config));
-        json_object_object_add(f, "proposed", json_object_new_int64((int64_t)first.proposed));
-        json_object_object_add(f, "invalid", json_object_new_int64((int64_t)first.invalid));
-        json_object_object_add(f, "duplicates", json_object_new_int64((int64_t)first.duplicates));
-        json_object_object_add(f, "evaluated", json_object_new_int64((int64_t)first.evaluated));
-        json_object_object_add(f, "failed", json_object_new_int64((int64_t)first.failed));
-        json_object_object_add(f, "stop", json_object_new_string(vkat_search_stop_name(first.stop)));
-        json_object_object_add(root, "first_seed", f);
-        printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-        json_object_put(root);
-        goto done;
+    return VKAT_EXIT_OK;
+}
+
+static void print_json(const replay_args *a, const vkat_replay_info *t, const replay_totals *x)
+{
+    const vkat_replay_result *first = &x->first;
+    json_object *root = json_object_new_object(), *arr = json_object_new_array();
+    json_object_object_add(root, "table", json_object_new_string(t->label));
+    json_object_object_add(root, "parameters", json_object_new_int64((int64_t)t->param_count));
+    json_object_object_add(root, "raw", json_object_new_int64((int64_t)t->raw));
+    json_object_object_add(root, "valid", json_object_new_int64((int64_t)t->valid));
+    json_object_object_add(root, "failed", json_object_new_int64((int64_t)t->failed));
+    json_object_object_add(root, "optimum_s", json_object_new_double(t->best_s));
+    json_object_object_add(root, "strategy", json_object_new_string(a->strategy));
+    json_object_object_add(root, "seed", json_object_new_int64((int64_t)a->seed));
+    json_object_object_add(root, "seeds", json_object_new_int64((int64_t)a->seeds));
+    json_object_object_add(root, "missing", json_object_new_string(vkat_replay_missing_name(a->charge)));
+    for (size_t k = 0; k < x->nm; k++) {
+        json_object *b = json_object_new_object();
+        json_object_object_add(b, "evaluations", json_object_new_int64((int64_t)x->marks[k]));
+        json_object_object_add(b, "mean_fraction", json_object_new_double(x->sum[k] / (double)a->seeds));
+        json_object_object_add(b, "sd_fraction", json_object_new_double(sd_of(x->sum[k], x->sq[k], a->seeds)));
+        json_object_object_add(b, "min_fraction", json_object_new_double(x->minf[k]));
+        json_object_object_add(b, "random_mean_fraction", json_object_new_double(x->rsum[k] / (double)a->seeds));
+        json_object_object_add(b, "seeds_at_optimum", json_object_new_int64((int64_t)x->at_opt[k]));
+        json_object_array_add(arr, b);
     }
+    json_object_object_add(root, "budgets", arr);
+    json_object *f = json_object_new_object();
+    json_object_object_add(f, "best_s", isfinite(first->best_s) ? json_object_new_double(first->best_s) : NULL);
+    json_object_object_add(f, "config", json_object_new_string(first->config));
+    json_object_object_add(f, "proposed", json_object_new_int64((int64_t)first->proposed));
+    json_object_object_add(f, "invalid", json_object_new_int64((int64_t)first->invalid));
+    json_object_object_add(f, "duplicates", json_object_new_int64((int64_t)first->duplicates));
+    json_object_object_add(f, "evaluated", json_object_new_int64((int64_t)first->evaluated));
+    json_object_object_add(f, "failed", json_object_new_int64((int64_t)first->failed));
+    json_object_object_add(f, "stop", json_object_new_string(first->stop));
+    json_object_object_add(root, "first_seed", f);
+    printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(root);
+}
+
+static void print_text(const replay_args *a, const vkat_replay_info *t, const replay_totals *x)
+{
+    const vkat_replay_result *first = &x->first;
     printf("table %s: %zu parameters, %llu raw, %llu valid, %llu failed, optimum %.6g ms\n", t->label, t->param_count,
-           (unsigned long long)t->raw_count, (unsigned long long)t->valid, (unsigned long long)t->failed,
+           (unsigned long long)t->raw, (unsigned long long)t->valid, (unsigned long long)t->failed,
            t->best_s * 1e3);
-    printf("strategy %s, %llu seed%s from %llu, window %llu\n", strategy, (unsigned long long)seeds,
-           seeds == 1 ? "" : "s", (unsigned long long)seed, (unsigned long long)window);
+    printf("strategy %s, %llu seed%s from %llu, window %llu\n", a->strategy, (unsigned long long)a->seeds,
+           a->seeds == 1 ? "" : "s", (unsigned long long)a->seed, (unsigned long long)a->window);
     printf("missing configurations: %s\n",
-           charge ? "charged, one evaluation each (the published benchmark's counting)"
-                  : "free, ruled out without an evaluation (as constraints are in a live run)");
+           a->charge ? "charged, one evaluation each (the published benchmark's counting)"
+                     : "free, ruled out without an evaluation (as constraints are in a live run)");
     printf("%11s  %13s  %8s  %12s  %16s  %11s\n", "evaluations", "mean fraction", "sd", "min fraction",
            "seeds at optimum", "random mean");
-    for (size_t k = 0; k < nm; k++)
-        printf("%11llu  %13.4f  %8.4f  %12.4f  %16llu  %11.4f\n", (unsigned long long)marks[k], sum[k] / (double)seeds,
-               sd_of(sum[k], sq[k], seeds), minf[k], (unsigned long long)at_opt[k], rsum[k] / (double)seeds);
+    for (size_t k = 0; k < x->nm; k++)
+        printf("%11llu  %13.4f  %8.4f  %12.4f  %16llu  %11.4f\n", (unsigned long long)x->marks[k],
+               x->sum[k] / (double)a->seeds, sd_of(x->sum[k], x->sq[k], a->seeds), x->minf[k],
+               (unsigned long long)x->at_opt[k], x->rsum[k] / (double)a->seeds);
     printf("seed %llu: %llu evaluated, %llu failed, %llu invalid and %llu repeated proposals skipped, stopped: %s\n",
-           (unsigned long long)seed, (unsigned long long)first.evaluated, (unsigned long long)first.failed,
-           (unsigned long long)first.invalid, (unsigned long long)first.duplicates, vkat_search_stop_name(first.stop));
-    if (isfinite(first_best))
-        printf("seed %llu best: %.6g ms  %s\n", (unsigned long long)seed, first_best * 1e3, config);
+           (unsigned long long)a->seed, (unsigned long long)first->evaluated, (unsigned long long)first->failed,
+           (unsigned long long)first->invalid, (unsigned long long)first->duplicates, first->stop);
+    if (isfinite(first->best_s))
+        printf("seed %llu best: %.6g ms  %s\n", (unsigned long long)a->seed, first->best_s * 1e3, first->config);
+}
 
-done:
-    free(best_choice);
+int vkat_cmd_replay(int argc, char **argv)
+{
+    replay_args a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0)
+        return code;
+    vkat_error err = {0};
+    vkat_replay_table *t = NULL;
+    if (vkat_replay_load(a.table_path, a.kernel, &t, &err) != VKAT_OK)
+        return vkat_cli_report(&err);
+    vkat_replay_info info;
+    vkat_replay_describe(t, &info);
+    replay_totals x;
+    code = run_seeds(&a, t, &info, &x);
+    if (code == VKAT_EXIT_OK && a.json)
+        print_json(&a, &info, &x);
+    else if (code == VKAT_EXIT_OK)
+        print_text(&a, &info, &x);
     vkat_replay_free(t);
     return code;
 }

@@ -1,11 +1,7 @@
 /* cli_report.c — `vkautotune report --db DB -o report.html [--kernel NAME] [--problem P] [--param NAME]
- * [--param2 NAME] [--title TEXT]`: the comparison (compare.c) rendered by report.c into one HTML file. */
-#include "atomic_file.h"
+ * [--param2 NAME] [--title TEXT]`: the library's report of a results database (vkat_report_write_file). */
 #include "cli.h"
-#include "report.h"
-#include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,12 +64,11 @@ int vkat_cmd_report(int argc, char **argv)
         return VKAT_EXIT_INPUT;
     vkat_error err = {0};
     vkat_store *st = NULL;
-    vkat_comparison *cs = NULL;
-    vkat_peaks *peaks = NULL;
     size_t nc = 0, np = 0;
     int code = VKAT_EXIT_OK;
-    if (vkat_store_open_readonly(db, &st, &err) || vkat_compare_build(st, kernel, problem, &cs, &nc, &err) ||
-        vkat_store_list_peaks(st, &peaks, &np, &err)) {
+    o.source = db;
+    if (vkat_store_open_readonly(db, &st, &err) ||
+        vkat_report_write_file(st, out, kernel, problem, &o, &nc, &np, &err)) {
         code = vkat_cli_report(&err);
         goto done;
     }
@@ -83,27 +78,8 @@ int vkat_cmd_report(int argc, char **argv)
         code = VKAT_EXIT_FAILURE;
         goto done;
     }
-    /* Written to a temporary file and renamed (atomic_file.c), so a failed run never leaves half a report and a
-     * symlink planted at the temporary name is never written through. */
-    vkat_atomic_file af;
-    if (vkat_atomic_open(&af, out, &err) != VKAT_OK) {
-        code = vkat_cli_report(&err);
-        goto done;
-    }
-    o.source = db;
-    vkat_result r = vkat_report_write(af.f, cs, nc, peaks, np, &o, &err);
-    if (r)
-        vkat_atomic_discard(&af);
-    else
-        r = vkat_atomic_commit(&af, &err);
-    if (r) {
-        code = vkat_cli_report(&err);
-        goto done;
-    }
-    vkat_log(VKAT_LOG_INFO, "wrote %s (%zu kernel(s), %zu device(s) with peaks)", out, nc, np);
+    vkat_cli_log(VKAT_LOG_INFO, "wrote %s (%zu kernel(s), %zu device(s) with peaks)", out, nc, np);
 done:
-    free(peaks);
-    vkat_comparisons_free(cs, nc);
     vkat_store_close(st);
     return code;
 }

@@ -6,15 +6,7 @@
 
 #include "vkautotune.h"
 
-/* Who measured: enough to tell devices and driver versions apart across machines. */
-typedef struct vkat_device_key {
-    char name[256];
-    char vendor[32];
-    uint32_t vendor_id, device_id, driver_version;
-    char driver_version_string[64];
-    char driver_uuid[40];         /* hex with dashes */
-    char pipeline_cache_uuid[40];
-} vkat_device_key;
+/* vkat_device_key (who measured) is public: include/vkautotune.h. */
 
 void vkat_device_key_from_info(const vkat_device_info *info, vkat_device_key *key);
 

@@ -16,12 +16,7 @@
  * info; out->created is left empty for the store. Not for concurrent use on the same device. */
 vkat_result vkat_peaks_measure(const vkat_instance *inst, uint32_t device_index, vkat_peaks *out, vkat_error *err);
 
-/* The lower bound on a row's time from its device's peaks (a roofline): max(flops / arithmetic peak, bytes / memory
- * peak), each term only when both the metric and the peak are known. The arithmetic peak is the fp32 FMA rate for a
- * row whose `tensor` is empty, else the cooperative-matrix peak it names (vkat_peaks_tensor_tflops); a tensor row
- * whose peak is unknown has no bound at all (NaN), not a memory-only one that would flatter it. Returns the
- * fraction of that bound the row reaches (bound / median), or NaN when nothing is known. */
-double vkat_peaks_fraction(const vkat_peaks *peaks, const vkat_row *row);
+/* vkat_peaks_fraction: include/vkautotune.h. */
 
 /* ---- Cooperative-matrix (tensor-core) peaks: peaks_coopmat.c ---- */
 
@@ -39,16 +34,8 @@ int vkat_coopmat_peak_supported(const vkat_coopmat_shape *s);
 vkat_result vkat_coopmat_peak_glsl(const vkat_coopmat_shape *s, uint32_t accumulators, uint32_t subgroups,
                                    uint32_t subgroup_size, char *buf, size_t size, vkat_error *err);
 
-/* "16x16x16 float16 x float16 -> float32: 649 (8 accumulators x 4 subgroups)", or "...: not measured". */
-void vkat_coopmat_peak_format(const vkat_coopmat_peak *p, char *buf, size_t size);
+/* vkat_coopmat_peak_format: include/vkautotune.h. */
 
-/* The cooperative-matrix peak a row's `tensor` names, in 1e12 operations/s: "A,C" is the best measured shape with
- * A and B of type A and accumulators of type C ("float16,float32"; C "*": any accumulator), "*" the best of all. NaN when none matches or
- * `tensor` is empty. */
-double vkat_peaks_tensor_tflops(const vkat_peaks *peaks, const char *tensor);
-
-/* Seconds to move `bytes_in` host -> device and `bytes_out` device -> host at the measured link bandwidth;
- * NaN when the needed figure is unknown. */
-double vkat_peaks_transfer_s(const vkat_peaks *peaks, double bytes_in, double bytes_out);
+/* vkat_peaks_tensor_tflops, vkat_peaks_transfer_s: include/vkautotune.h. */
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "store.h"
 
-#define VKAT_EXPORT_DEFAULT_CANDIDATES 6
+/* VKAT_EXPORT_DEFAULT_CANDIDATES is public: include/vkautotune.h. */
 
 typedef struct vkat_candidate {
     vkat_row row;         /* the configuration's row on the series where it does best */

@@ -7,12 +7,7 @@
 
 #include <stdio.h>
 
-typedef struct vkat_report_opts {
-    const char *title;  /* NULL: "vkautotune report" */
-    const char *source; /* what the data came from, shown under the title (e.g. the database path); may be NULL */
-    const char *param;  /* parameter on the x axis of the scatter plot and heat map; NULL: each kernel's first */
-    const char *param2; /* the heat map's y axis; NULL: the first other parameter */
-} vkat_report_opts;
+/* vkat_report_opts is public: include/vkautotune.h. */
 
 /* Writes the report for `cs` (from vkat_compare_build) and the device table from `peaks` (every device the
  * database has peaks for) to `f`. Per kernel: the device table (best variant, time, throughput, fraction of

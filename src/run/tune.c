@@ -1087,11 +1087,14 @@ static void lane_stop(run_ctx *c)
     c->pool = NULL;
 }
 
-vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
-                              size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
-                              vkat_tune_report *report, vkat_error *err)
+/* ---- vkat_tune_devices' parts ---------------------------------------------------------------------------------- */
+
+/* The devices of one search: present, identical (device_key.c) and offering what the kernel requires; a device
+ * that lacks it is not an error (report->skipped with the reason). *first is the first device. */
+static vkat_result check_devices(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                                 size_t device_count, vkat_tune_report *report, const vkat_device_info **first,
+                                 vkat_error *err)
 {
-    memset(report, 0, sizeof *report);
     if (device_count == 0)
         return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "no device to tune");
     const vkat_device_info *dev = vkat_instance_device(inst, device_indices[0]);
@@ -1104,15 +1107,104 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
                              "devices %u and %u are not identical: one search can only be shared by identical GPUs",
                              device_indices[0], device_indices[i]);
     }
+    *first = dev;
     char missing[128];
     if (!vkat_device_meets(dev, (const char *const *)space->extensions, space->extension_count,
                            (const char *const *)space->features, space->feature_count, missing, sizeof missing)) {
         report->skipped = 1;
         snprintf(report->skip_reason, sizeof report->skip_reason, "%s lacks %s, which kernel '%s' requires", dev->name,
                  missing, space->name);
-        return VKAT_OK;
     }
-    vkat_result r = check_buffer_sizes(space, err);
+    return VKAT_OK;
+}
+
+/* Starts one lane whose fields vkat_tune_devices has set: its buffers and env, its own store connection, its device
+ * (setup_device), its pool of preparing threads and its measuring thread. What it got is undone by lane_stop and
+ * teardown_device. */
+static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs, vkat_error *err)
+{
+    vkat_result r;
+    pthread_cond_init(&c->cv, NULL);
+    c->buffers = calloc(c->space->buffer_count ? c->space->buffer_count : 1, sizeof *c->buffers);
+    c->env = vkat_space_env_create(c->space, c->device);
+    if (!c->buffers || !c->env)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if ((r = vkat_store_open(vkat_store_path(store), &c->store, err)) != VKAT_OK)
+        return r;
+    if ((r = setup_device(c, err)) != VKAT_OK)
+        return r;
+    /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
+    c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, WINDOW, prepare, c);
+    if (!c->pool)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", lane_jobs);
+    if (pthread_create(&c->thread, NULL, lane_main, c) != 0)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start a measuring thread");
+    c->started = 1;
+    return VKAT_OK;
+}
+
+/* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
+ * default there, and a warning when asked otherwise. */
+static unsigned preparing_jobs(const vkat_device_info *dev, const vkat_tune_opts *opts)
+{
+    int cpu_device = !strcmp(dev->device_type, "cpu");
+    unsigned jobs = opts->jobs ? opts->jobs : cpu_device ? 1 : default_jobs();
+    if (cpu_device && jobs > 1)
+        vkat_log(VKAT_LOG_WARN, "%s runs on the CPU: %u preparing threads will disturb its timings (--jobs 1 avoids "
+                 "that)", dev->name, jobs);
+    return jobs;
+}
+
+/* The strategy over the space (or its shard), named in the report, with the user's and the warm starts set. */
+static vkat_result create_strategy(search_ctx *sc, size_t *counts, uint64_t budget, vkat_search_space *sp,
+                                   vkat_strategy **strategy, vkat_error *err)
+{
+    const vkat_space *space = sc->space;
+    const vkat_tune_opts *opts = sc->opts;
+    for (size_t i = 0; i < space->param_count; i++)
+        counts[i] = space->params[i].value_count;
+    if (opts->shard_count > 1 && opts->shard_index >= opts->shard_count)
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "shard %u of %u does not exist", opts->shard_index,
+                         opts->shard_count);
+    *sp = (vkat_search_space){space->param_count, counts, vkat_space_raw_count(space), oracle_valid, sc, NULL, 0, 0};
+    if (opts->shard_count > 1) {
+        sp->shard_index = opts->shard_index;
+        sp->shard_count = opts->shard_count;
+    }
+    const char *sname = pick_strategy(opts, sp->raw_count, budget);
+    snprintf(sc->report->strategy, sizeof sc->report->strategy, "%s", sname);
+    vkat_result r = vkat_strategy_create(sname, sp, opts->seed + sp->shard_index, strategy, err);
+    if (r == VKAT_OK)
+        r = set_starts(space, sc->store, &sc->report->key, opts, *strategy, err);
+    return r;
+}
+
+/* A lane's stage times into the run's. */
+static void add_lane_times(vkat_tune_times *to, const vkat_tune_times *t)
+{
+    to->instantiate += t->instantiate;
+    to->compile += t->compile;
+    to->validate += t->validate;
+    to->pipeline += t->pipeline;
+    to->check += t->check;
+    to->measure += t->measure;
+    to->compile_hits += t->compile_hits;
+    to->checked += t->checked;
+    to->checked_gpu += t->checked_gpu;
+}
+
+/* long: it owns the search context from allocation to teardown under one cleanup label (every object destroyed in
+ * reverse order, whatever step failed); the steps themselves are the functions above. */
+vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst, const uint32_t *device_indices,
+                              size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
+                              vkat_tune_report *report, vkat_error *err)
+{
+    memset(report, 0, sizeof *report);
+    const vkat_device_info *dev = NULL;
+    vkat_result r = check_devices(space, inst, device_indices, device_count, report, &dev, err);
+    if (r != VKAT_OK || report->skipped)
+        return r;
+    r = check_buffer_sizes(space, err);
     if (r != VKAT_OK)
         return r;
     /* The template's files, read once: every variant compiles from them and the key hashes them. No #define may
@@ -1126,13 +1218,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         return r;
     }
 
-    /* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
-     * default there, and a warning when asked otherwise. */
-    int cpu_device = !strcmp(dev->device_type, "cpu");
-    unsigned jobs = opts->jobs ? opts->jobs : cpu_device ? 1 : default_jobs();
-    if (cpu_device && jobs > 1)
-        vkat_log(VKAT_LOG_WARN, "%s runs on the CPU: %u preparing threads will disturb its timings (--jobs 1 avoids "
-                 "that)", dev->name, jobs);
+    unsigned jobs = preparing_jobs(dev, opts);
     /* The preparing threads are shared out among the lanes. */
     unsigned lane_jobs = device_count > 1 ? (jobs + (unsigned)device_count - 1) / (unsigned)device_count : jobs;
     report->times.jobs = jobs;
@@ -1177,25 +1263,9 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         }
         sc.free_list[sc.nfree++] = &slots[i];
     }
-    for (size_t i = 0; i < np; i++)
-        counts[i] = space->params[i].value_count;
-    if (opts->shard_count > 1 && opts->shard_index >= opts->shard_count) {
-        r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "shard %u of %u does not exist", opts->shard_index,
-                      opts->shard_count);
-        goto cleanup;
-    }
-    vkat_search_space sp = {np, counts, vkat_space_raw_count(space), oracle_valid, &sc, NULL, 0, 0};
-    if (opts->shard_count > 1) {
-        sp.shard_index = opts->shard_index;
-        sp.shard_count = opts->shard_count;
-    }
+    vkat_search_space sp;
     uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
-    const char *sname = pick_strategy(opts, sp.raw_count, budget);
-    snprintf(report->strategy, sizeof report->strategy, "%s", sname);
-    r = vkat_strategy_create(sname, &sp, opts->seed + sp.shard_index, &strategy, err);
-    if (r == VKAT_OK)
-        r = set_starts(space, store, &report->key, opts, strategy, err);
-    if (r != VKAT_OK)
+    if ((r = create_strategy(&sc, counts, budget, &sp, &strategy, err)) != VKAT_OK)
         goto cleanup;
 
     for (size_t i = 0; i < device_count; i++) {
@@ -1210,28 +1280,8 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->times = &lane_times[i];
         c->sources = &sources;
         c->compile_cache = cache;
-        pthread_cond_init(&c->cv, NULL);
-        c->buffers = calloc(space->buffer_count ? space->buffer_count : 1, sizeof *c->buffers);
-        c->env = vkat_space_env_create(space, c->device);
-        if (!c->buffers || !c->env) {
-            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        if ((r = start_lane(c, store, lane_jobs, err)) != VKAT_OK)
             goto cleanup;
-        }
-        if ((r = vkat_store_open(vkat_store_path(store), &c->store, err)) != VKAT_OK)
-            goto cleanup;
-        if ((r = setup_device(c, err)) != VKAT_OK)
-            goto cleanup;
-        /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
-        c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, WINDOW, prepare, c);
-        if (!c->pool) {
-            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", lane_jobs);
-            goto cleanup;
-        }
-        if (pthread_create(&c->thread, NULL, lane_main, c) != 0) {
-            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start a measuring thread");
-            goto cleanup;
-        }
-        c->started = 1;
     }
 
     vkat_tune_progress *p = &report->totals;
@@ -1278,15 +1328,7 @@ cleanup:
         free(c->env);
         if (c->search)
             pthread_cond_destroy(&c->cv);
-        report->times.instantiate += lane_times[i].instantiate;
-        report->times.compile += lane_times[i].compile;
-        report->times.validate += lane_times[i].validate;
-        report->times.pipeline += lane_times[i].pipeline;
-        report->times.check += lane_times[i].check;
-        report->times.measure += lane_times[i].measure;
-        report->times.compile_hits += lane_times[i].compile_hits;
-        report->times.checked += lane_times[i].checked;
-        report->times.checked_gpu += lane_times[i].checked_gpu;
+        add_lane_times(&report->times, &lane_times[i]);
     }
     free(slots);
     vkat_strategy_destroy(strategy);

@@ -12,39 +12,9 @@
 #include "space.h"
 #include "store.h"
 
-typedef struct vkat_tune_progress {
-    uint64_t proposed;  /* proposals seen, invalid ones included */
-    uint64_t invalid;   /* failed a constraint: cost no measurement */
-    uint64_t other_shard; /* belong to another shard (opts->shard_count > 1): skipped, cost nothing */
-    uint64_t evaluated; /* valid proposals done: measured now or found in the database */
-    uint64_t resumed;   /* of those, found in the database */
-    uint64_t failed;    /* of those, not ok (raced-out ones are not failures) */
-    uint64_t raced;     /* of those, raced out: checked, then cut after a few samples (race.h) */
-    uint64_t budget;    /* evaluation budget (0: none) */
-    double budget_s;    /* time budget (0: none) */
-    double elapsed_s;
-    double best_s;      /* best median so far, INFINITY when none */
-    char best_config[512];
-    int done;           /* the last call of a run */
-} vkat_tune_progress;
+/* vkat_tune_progress and vkat_tune_times are public: include/vkautotune.h. */
 
-/* Where the time went. Preparation stages are summed over worker threads (CPU seconds); check and measure are
- * the measuring thread's wall time. */
-typedef struct vkat_tune_times {
-    unsigned jobs;          /* worker threads (1: serial) */
-    double instantiate, compile, validate, pipeline, check, measure;
-    uint64_t compile_hits;  /* variants whose SPIR-V came from the compile cache (specialization constants) */
-    uint64_t checked;       /* variants given a checked run (check / checked: seconds per variant) */
-    uint64_t checked_gpu;   /* of those, judged correct on the device without reading an output back */
-} vkat_tune_times;
-
-/* Where a variant's outputs are compared with the reference's. */
-typedef enum vkat_check_on {
-    VKAT_CHECK_AUTO = 0, /* on the device for float outputs of at least VKAT_GPU_CHECK_AUTO_MIN elements, unless
-                            the device is a CPU (lavapipe), where reading back costs less than the device check */
-    VKAT_CHECK_GPU,      /* on the device for every float output */
-    VKAT_CHECK_HOST,     /* read every output back and compare on the host */
-} vkat_check_on;
+/* vkat_check_on is public: include/vkautotune.h. */
 
 /* Below this many elements a read-back takes well under a millisecond, so auto keeps such outputs on the host. */
 #define VKAT_GPU_CHECK_AUTO_MIN (1u << 20)
@@ -89,17 +59,7 @@ typedef struct vkat_tune_opts {
     void *progress_user;
 } vkat_tune_opts;
 
-typedef struct vkat_tune_report {
-    int skipped;              /* the device lacks what the kernel requires */
-    int interrupted;          /* opts->stop ended the run early */
-    char skip_reason[512];
-    char strategy[32];
-    char stop[16];            /* why the search ended: budget, time, exhausted, converged, interrupted */
-    int race;                 /* racing was on (totals.raced counts the variants it cut) */
-    vkat_tune_progress totals;
-    vkat_row key;             /* device, kernel, hashes, problem of this run (config empty) */
-    vkat_tune_times times;
-} vkat_tune_report;
+/* vkat_tune_report is public: include/vkautotune.h. */
 
 /* Tunes `space` (its problem already set) on device `device_index`, storing every result in `store`.
  * A device lacking a required extension/feature is not an error: report->skipped is set with the reason. */

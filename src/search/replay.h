@@ -19,12 +19,7 @@ typedef struct vkat_replay_table {
     double best_s;
 } vkat_replay_table;
 
-/* Loads a table: a SQLite file (the project's results database; the (device, kernel, problem) key with the most
- * rows, or with `kernel` the largest of that kernel's) or else a Kernel Tuner cache JSON file. In a database,
- * "ok" rows are valid, other stored rows fail when evaluated, configurations never stored are invalid; parameter
- * value lists are those seen in the stored configurations. *out is the caller's (vkat_replay_free). */
-vkat_result vkat_replay_load(const char *path, const char *kernel, vkat_replay_table **out, vkat_error *err);
-void vkat_replay_free(vkat_replay_table *t);
+/* vkat_replay_load and vkat_replay_free are public: include/vkautotune.h. */
 
 /* 1 and *seconds when the table has choice (INFINITY when it failed), 0 when it is invalid. Thread-safe. */
 int vkat_replay_lookup(const vkat_replay_table *t, const uint32_t *choice, double *seconds);
@@ -45,8 +40,7 @@ typedef struct vkat_replay_opts {
     int charge_missing;
 } vkat_replay_opts;
 
-/* "free" or "charged": the counting of missing configurations, for every output to state. */
-const char *vkat_replay_missing_name(int charge_missing);
+/* vkat_replay_missing_name is public: include/vkautotune.h. */
 
 /* One search of the table through vkat_search_run, answering evaluations from the table. best_at[k] (k <
  * mark_count) is the best time after marks[k] unique evaluations (the final best when the search stopped before);

@@ -185,29 +185,13 @@ typedef struct vkat_space {
     int pass_slot, passes_slot;
 } vkat_space;
 
-/* Reads and checks a space file. Errors: VKAT_ERR_IO (missing/unreadable), VKAT_ERR_SYNTAX (INI or expression
- * syntax), VKAT_ERR_SPACE (unknown section/key/name, empty or duplicate parameter, ...), each with file:line. */
-vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err);
-void vkat_space_destroy(vkat_space *s);
-/* The same with the template named by the caller (the command line's TEMPLATE): `template_path` (used as given;
- * NULL: the space's own) replaces [kernel] template, whose value is then not read, so a ${VAR} in it need not be
- * set. */
-vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
-                                          vkat_error *err);
+/* vkat_space_load, vkat_space_load_with_template and vkat_space_destroy are public: include/vkautotune.h. */
 /* Same from text in memory (tests, fuzzing). `path` names the text in messages and anchors relative paths
  * (template, reference); NULL reads as "<string>" in the current directory. file_hash is XXH64 of the text. */
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err);
 
-/* Applies "M=256,N=256,K=256" to the problem sizes; an unknown name or bad value is VKAT_ERR_USAGE. */
-vkat_result vkat_space_set_problem(vkat_space *s, const char *overrides, vkat_error *err);
-/* Resets the problem sizes to the file's defaults for this device: [problem.cpu] values on a CPU device (such as
- * lavapipe), else [problem]. Call before vkat_space_set_problem, whose overrides win. */
-void vkat_space_problem_for_device(vkat_space *s, const vkat_device_info *device);
-/* Writes the problem as "M=256,N=256,K=256" (file order). */
-void vkat_space_format_problem(const vkat_space *s, char *buf, size_t size);
-
-/* Number of raw configurations (product of value counts); saturates at UINT64_MAX. */
-uint64_t vkat_space_raw_count(const vkat_space *s);
+/* vkat_space_set_problem, vkat_space_problem_for_device, vkat_space_format_problem and vkat_space_raw_count are
+ * public: include/vkautotune.h. */
 /* Mixed-radix decoding/encoding, first parameter most significant. */
 void vkat_space_decode(const vkat_space *s, uint64_t index, uint32_t *choice);
 uint64_t vkat_space_encode(const vkat_space *s, const uint32_t *choice);

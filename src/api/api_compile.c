@@ -1,0 +1,119 @@
+/* api_compile.c — vkat_space_compile (include/vkautotune.h): one configuration built the tuner's way
+ * (vkat_tune_build: instantiate, compile, validate) for a device that need not be present, and the result as an
+ * opaque object. What `vkautotune compile` prints about it is the CLI's. */
+#include "compile.h"
+#include "tune.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct vkat_compiled {
+    vkat_spirv spirv;
+    long failed_constraint; /* -1: every constraint holds */
+    char config[512];
+};
+
+/* The configuration's choice and env (both malloc'ed for the caller), and the first constraint it fails (-1: none). */
+static vkat_result prepare_config(const vkat_space *space, const vkat_device_info *device, const char *config,
+                                  uint32_t **choice_out, vkat_value **env_out, long *failed_out, vkat_error *err)
+{
+    vkat_value *env = vkat_space_env_create(space, device);
+    uint32_t *choice = calloc(space->param_count ? space->param_count : 1, sizeof *choice);
+    vkat_result r = VKAT_OK;
+    vkat_error local = {0};
+    if (!err)
+        err = &local;
+    if (!env || !choice) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto fail;
+    }
+    r = vkat_space_parse_config(space, config ? config : "", 1, choice, err);
+    if (r != VKAT_OK)
+        goto fail;
+    vkat_space_env_apply(space, choice, env);
+    size_t failed = 0;
+    int ok = vkat_space_check(space, env, &failed, err);
+    if (ok < 0) {
+        r = err->code;
+        goto fail;
+    }
+    *failed_out = ok ? -1 : (long)failed;
+    *choice_out = choice;
+    *env_out = env;
+    return VKAT_OK;
+fail:
+    free(choice);
+    free(env);
+    return r;
+}
+
+vkat_result vkat_space_check_config(const vkat_space *space, const vkat_device_info *device, const char *config,
+                                    long *failed, vkat_error *err)
+{
+    uint32_t *choice = NULL;
+    vkat_value *env = NULL;
+    vkat_result r = prepare_config(space, device, config, &choice, &env, failed, err);
+    free(choice);
+    free(env);
+    return r;
+}
+
+vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *device, const char *config,
+                               vkat_compiled **out, vkat_error *err)
+{
+    *out = NULL;
+    /* No device: the oldest Vulkan the tuner targets and, through a NULL device for the env, its minimum limits. */
+    vkat_device_info generic = {0};
+    generic.api_version = VK_MAKE_API_VERSION(0, 1, 3, 0);
+    snprintf(generic.name, sizeof generic.name, "generic Vulkan 1.3");
+    vkat_compiled *c = calloc(1, sizeof *c);
+    uint32_t *choice = NULL;
+    vkat_value *env = NULL;
+    vkat_launch launch = {0};
+    vkat_result r = c ? prepare_config(space, device, config, &choice, &env, &c->failed_constraint, err)
+                      : vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (r != VKAT_OK)
+        goto done;
+    r = vkat_tune_build(space, device ? device : &generic, choice, env, &launch, &c->spirv, err);
+    if (r != VKAT_OK)
+        goto done;
+    vkat_space_format_config(space, choice, c->config, sizeof c->config);
+    *out = c;
+    c = NULL;
+done:
+    vkat_launch_free(&launch);
+    vkat_compiled_destroy(c);
+    free(choice);
+    free(env);
+    return r;
+}
+
+const uint32_t *vkat_compiled_words(const vkat_compiled *compiled, size_t *count)
+{
+    *count = compiled->spirv.count;
+    return compiled->spirv.words;
+}
+
+const char *vkat_compiled_config(const vkat_compiled *compiled)
+{
+    return compiled->config;
+}
+
+long vkat_compiled_failed_constraint(const vkat_compiled *compiled)
+{
+    return compiled->failed_constraint;
+}
+
+vkat_result vkat_compiled_disassemble(const vkat_compiled *compiled, char **text, vkat_error *err)
+{
+    return vkat_disassemble_spirv(&compiled->spirv, text, err);
+}
+
+void vkat_compiled_destroy(vkat_compiled *compiled)
+{
+    if (!compiled)
+        return;
+    vkat_spirv_free(&compiled->spirv);
+    free(compiled);
+}
