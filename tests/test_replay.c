@@ -2,6 +2,7 @@
  * an evaluation, a categorical parameter) and a results database written with the store API (ok rows valid,
  * failed rows failing, unstored configurations invalid); exhaustive replay finds the optimum exactly. */
 #include "replay.h"
+#include "search.h"
 #include "store.h"
 #include "test.h"
 
@@ -29,8 +30,133 @@ static void exhaustive_finds_optimum(const vkat_replay_table *t, uint64_t want_e
     CHECK(vkat_replay_lookup(t, best, &s) == 1 && s == t->best_s);
 }
 
+
+/* A made-up table (Kernel Tuner's format) where most configurations are missing, as in a GEMM space: six
+ * parameters of six values, present only under three rules between pairs of them, like a workgroup limit, an
+ * order and a vector width that must divide a tile: (a + 1) (b + 1) <= 12, c <= d and e + f even (8694 of 46656,
+ * 19 %), with a smooth bowl of times whose floor lies on the first rule's boundary. Written to path. */
+static void write_mostly_missing(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fprintf(f, "{\"tune_params_keys\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"], \"tune_params\": {");
+    for (int p = 0; p < 6; p++)
+        fprintf(f, "%s\"%c\": [0, 1, 2, 3, 4, 5]", p ? ", " : "", 'a' + p);
+    fprintf(f, "}, \"cache\": {");
+    int first = 1;
+    for (int i = 0; i < 46656; i++) {
+        int v[6];
+        for (int p = 0, r = i; p < 6; p++, r /= 6)
+            v[5 - p] = r % 6;
+        if ((v[0] + 1) * (v[1] + 1) > 12 || v[2] > v[3] || (v[4] + v[5]) % 2)
+            continue;
+        double ms = 1 + 0.3 * (v[0] - 3) * (v[0] - 3) + 0.2 * (v[1] - 3) * (v[1] - 3) + 0.1 * (v[2] - 2) * (v[2] - 2) +
+                    0.05 * (v[3] - 3) * (v[3] - 3) + 0.1 * (v[4] - 1) * (v[4] - 1) + 0.05 * v[5];
+        fprintf(f, "%s\"%d,%d,%d,%d,%d,%d\": {\"time\": %.6f}", first ? "" : ", ", v[0], v[1], v[2], v[3], v[4], v[5],
+                ms);
+        first = 0;
+    }
+    fprintf(f, "}}\n");
+    fclose(f);
+}
+
+/* Charged, auto spends far fewer of its evaluations on missing configurations than random sampling does at the
+ * same budget (81 % of this table is missing). Measured: 426 of 800 failed (random 636), 436 without the learned oracle
+ * (search_validity.c), which is why that model has its own test below. */
+static void auto_fails_less_than_random(void)
+{
+    char path[] = "/tmp/vkat_test_missing_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    write_mostly_missing(path);
+    vkat_replay_table *t = NULL;
+    vkat_error err = {0};
+    CHECK(vkat_replay_load(path, NULL, &t, &err) == VKAT_OK);
+    unlink(path);
+    if (!t)
+        return;
+    CHECK(t->valid == 8694 && t->raw_count == 46656);
+    uint64_t failed[2] = {0, 0}, evaluated[2] = {0, 0};
+    for (int r = 0; r < 2; r++)
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            vkat_replay_opts o = {r ? "random" : "auto", seed, 100, 1, 1};
+            vkat_search_stats st = {0};
+            uint64_t m[] = {100};
+            double at[1];
+            CHECK(vkat_replay_run(t, &o, m, 1, at, &st, &err) == VKAT_OK);
+            failed[r] += st.failed;
+            evaluated[r] += st.evaluated;
+        }
+    CHECK(evaluated[0] == 800 && evaluated[1] == 800);
+    CHECK_MSG(failed[0] * 4 < failed[1] * 3, "auto %llu, random %llu of 800 failed", (unsigned long long)failed[0],
+              (unsigned long long)failed[1]);
+    vkat_replay_free(t);
+}
+
+/* 3 parameters of 4 values; the oracle rejects c == 3 when `with_oracle` is set. */
+static int reject_c3(void *ctx, const uint32_t *c)
+{
+    (void)ctx;
+    return c[2] != 3;
+}
+
+/* The learned oracle: inert until something fails; then it rules out (but for a share let through) what resembles
+ * the failures in what was never seen to succeed, keeps what is made of proven parts or differs in other ways, and
+ * asks the space's own oracle first. */
+static void validity_model_learns(void)
+{
+    size_t counts[3] = {4, 4, 4};
+    vkat_search_space sp = {3, counts, 64, reject_c3, NULL, NULL, 0, 0};
+    vkat_validity *v = vkat_validity_create(&sp, 7);
+    CHECK(v != NULL);
+    if (!v)
+        return;
+    uint32_t c[3];
+    /* Successes: a <= 1 and b <= 1, every c. */
+    for (c[0] = 0; c[0] < 2; c[0]++)
+        for (c[1] = 0; c[1] < 2; c[1]++)
+            for (c[2] = 0; c[2] < 4; c[2]++)
+                vkat_validity_observe(v, c, 1e-3);
+    int all_one = 1;
+    for (uint64_t i = 0; i < 64; i++) {
+        vkat_search_decode(&sp, i, c);
+        all_one &= vkat_validity_chance(v, c) == 1;
+    }
+    CHECK_MSG(all_one, "a chance below 1 before anything failed");
+    /* Failures: a >= 2 and b >= 2 (each observed twice: a repeat is no new evidence). */
+    for (int rep = 0; rep < 2; rep++)
+        for (c[0] = 2; c[0] < 4; c[0]++)
+            for (c[1] = 2; c[1] < 4; c[1]++)
+                for (c[2] = 0; c[2] < 4; c[2]++)
+                    vkat_validity_observe(v, c, INFINITY);
+    unsigned failing_kept = 0, proven_kept = 0;
+    for (uint64_t i = 0; i < 64; i++) {
+        vkat_search_decode(&sp, i, c);
+        int plausible = vkat_validity_plausible(v, c);
+        if (c[2] == 3)
+            CHECK_MSG(!plausible, "the space's oracle was not asked first (config %llu)", (unsigned long long)i);
+        else if (c[0] >= 2 && c[1] >= 2)
+            failing_kept += plausible;
+        else if (c[0] <= 1 && c[1] <= 1)
+            proven_kept += plausible;
+    }
+    CHECK_MSG(failing_kept <= 6, "%u of 12 like the failures kept", failing_kept);
+    CHECK_MSG(proven_kept == 12, "%u of 12 made of proven parts kept", proven_kept);
+    uint32_t other[3] = {2, 0, 0}; /* a = 2 never succeeded, but b = 0 did: not like the failures */
+    CHECK(vkat_validity_plausible(v, other) == 1);
+    uint32_t failing[3] = {3, 3, 0}, proven[3] = {0, 1, 2};
+    CHECK(vkat_validity_chance(v, failing) < vkat_validity_chance(v, proven));
+    vkat_validity_free(v);
+    vkat_validity_free(NULL);
+}
+
 int main(void)
 {
+    auto_fails_less_than_random();
+    validity_model_learns();
     vkat_error err = {0};
     vkat_replay_table *t = NULL;
     char buf[1024];

@@ -170,6 +170,23 @@ void vkat_gp_predict(const vkat_gp *g, const uint32_t *choice, double *mean, dou
 /* The prior standard deviation: no posterior one exceeds it (a bound for pruning candidates). */
 double vkat_gp_prior_sd(const vkat_gp *g);
 
+/* ---- The chance of success, learned from the evaluations (search_validity.c) ------------------------------ */
+
+typedef struct vkat_validity vkat_validity;
+/* A model over `space` (copied; its oracle, if any, is asked first); NULL when out of memory. Deterministic for a
+ * seed and a sequence of observations. Not thread-safe. */
+vkat_validity *vkat_validity_create(const vkat_search_space *space, uint64_t seed);
+void vkat_validity_free(vkat_validity *v); /* accepts NULL */
+/* An outcome (INFINITY for a failure), as a strategy observes it; a repeat of a configuration is ignored. */
+void vkat_validity_observe(vkat_validity *v, const uint32_t *choice, double seconds);
+/* The chance in [0, 1] that evaluating choice succeeds; 1 while nothing has failed (and for v NULL). */
+double vkat_validity_chance(const vkat_validity *v, const uint32_t *choice);
+/* An oracle (ctx: the model): 0 when the space's oracle rejects choice or its chance is small (but for a fixed
+ * share let through, so the model keeps learning about what it rules out), else 1. */
+int vkat_validity_plausible(void *ctx, const uint32_t *choice);
+/* Sets space's oracle to the model's (which must outlive the uses of space). */
+void vkat_validity_attach(vkat_validity *v, vkat_search_space *space);
+
 /* ---- The search driver (search_run.c): the one search loop, for live tuning and replay ---------------------- */
 
 typedef struct vkat_search_hooks {

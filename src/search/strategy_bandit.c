@@ -43,6 +43,7 @@ typedef struct bandit_state {
     double best_s;
     uint64_t stale; /* observations since the best time last improved */
     vkat_index_map owner; /* encoded proposal -> arm (tag), until observed */
+    vkat_validity *validity; /* the chance of success learned so far: the members' oracle and weight */
     unsigned next;
 } bandit_state;
 
@@ -55,6 +56,7 @@ static void bandit_destroy(void *state)
         if (s->arm[i])
             s->ops[i]->destroy(s->arm[i]);
     vkat_index_map_free(&s->owner);
+    vkat_validity_free(s->validity);
     free(s);
 }
 
@@ -69,10 +71,18 @@ static void *bandit_create(const vkat_search_space *space, uint64_t seed)
     s->sp = *space;
     s->rng = seed ^ 0x243f6a8885a308d3ull;
     s->best_s = INFINITY;
+    vkat_search_space member_space = *space;
+    /* The members walk the space through a learned oracle: what is unlikely to succeed, judged by what failed so
+     * far (search_validity.c), costs them no evaluation. Its own seed, so the members keep theirs. */
+    if (!(s->validity = vkat_validity_create(space, seed ^ 0x13198a2e03707344ull))) {
+        bandit_destroy(s);
+        return NULL;
+    }
+    vkat_validity_attach(s->validity, &member_space);
     for (int i = 0; i < ARMS; i++) {
         s->ops[i] = ops[i];
         uint64_t arm_seed = vkat_rng_next(&s->rng);
-        if (!(s->arm[i] = ops[i]->create(space, arm_seed))) {
+        if (!(s->arm[i] = ops[i]->create(&member_space, arm_seed))) {
             bandit_destroy(s);
             return NULL;
         }
@@ -145,6 +155,7 @@ static void bandit_observe(void *state, const uint32_t *choice, double seconds)
         s->gain[who] += gain;
         s->pulls[who] += 1;
     }
+    vkat_validity_observe(s->validity, choice, seconds);
     for (int i = 0; i < ARMS; i++)
         s->ops[i]->observe(s->arm[i], choice, seconds);
 }
