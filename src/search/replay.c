@@ -291,6 +291,38 @@ static size_t count_fields(const char *config)
     return n;
 }
 
+/* Opens the database read-only and prepares `rows`: every row of its largest series (one device, kernel, template,
+ * space and problem; of `kernel` when given), in the order measured. `pick` holds that series' key columns (device
+ * name 0, kernel 5, problem 8) for the table's label. */
+static vkat_result open_largest_series(const char *path, const char *kernel, sqlite3 **db, sqlite3_stmt **pick,
+                                       sqlite3_stmt **rows, vkat_error *err)
+{
+    const char *key_cols = "device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash, "
+                           "space_hash, problem";
+    char sql[1024];
+    if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return vkat_fail(err, VKAT_ERR_DB, path, 0, "cannot open the database: %s", sqlite3_errmsg(*db));
+    snprintf(sql, sizeof sql,
+             "SELECT %s, COUNT(*) AS n FROM results WHERE ?1 IS NULL OR kernel = ?1 GROUP BY %s "
+             "ORDER BY n DESC, kernel, problem LIMIT 1",
+             key_cols, key_cols);
+    if (sqlite3_prepare_v2(*db, sql, -1, pick, NULL) != SQLITE_OK ||
+        sqlite3_bind_text(*pick, 1, kernel, -1, SQLITE_STATIC) != SQLITE_OK)
+        return vkat_fail(err, VKAT_ERR_DB, path, 0, "not a vkautotune results database: %s", sqlite3_errmsg(*db));
+    if (sqlite3_step(*pick) != SQLITE_ROW)
+        return vkat_fail(err, VKAT_ERR_EMPTY_SPACE, path, 0, "no results%s%s in the database",
+                         kernel ? " for kernel " : "", kernel ? kernel : "");
+    if (sqlite3_prepare_v2(*db,
+                           "SELECT config, status, median_s FROM results WHERE device_name = ?1 AND vendor_id = ?2 "
+                           "AND device_id = ?3 AND driver_version = ?4 AND driver_uuid = ?5 AND kernel = ?6 AND "
+                           "template_hash = ?7 AND space_hash = ?8 AND problem = ?9 ORDER BY id",
+                           -1, rows, NULL) != SQLITE_OK)
+        return vkat_fail(err, VKAT_ERR_DB, path, 0, "%s", sqlite3_errmsg(*db));
+    for (int i = 0; i < 9; i++)
+        sqlite3_bind_value(*rows, i + 1, sqlite3_column_value(*pick, i));
+    return VKAT_OK;
+}
+
 static vkat_result load_db(const char *path, const char *kernel, vkat_replay_table **out, vkat_error *err)
 {
     sqlite3 *db = NULL;
@@ -298,37 +330,8 @@ static vkat_result load_db(const char *path, const char *kernel, vkat_replay_tab
     vkat_replay_table *t = NULL;
     uint32_t *choice = NULL;
     vkat_result r = VKAT_OK;
-    const char *key_cols = "device_name, vendor_id, device_id, driver_version, driver_uuid, kernel, template_hash, "
-                           "space_hash, problem";
-    char sql[1024];
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        r = vkat_fail(err, VKAT_ERR_DB, path, 0, "cannot open the database: %s", sqlite3_errmsg(db));
+    if ((r = open_largest_series(path, kernel, &db, &pick, &rows, err)) != VKAT_OK)
         goto cleanup;
-    }
-    snprintf(sql, sizeof sql,
-             "SELECT %s, COUNT(*) AS n FROM results WHERE ?1 IS NULL OR kernel = ?1 GROUP BY %s "
-             "ORDER BY n DESC, kernel, problem LIMIT 1",
-             key_cols, key_cols);
-    if (sqlite3_prepare_v2(db, sql, -1, &pick, NULL) != SQLITE_OK ||
-        sqlite3_bind_text(pick, 1, kernel, -1, SQLITE_STATIC) != SQLITE_OK) {
-        r = vkat_fail(err, VKAT_ERR_DB, path, 0, "not a vkautotune results database: %s", sqlite3_errmsg(db));
-        goto cleanup;
-    }
-    if (sqlite3_step(pick) != SQLITE_ROW) {
-        r = vkat_fail(err, VKAT_ERR_EMPTY_SPACE, path, 0, "no results%s%s in the database", kernel ? " for kernel " : "",
-                      kernel ? kernel : "");
-        goto cleanup;
-    }
-    if (sqlite3_prepare_v2(db,
-                           "SELECT config, status, median_s FROM results WHERE device_name = ?1 AND vendor_id = ?2 "
-                           "AND device_id = ?3 AND driver_version = ?4 AND driver_uuid = ?5 AND kernel = ?6 AND "
-                           "template_hash = ?7 AND space_hash = ?8 AND problem = ?9 ORDER BY id",
-                           -1, &rows, NULL) != SQLITE_OK) {
-        r = vkat_fail(err, VKAT_ERR_DB, path, 0, "%s", sqlite3_errmsg(db));
-        goto cleanup;
-    }
-    for (int i = 0; i < 9; i++)
-        sqlite3_bind_value(rows, i + 1, sqlite3_column_value(pick, i));
     /* Pass 1: parameters and their values; pass 2: scores. */
     for (int pass = 0; pass < 2; pass++) {
         int rc;

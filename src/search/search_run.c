@@ -35,152 +35,172 @@ static vkat_result hook_failed(const vkat_search_hooks *h, vkat_error *err, cons
     return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "search: %s failed", what);
 }
 
+/* One run's state between the driver's steps. */
+typedef struct run_state {
+    vkat_strategy *strategy;
+    const vkat_search_space *sp;
+    const vkat_search_hooks *hooks;
+    const vkat_search_limits *limits;
+    vkat_search_stats *stats;
+    vkat_index_map seen;
+    uint32_t *choice;
+    double start;
+    uint64_t budget, patience, in_flight, idle;
+    uint32_t window;
+} run_state;
+
+/* Why no more configurations should be proposed now (VKAT_STOP_NONE: go on); the strategy itself says exhausted
+ * when its propose fails. */
+static vkat_search_stop stop_before_proposing(const run_state *s)
+{
+    const vkat_search_limits *l = s->limits;
+    uint64_t taken = s->stats->evaluated + s->in_flight;
+    if (l->valid_count && taken >= l->valid_count)
+        return VKAT_STOP_EXHAUSTED; /* every valid configuration is measured or in flight */
+    if (taken >= s->budget)
+        return VKAT_STOP_BUDGET;
+    if (l->budget_s > 0 && vkat_now() - s->start >= l->budget_s)
+        return VKAT_STOP_TIME;
+    if (l->stop && *l->stop)
+        return VKAT_STOP_INTERRUPTED;
+    if (s->idle >= s->patience)
+        return VKAT_STOP_CONVERGED;
+    return VKAT_STOP_NONE;
+}
+
+/* Takes the configuration in s->choice, just proposed: answers it from memory, skips it (another shard's, or
+ * invalid: both cost nothing), or submits it. */
+static vkat_result offer(run_state *s, vkat_error *err)
+{
+    vkat_search_stats *stats = s->stats;
+    stats->proposed++;
+    uint64_t index = vkat_search_encode(s->sp, s->choice);
+    size_t slot = vkat_index_map_find(&s->seen, index);
+    if (slot != SIZE_MAX) {
+        stats->duplicates++;
+        s->idle++;
+        uint32_t state = s->seen.tags[slot] & 3;
+        if (state == SEEN_PENDING)
+            s->seen.tags[slot] += 4; /* answered when the evaluation completes */
+        else
+            vkat_strategy_observe(s->strategy, s->choice, state == SEEN_DONE ? s->seen.values[slot] : INFINITY);
+        return VKAT_OK;
+    }
+    int in_shard = vkat_search_in_shard(s->sp, index);
+    int valid = 0;
+    if (in_shard && (valid = s->hooks->check(s->hooks->user, s->choice)) < 0)
+        return hook_failed(s->hooks, err, "the constraint check");
+    if (vkat_index_map_put(&s->seen, index, INFINITY, valid ? SEEN_PENDING : SEEN_INVALID, NULL) == SIZE_MAX)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (!valid) {
+        /* Another shard's is neither invalid nor evaluated here. */
+        if (in_shard)
+            stats->invalid++;
+        else
+            stats->other_shard++;
+        s->idle++;
+        vkat_strategy_observe(s->strategy, s->choice, INFINITY);
+        return VKAT_OK;
+    }
+    s->idle = 0;
+    if (s->hooks->submit(s->hooks->user, s->choice) != VKAT_OK)
+        return hook_failed(s->hooks, err, "submitting an evaluation");
+    s->in_flight++;
+    return VKAT_OK;
+}
+
+/* Waits for one evaluation in flight and tells the strategy (once per proposal that waited for it) and the counts. */
+static vkat_result complete_one(run_state *s, vkat_search_progress_fn progress, void *progress_user, vkat_error *err)
+{
+    vkat_search_stats *stats = s->stats;
+    double seconds = INFINITY;
+    int resumed = 0;
+    if (s->hooks->complete(s->hooks->user, s->choice, &seconds, &resumed) != VKAT_OK)
+        return hook_failed(s->hooks, err, "an evaluation");
+    s->in_flight--;
+    if (isnan(seconds) || seconds <= 0)
+        seconds = INFINITY;
+    uint64_t index = vkat_search_encode(s->sp, s->choice);
+    size_t slot = vkat_index_map_find(&s->seen, index);
+    if (slot == SIZE_MAX || (s->seen.tags[slot] & 3) != SEEN_PENDING)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "search: an evaluation completed that was not submitted");
+    uint32_t waiters = s->seen.tags[slot] >> 2;
+    s->seen.tags[slot] = SEEN_DONE;
+    s->seen.values[slot] = seconds;
+    if (resumed == 2) {
+        /* Dropped unmeasured: the strategy hears of it, the counts do not. */
+        stats->dropped++;
+        for (uint32_t w = 0; w <= waiters; w++)
+            vkat_strategy_observe(s->strategy, s->choice, INFINITY);
+        return VKAT_OK;
+    }
+    stats->evaluated++;
+    stats->resumed += resumed != 0;
+    if (isinf(seconds))
+        stats->failed++;
+    else if (seconds < stats->best_s) {
+        stats->best_s = seconds;
+        if (stats->best_choice)
+            memcpy(stats->best_choice, s->choice, s->sp->param_count * sizeof *s->choice);
+    }
+    for (uint32_t w = 0; w <= waiters; w++)
+        vkat_strategy_observe(s->strategy, s->choice, seconds);
+    stats->last_evaluated = index;
+    stats->last_s = seconds;
+    stats->elapsed_s = vkat_now() - s->start;
+    if (progress)
+        progress(progress_user, stats);
+    return VKAT_OK;
+}
+
 vkat_result vkat_search_run(vkat_strategy *strategy, const vkat_search_hooks *hooks, const vkat_search_limits *limits,
                             vkat_search_progress_fn progress, void *progress_user, vkat_search_stats *stats,
                             vkat_error *err)
 {
-    const vkat_search_space *sp = &strategy->space;
-    size_t np = sp->param_count;
     uint32_t *best = stats->best_choice;
     memset(stats, 0, sizeof *stats);
     stats->best_choice = best;
     stats->best_s = INFINITY;
-    uint64_t budget = limits->budget ? limits->budget : UINT64_MAX;
-    uint32_t window = limits->window ? limits->window : 1;
-    uint64_t patience = limits->patience ? limits->patience : 100000;
-
-    vkat_index_map seen = {0};
-    uint32_t *choice = malloc((np ? np : 1) * sizeof *choice);
+    run_state s = {
+        .strategy = strategy, .sp = &strategy->space, .hooks = hooks, .limits = limits, .stats = stats,
+        .budget = limits->budget ? limits->budget : UINT64_MAX,
+        .window = limits->window ? limits->window : 1,
+        .patience = limits->patience ? limits->patience : 100000,
+    };
+    size_t np = s.sp->param_count;
     vkat_result r = VKAT_OK;
-    if (!choice) {
+    if (!(s.choice = malloc((np ? np : 1) * sizeof *s.choice))) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
-    double start = vkat_now();
-    uint64_t in_flight = 0, idle = 0;
+    s.start = vkat_now();
     int proposing = 1;
     for (;;) {
         /* Fill the window. Proposals answered from memory or found invalid cost nothing, so they loop here. */
-        while (proposing && in_flight < window) {
-            if (limits->valid_count && stats->evaluated + in_flight >= limits->valid_count) {
-                stats->stop = VKAT_STOP_EXHAUSTED; /* every valid configuration is measured or in flight */
+        while (proposing && s.in_flight < s.window) {
+            vkat_search_stop stop = stop_before_proposing(&s);
+            if (stop == VKAT_STOP_NONE && !vkat_strategy_propose(strategy, s.choice))
+                stop = VKAT_STOP_EXHAUSTED;
+            if (stop != VKAT_STOP_NONE) {
+                stats->stop = stop;
                 proposing = 0;
-            } else if (stats->evaluated + in_flight >= budget) {
-                stats->stop = VKAT_STOP_BUDGET;
-                proposing = 0;
-            } else if (limits->budget_s > 0 && vkat_now() - start >= limits->budget_s) {
-                stats->stop = VKAT_STOP_TIME;
-                proposing = 0;
-            } else if (limits->stop && *limits->stop) {
-                stats->stop = VKAT_STOP_INTERRUPTED;
-                proposing = 0;
-            } else if (idle >= patience) {
-                stats->stop = VKAT_STOP_CONVERGED;
-                proposing = 0;
-            } else if (!vkat_strategy_propose(strategy, choice)) {
-                stats->stop = VKAT_STOP_EXHAUSTED;
-                proposing = 0;
-            }
-            if (!proposing)
                 break;
-            stats->proposed++;
-            uint64_t index = vkat_search_encode(sp, choice);
-            size_t slot = vkat_index_map_find(&seen, index);
-            if (slot != SIZE_MAX) {
-                stats->duplicates++;
-                idle++;
-                uint32_t state = seen.tags[slot] & 3;
-                if (state == SEEN_PENDING)
-                    seen.tags[slot] += 4; /* answered when the evaluation completes */
-                else
-                    vkat_strategy_observe(strategy, choice, state == SEEN_DONE ? seen.values[slot] : INFINITY);
-                continue;
             }
-            if (!vkat_search_in_shard(sp, index)) {
-                /* Another shard's: costs nothing here, and is neither invalid nor evaluated. */
-                if (vkat_index_map_put(&seen, index, INFINITY, SEEN_INVALID, NULL) == SIZE_MAX) {
-                    r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-                    goto cleanup;
-                }
-                stats->other_shard++;
-                idle++;
-                vkat_strategy_observe(strategy, choice, INFINITY);
-                continue;
-            }
-            int valid = hooks->check(hooks->user, choice);
-            if (valid < 0) {
-                r = hook_failed(hooks, err, "the constraint check");
+            if ((r = offer(&s, err)) != VKAT_OK)
                 goto cleanup;
-            }
-            if (vkat_index_map_put(&seen, index, INFINITY, valid ? SEEN_PENDING : SEEN_INVALID, NULL) == SIZE_MAX) {
-                r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-                goto cleanup;
-            }
-            if (!valid) {
-                stats->invalid++;
-                idle++;
-                vkat_strategy_observe(strategy, choice, INFINITY);
-                continue;
-            }
-            idle = 0;
-            if ((r = hooks->submit(hooks->user, choice)) != VKAT_OK) {
-                r = hook_failed(hooks, err, "submitting an evaluation");
-                goto cleanup;
-            }
-            in_flight++;
         }
-        if (!in_flight)
+        if (!s.in_flight)
             break;
-        double seconds = INFINITY;
-        int resumed = 0;
-        if ((r = hooks->complete(hooks->user, choice, &seconds, &resumed)) != VKAT_OK) {
-            r = hook_failed(hooks, err, "an evaluation");
+        if ((r = complete_one(&s, progress, progress_user, err)) != VKAT_OK)
             goto cleanup;
-        }
-        in_flight--;
-        if (isnan(seconds) || seconds <= 0)
-            seconds = INFINITY;
-        uint64_t index = vkat_search_encode(sp, choice);
-        size_t slot = vkat_index_map_find(&seen, index);
-        uint32_t waiters = 0;
-        if (slot == SIZE_MAX || (seen.tags[slot] & 3) != SEEN_PENDING) {
-            r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "search: an evaluation completed that was not submitted");
-            goto cleanup;
-        }
-        waiters = seen.tags[slot] >> 2;
-        seen.tags[slot] = SEEN_DONE;
-        seen.values[slot] = seconds;
-        if (resumed == 2) {
-            /* Dropped unmeasured: the strategy hears of it, the counts do not. */
-            stats->dropped++;
-            for (uint32_t w = 0; w <= waiters; w++)
-                vkat_strategy_observe(strategy, choice, INFINITY);
-            continue;
-        }
-        stats->evaluated++;
-        stats->resumed += resumed != 0;
-        if (isinf(seconds))
-            stats->failed++;
-        else if (seconds < stats->best_s) {
-            stats->best_s = seconds;
-            if (stats->best_choice)
-                memcpy(stats->best_choice, choice, np * sizeof *choice);
-        }
-        for (uint32_t w = 0; w <= waiters; w++)
-            vkat_strategy_observe(strategy, choice, seconds);
-        stats->last_evaluated = index;
-        stats->last_s = seconds;
-        stats->elapsed_s = vkat_now() - start;
-        if (progress)
-            progress(progress_user, stats);
     }
-    stats->elapsed_s = vkat_now() - start;
+    stats->elapsed_s = vkat_now() - s.start;
     stats->final = 1;
     if (progress)
         progress(progress_user, stats);
 
 cleanup:
-    vkat_index_map_free(&seen);
-    free(choice);
+    vkat_index_map_free(&s.seen);
+    free(s.choice);
     return r;
 }
