@@ -84,8 +84,12 @@ static void usage(FILE *f)
             "  --kernel-timeout SECONDS  how long one submission to the GPU (a checked run, a warm-up or timed\n"
             "                      batch) may take before the variant is stored as timeout (default 10; the\n"
             "                      reference gets at least 60); --watchdog catches what never returns at all\n"
-            "  --warmup SECONDS    warm-up before timing each variant, so the GPU clocks are up (default 0.2;\n"
-            "                      the gaps between variants let them drop)\n"
+            "  --warmup SECONDS    the most warm-up before timing each variant, so the GPU clocks are up (default\n"
+            "                      0.2; the gaps between variants let them drop): timed batches back to back until\n"
+            "                      the variant's times stop falling, after at least --warmup-min\n"
+            "  --warmup-min SECONDS  the least warm-up (default 0.02); --warmup-min equal to --warmup: a fixed\n"
+            "                      warm-up. VKAT_MEASURE_TRACE=FILE writes each warm-up batch and variant\n"
+            "                      measured to FILE (its times; src/run/measure_trace.h)\n"
             "  --repetitions N     timed samples per variant (default 10; with racing, contenders take more)\n"
             "  --race | --no-race  racing (default on): a variant whose first samples put it clearly behind the\n"
             "                      best so far (its least sample less 3 MADs, at least 2%%, above the best's\n"
@@ -269,6 +273,17 @@ static int parse_args(int argc, char **argv, tune_args *a)
                 fprintf(stderr, "vkautotune: --warmup '%s': expected seconds\n", v);
                 return 0;
             }
+            if (a->timing.warmup_s == 0)
+                a->timing.warmup_s = -1; /* none: zero would mean the default */
+        } else if (!strcmp(o, "--warmup-min")) {
+            NEEDS_VALUE();
+            char *end;
+            double w = strtod(v, &end);
+            if (end == v || *end || !(w >= 0)) {
+                fprintf(stderr, "vkautotune: --warmup-min '%s': expected seconds\n", v);
+                return 0;
+            }
+            a->timing.min_warmup_s = w > 0 ? w : -1; /* 0 is spelt negative: zero means the default */
         } else if (!strcmp(o, "--repetitions")) {
             NEEDS_VALUE();
             uint64_t n;
@@ -728,6 +743,10 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(t, "measure", json_object_new_double(rep->times.measure));
     json_object_object_add(t, "checked", json_object_new_int64((int64_t)rep->times.checked));
     json_object_object_add(t, "checked_on_gpu", json_object_new_int64((int64_t)rep->times.checked_gpu));
+    json_object_object_add(t, "warmup", json_object_new_double(rep->times.warmup));
+    json_object_object_add(t, "warmup_capped", json_object_new_int64((int64_t)rep->times.warmup_capped));
+    json_object_object_add(t, "wait", json_object_new_double(rep->times.wait));
+    json_object_object_add(t, "store", json_object_new_double(rep->times.store));
     json_object_object_add(o, "time_split_s", t);
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < n; i++)

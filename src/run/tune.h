@@ -28,14 +28,18 @@ typedef struct vkat_tune_progress {
     int done;           /* the last call of a run */
 } vkat_tune_progress;
 
-/* Where the time went. Preparation stages are summed over worker threads (CPU seconds); check and measure are
- * the measuring thread's wall time. */
+/* Where the time went. Preparation stages are summed over worker threads (CPU seconds); check, measure, wait and
+ * store are the measuring threads' wall time (summed over lanes). */
 typedef struct vkat_tune_times {
     unsigned jobs;          /* worker threads (1: serial) */
     double instantiate, compile, validate, pipeline, check, measure;
     uint64_t compile_hits;  /* variants whose SPIR-V came from the compile cache (specialization constants) */
     uint64_t checked;       /* variants given a checked run (check / checked: seconds per variant) */
     uint64_t checked_gpu;   /* of those, judged correct on the device without reading an output back */
+    /* The measuring thread's other time: warm-up (a part of measure), waiting for the next prepared variant, and
+     * writing rows (the pending row before a variant runs and its result) */
+    double warmup, wait, store;
+    uint64_t warmup_capped; /* variants warmed up for the whole maximum: times still falling, or a fixed warm-up */
 } vkat_tune_times;
 
 /* Where a variant's outputs are compared with the reference's. */
