@@ -1318,8 +1318,9 @@ static vkat_result warm_up(vkat_kernel *k, const uint32_t groups[3], const void 
     double *times = malloc(2 * MAX_WARMUP_BATCHES * sizeof *times), *at = times + MAX_WARMUP_BATCHES;
     if (!times)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    /* Batches of about a quarter of the comparison window, so that each window holds a few of them. */
-    double target = fmax(o->min_sample_s, o->min_warmup_s / 8);
+    /* Batches of 2.5 ms (less for a short minimum: each comparison window, half the minimum, holds two at least):
+     * long against the host's gap between them, short enough to see the clocks' ramp, whatever the maximum. */
+    double target = fmax(o->min_sample_s, fmin(2.5e-3, o->min_warmup_s / 4));
     double start = vkat_now();
     out->idle_s = k->ws->last_done > 0 ? start - k->ws->last_done : 0;
     uint32_t batch = 1, n = 0;

@@ -178,7 +178,7 @@ typedef struct job {
     double t_instantiate, t_compile, t_validate, t_pipeline;
     int cache_hit;
     /* on the measuring thread, for the trace (measure_trace.h) */
-    double t_wait, t_check, t_warmup, t_measure, t_store;
+    double t_wait, t_check, t_warmup, t_measure, t_store, warm_last;
     uint32_t samples;
     /* the outcome, as the measuring lane hands it back */
     struct run_ctx *lane;
@@ -741,6 +741,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
             j->t_measure = vkat_now() - t1;
             t->measure += j->t_measure; /* a raced-out variant's partial time too */
             j->t_warmup = tm.warmup_s;
+            j->warm_last = tm.warmup_last_s;
             j->samples = tm.samples;
             t->warmup += tm.warmup_s;
             t->warmup_capped += r == VKAT_OK && !tm.warmup_settled;
@@ -943,7 +944,7 @@ static void lane_measure(run_ctx *c, job *j)
     pending.status = VKAT_STATUS_ABORTED;
     snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running%s%s",
              c->opts->claim ? " " : "", c->opts->claim ? c->opts->claim : "");
-    j->t_check = j->t_warmup = j->t_measure = 0;
+    j->t_check = j->t_warmup = j->t_measure = j->warm_last = 0;
     j->samples = 0;
     double t0 = vkat_now();
     j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error);
@@ -960,7 +961,8 @@ static void lane_measure(run_ctx *c, job *j)
     c->times->store += j->t_store;
     if (c->search->trace) {
         vkat_measure_trace_variant v = {vkat_status_name(j->row.status), j->row.config, j->samples, j->t_wait,
-                                        j->t_pipeline, j->t_check, j->t_warmup, j->t_measure, j->t_store};
+                                        j->t_pipeline, j->t_check, j->t_warmup, j->t_measure, j->t_store,
+                                        j->warm_last, j->samples ? j->row.median_s : 0};
         vkat_measure_trace_variant_line(c->search->trace, (unsigned)(c - c->search->lanes), &v);
     }
     if (j->fatal != VKAT_OK)
