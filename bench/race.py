@@ -71,9 +71,19 @@ def env(trace=None):
     return e
 
 
-def run_json(cmd, trace=None):
+def split_mode(words):
+    """A mode's words: leading NAME=VALUE ones are environment variables, the rest vkautotune options."""
+    extra = {}
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        k, _, v = words[0].partition("=")
+        extra[k], words = v, words[1:]
+    return extra, words
+
+
+def run_json(cmd, trace=None, extra=None):
     start = time.monotonic()
-    out = subprocess.run(cmd + ["--json", "--top", "1"], env=env(trace), capture_output=True, text=True)
+    out = subprocess.run(cmd + ["--json", "--top", "1"], env=dict(env(trace), **(extra or {})), capture_output=True,
+                         text=True)
     wall = time.monotonic() - start
     if out.returncode != 0:
         sys.stderr.write(out.stderr)
@@ -81,13 +91,13 @@ def run_json(cmd, trace=None):
     return json.loads(out.stdout)[0], wall
 
 
-def run_pty(cmd, trace=None):
+def run_pty(cmd, trace=None, extra=None):
     """Runs cmd with stderr on a pseudo-terminal (so the progress line is live) and stdout to a pipe. Returns the
     parsed --json, the wall time, and [(seconds since start, best ms)] at every change of the best."""
     master, slave = pty.openpty()
     start = time.monotonic()
-    p = subprocess.Popen(cmd + ["--json", "--top", "1"], env=env(trace), stdout=subprocess.PIPE, stderr=slave,
-                         stdin=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd + ["--json", "--top", "1"], env=dict(env(trace), **(extra or {})),
+                         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
     bests, text, buf = [], b"", b""
     best_re = re.compile(rb"best ([0-9.e+-]+) ms")
@@ -283,7 +293,8 @@ def main():
     ap.add_argument("--modes", default="baseline,new", help="comma list of " + ", ".join(MODES)
                     + "; the first is the baseline")
     ap.add_argument("--mode", action="append", default=[], metavar="NAME=ARGS",
-                    help="another mode: its name and vkautotune options, e.g. 'new50=--race --warmup-min 0.05'")
+                    help="another mode: its name, environment variables and vkautotune options, e.g. "
+                    "'new50=--race --warmup-min 0.05', 'samenice=VKAT_WORKER_NICE=0 --race'")
     ap.add_argument("--search-modes", help="the modes of the from-scratch searches (default: the baseline and the "
                     "last of --modes)")
     ap.add_argument("--replay-min", default="0.02,0.05",
@@ -320,7 +331,7 @@ def main():
         return os.path.join(args.trace_dir, f"{label}-{mode}.tsv") if args.trace_dir else None
 
     def fixed(mode):  # a fixed warm-up: its trace shows the whole ramp, on which the rule is replayed
-        a = MODES[mode]
+        a = split_mode(MODES[mode])[1]
         return "--warmup-min" in a and "--warmup" in a and \
             a[a.index("--warmup-min") + 1] == a[a.index("--warmup") + 1]
 
@@ -336,11 +347,12 @@ def main():
             dbs, res = {}, {}
             for mode in modes:
                 db = os.path.join(work, f"{i}-{mode}.db")
+                extra, margs = split_mode(MODES[mode])
                 cmd = base_cmd(args, space, db) + ["--strategy", "random", "--seed", str(args.seed), "--budget",
-                                                    str(args.pair_budget)] + MODES[mode]
-                commands.append(" ".join(cmd))
+                                                    str(args.pair_budget)] + margs
+                commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
                 trace = trace_for(f"pair-{name}", mode)
-                r, wall = run_json(cmd, trace)
+                r, wall = run_json(cmd, trace, extra)
                 dbs[mode], res[mode] = db, r
                 if summary(trace, mode):
                     trace_lines.append(f"| {name} | pair | {mode} | {summary(trace, mode)}")
@@ -380,11 +392,12 @@ def main():
                 seed = args.seed + 1 + k
                 for mode in search_modes:
                     db = os.path.join(work, f"search-{name}-{seed}-{mode}.db")
+                    extra, margs = split_mode(MODES[mode])
                     cmd = base_cmd(args, space, db) + ["--budget", f"{args.search_seconds:g}s", "--seed",
-                                                        str(seed)] + MODES[mode]
-                    commands.append(" ".join(cmd))
+                                                        str(seed)] + margs
+                    commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
                     trace = trace_for(f"search-{name}-{seed}", mode)
-                    r, wall, bests = run_pty(cmd, trace)
+                    r, wall, bests = run_pty(cmd, trace, extra)
                     runs[(seed, mode)] = (r, wall, bests)
                     if r.get("best"):
                         best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
@@ -421,7 +434,8 @@ def main():
 
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = [f"Tuning time at real sizes, {stamp}; seed {args.seed}, jobs {args.jobs}, pipeline cache off; modes "
-            + ", ".join(f"{m} ({' '.join(MODES[m])})" for m in modes) + f"; baseline {base}.", "",
+            + ", ".join(f"{m} ({' '.join(MODES[m])})" for m in dict.fromkeys(modes + search_modes))
+            + f"; baseline {base}.", "",
             f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. Time split: "
             + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the rest the measuring "
             "thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to the maximum.", "",

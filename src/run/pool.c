@@ -5,6 +5,12 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
@@ -40,9 +46,28 @@ static slot *next_queued(vkat_pool *p)
     return NULL;
 }
 
+/* Workers run below the consumer's priority: when they fill every core (NVIDIA's pipeline creation can), the
+ * measuring thread must still wake at once after each fence, or the GPU waits between submissions and its clocks
+ * fall. Linux applies nice per thread; elsewhere nothing changes. VKAT_WORKER_NICE (0-19, default 10) says by how
+ * much, so that the difference can be measured (0: the consumer's priority). */
+static void lower_priority(void)
+{
+#ifdef __linux__
+    const char *v = getenv("VKAT_WORKER_NICE");
+    int by = v && *v ? atoi(v) : 10;
+    if (by <= 0)
+        return;
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, 0); /* this thread's, on Linux */
+    if (errno == 0)
+        (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), now + (by > 19 ? 19 : by));
+#endif
+}
+
 static void *worker_main(void *arg)
 {
     vkat_pool *p = arg;
+    lower_priority();
     pthread_mutex_lock(&p->lock);
     for (;;) {
         slot *s = NULL;
