@@ -80,14 +80,25 @@ def split_mode(words):
     return extra, words
 
 
+RUN_TIMEOUT = 180  # seconds: a run that hangs costs this much of a GPU call, not all of it
+
+
+def failed_run(cmd, why, stderr):
+    """A run that did not finish: said in its row (the call goes on with the next)."""
+    sys.stderr.write(stderr[-2000:] + f"\nrace.py: {' '.join(cmd)}: {why}\n")
+    return {"skipped": f"the run failed: {why}"}
+
+
 def run_json(cmd, trace=None, extra=None):
     start = time.monotonic()
-    out = subprocess.run(cmd + ["--json", "--top", "1"], env=dict(env(trace), **(extra or {})), capture_output=True,
-                         text=True)
+    try:
+        out = subprocess.run(cmd + ["--json", "--top", "1"], env=dict(env(trace), **(extra or {})),
+                             capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return failed_run(cmd, f"no end within {RUN_TIMEOUT} s", ""), RUN_TIMEOUT
     wall = time.monotonic() - start
     if out.returncode != 0:
-        sys.stderr.write(out.stderr)
-        raise SystemExit(f"{' '.join(cmd)} exited {out.returncode}")
+        return failed_run(cmd, f"exit {out.returncode}", out.stderr), wall
     return json.loads(out.stdout)[0], wall
 
 
@@ -122,13 +133,14 @@ def run_pty(cmd, trace=None, extra=None):
                         bests.append((now, ms))
         elif p.poll() is not None:
             break
+        if time.monotonic() - start > RUN_TIMEOUT:
+            p.kill()
     stdout = p.stdout.read()
     p.wait()
     wall = time.monotonic() - start
     os.close(master)
     if p.returncode != 0:
-        sys.stderr.write(text.decode(errors="replace")[-2000:])
-        raise SystemExit(f"{' '.join(cmd)} exited {p.returncode}")
+        return failed_run(cmd, f"exit {p.returncode}", text.decode(errors="replace")), wall, bests
     return json.loads(stdout)[0], wall, bests
 
 
@@ -365,6 +377,9 @@ def main():
                     best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
             for mode in modes:
                 r = res[mode]
+                if r.get("skipped"):
+                    pair_lines.append(f"| {name} | {mode} | skipped: {r['skipped']} |" + " |" * 8)
+                    continue
                 n, secs = r.get("evaluated", 0), r.get("seconds", 0)
                 bm = r["best"][0]["median_ms"] if r.get("best") else float("nan")
                 if mode == base:
