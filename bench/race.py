@@ -315,7 +315,8 @@ def main():
     ap.add_argument("--problem", help="problem override for every space (default: each space's own)")
     ap.add_argument("--device")
     ap.add_argument("--pair-budget", type=int, default=40, help="variants per paired run")
-    ap.add_argument("--search-seconds", type=float, default=25, help="time budget of each from-scratch search")
+    ap.add_argument("--search-seconds", default="25", help="time budget of each from-scratch search; a comma list "
+                    "gives each search mode its own (the last for the rest)")
     ap.add_argument("--search-seeds", type=int, default=1, help="from-scratch searches per mode and space")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
@@ -331,6 +332,8 @@ def main():
     search_modes = [m for m in args.search_modes.split(",") if m] if args.search_modes else [modes[0], modes[-1]]
     search_modes = list(dict.fromkeys(search_modes))
     replay_min = [float(x) for x in args.replay_min.split(",") if x]
+    budgets = [float(x) for x in args.search_seconds.split(",") if x]
+    search_s = {m: budgets[min(i, len(budgets) - 1)] for i, m in enumerate(search_modes)}
     for m in modes + search_modes:
         if m not in MODES:
             raise SystemExit(f"race.py: unknown mode '{m}' (modes: {', '.join(MODES)})")
@@ -400,7 +403,7 @@ def main():
                     f"{n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | {split(r)} | "
                     f"{t.get('warmup_capped', 0)} | {bm:.4f} | {agreement} |")
 
-        for space in (spaces[:args.search_spaces] if args.search_seconds > 0 else []):
+        for space in (spaces[:args.search_spaces] if max(search_s.values()) > 0 else []):
             name = os.path.basename(space)
             runs = {}
             for k in range(args.search_seeds):
@@ -408,7 +411,7 @@ def main():
                 for mode in search_modes:
                     db = os.path.join(work, f"search-{name}-{seed}-{mode}.db")
                     extra, margs = split_mode(MODES[mode])
-                    cmd = base_cmd(args, space, db) + ["--budget", f"{args.search_seconds:g}s", "--seed",
+                    cmd = base_cmd(args, space, db) + ["--budget", f"{search_s[mode]:g}s", "--seed",
                                                         str(seed)] + margs
                     commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
                     trace = trace_for(f"search-{name}-{seed}", mode)
@@ -442,8 +445,8 @@ def main():
             continue
         b, m = pct(t95s.get((name, base), []), 0.5), pct(ts, 0.5)
         inf = float("inf")
-        ratio = (f"{b / m:.2f}" if b != inf else f"> {args.search_seconds / m:.2f} (baseline: not reached)") \
-            if m != inf else "-"
+        bound = search_s.get(base, budgets[0]) / m if m else inf
+        ratio = (f"{b / m:.2f}" if b != inf else f"> {bound:.2f} (baseline: not reached)") if m != inf else "-"
         show = lambda t: f"{t:.1f}" if t != inf else "not reached"  # noqa: E731
         ratio_lines.append(f"| {name} | {mode} | {show(m)} | {show(b)} | {ratio} |")
 
@@ -462,7 +465,8 @@ def main():
                  "| space | mode | same winner | winner ms | baseline winner ms | winner | baseline winner |",
                  "|" + "---|" * 7, *verdict_lines, ""]
     if search_lines:
-        text += [f"From scratch: the default strategy with --budget {args.search_seconds:g}s; best known = "
+        text += ["From scratch: the default strategy with --budget "
+                 + ", ".join(f"{search_s[m]:g}s ({m})" for m in search_modes) + "; best known = "
                  + ", ".join(f"{os.path.basename(s)} {v:.4f} ms" for s, v in best_ms.items())
                  + (" (given)" if known else " (the best median of this call's runs)")
                  + "; seconds from the process start (device set-up included) until the best so far is within "
