@@ -642,9 +642,9 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
     if (t->evaluated > t->resumed)
         fprintf(o,
                 "time: instantiate %.2f s, compile %.2f s (%llu from cache), validate %.2f s, pipeline %.2f s on %u "
-                "thread(s); check %.2f s, measure %.2f s\n",
+                "thread(s); check %.2f s, measure %.2f s (warm-up %.2f s), waiting %.2f s, storing %.2f s\n",
                 tm->instantiate, tm->compile, (unsigned long long)tm->compile_hits, tm->validate, tm->pipeline,
-                tm->jobs, tm->check, tm->measure);
+                tm->jobs, tm->check, tm->measure, tm->warmup, tm->wait, tm->store);
     if (x->stats && tm->checked)
         fprintf(o, "check: %.4f s per variant over %llu checked run(s), %llu passed on the device\n",
                 tm->check / (double)tm->checked, (unsigned long long)tm->checked, (unsigned long long)tm->checked_gpu);
