@@ -272,7 +272,7 @@ def trace_summary(path, replay_min_s=()):
                     if warm:
                         warm[-1].append((int(p[3]), float(p[4]), float(p[5]), float(p[6])))
                 elif p[0] == "variant":
-                    variants.append([float(x) for x in p[4:12]])
+                    variants.append([float(x) for x in p[4:13]])
     except FileNotFoundError:
         return None
     if not warm or not variants:
@@ -281,8 +281,9 @@ def trace_summary(path, replay_min_s=()):
     ramp = [w[0][2] / w[-1][2] for w in warm if w[-1][2] > 0]
     fall = [min(b[2] for b in w[:max(1, len(w) // 2)]) / min(b[2] for b in w) for w in warm]
     idle = [w[0][3] for w in warm]
-    col = list(zip(*variants))  # wait, pipeline, check, warmup, measure, store, warm_last, median
+    col = list(zip(*variants))  # wait, pipeline, check, warmup, measure, store, warm_last, median, gap
     med = [pct(c, 0.5) for c in col[:6]]
+    gap = f"{pct(col[8], 0.5):.2f} / {pct(col[8], 0.9):.2f} / {max(col[8]):.2f}"
     # the last warm-up batch over the samples' median: above 1, the samples ran faster than the warm-up's end
     late = [v[6] / v[7] for v in variants if v[6] > 0 and v[7] > 0]
     replay = "; ".join(
@@ -293,7 +294,7 @@ def trace_summary(path, replay_min_s=()):
             f"{pct([len(w) for w in warm], 0.5)} | {pct(ramp, 0.5):.3f} / {max(ramp):.3f} | "
             f"{pct(fall, 0.5):.4f} / {max(fall):.4f} | "
             + (f"{pct(late, 0.5):.4f} / {max(late):.4f}" if late else "-")
-            + f" | {pct(idle, 0.5):.2f} / {max(idle):.2f} | " + " / ".join(f"{m:.1f}" for m in med)
+            + f" | {pct(idle, 0.5):.2f} / {max(idle):.2f} | {gap} | " + " / ".join(f"{m:.1f}" for m in med)
             + f" | {replay} |")
 
 
@@ -481,13 +482,14 @@ def main():
                  "first batch's time over the last, median / max; fall = the best of a warm-up's first half over its "
                  "best, median / max (1.0: nothing gained by the second half); end = the last warm-up batch over the "
                  "samples' median, median / max (above 1: the samples ran faster than the warm-up's end, which "
-                 "stopped early); ms the GPU idled before the warm-up, "
-                 "median / max; per variant, median ms of wait / pipeline / check / warm-up / measure / store; "
+                 "stopped early); ms the GPU idled before the warm-up, median / max; gap = ms the GPU idled between "
+                 "variants (from the lane's last submission to the checked run), median / p90 / max; per variant, "
+                 "median ms of wait / pipeline / check / warm-up / measure / store; "
                  "replayed (fixed warm-ups only): where the adaptive rule, with each minimum, would have stopped "
                  "(ms, median / max) and the best time of its last window there over the best of a window as long at "
                  "the end of the fixed warm-up (median / max; above 1: what stopping there would have cost).", "",
-                 "| space | run | mode | warm-ups | warm-up ms | batches | ramp | fall | end | idle ms | "
-                 "per variant ms | replayed |", "|" + "---|" * 12, *trace_lines, ""]
+                 "| space | run | mode | warm-ups | warm-up ms | batches | ramp | fall | end | idle ms | gap ms | "
+                 "per variant ms | replayed |", "|" + "---|" * 13, *trace_lines, ""]
     text += ["Commands:", *(f"    {c}" for c in commands), ""]
     with open(args.out, "w") as f:
         f.write("\n".join(text))

@@ -1286,6 +1286,11 @@ static uint32_t grow_batch(uint32_t batch, double per, double min_sample_s)
     return want > MAX_BATCH ? MAX_BATCH : (uint32_t)want;
 }
 
+double vkat_workspace_idle_s(const vkat_workspace *ws)
+{
+    return ws->last_done > 0 ? vkat_now() - ws->last_done : 0;
+}
+
 /* The options with defaults filled in (zero fields mean "default", as everywhere in the library; a warm-up of 0 is
  * spelt as a negative value). */
 static vkat_timing_opts timing_defaults(const vkat_timing_opts *opts)
@@ -1321,8 +1326,8 @@ static vkat_result warm_up(vkat_kernel *k, const uint32_t groups[3], const void 
     /* Batches of 2.5 ms (less for a short minimum: each comparison window, half the minimum, holds two at least):
      * long against the host's gap between them, short enough to see the clocks' ramp, whatever the maximum. */
     double target = fmax(o->min_sample_s, fmin(2.5e-3, o->min_warmup_s / 4));
+    out->idle_s = vkat_workspace_idle_s(k->ws);
     double start = vkat_now();
-    out->idle_s = k->ws->last_done > 0 ? start - k->ws->last_done : 0;
     uint32_t batch = 1, n = 0;
     vkat_result r = VKAT_OK;
     for (;;) {

@@ -79,6 +79,10 @@ typedef void (*vkat_record_fn)(VkCommandBuffer cmd, void *user);
 vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,
                                   const char *what, vkat_error *err);
 
+/* Seconds since a submission on the workspace last finished (0 before the first): how long the GPU has had
+ * nothing of this thread's to run. */
+double vkat_workspace_idle_s(const vkat_workspace *ws);
+
 /* The poison pattern's bytes for an element type (what an unwritten element reads as). */
 void vkat_poison_element(vkat_elem_type type, void *out);
 

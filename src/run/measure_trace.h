@@ -6,10 +6,11 @@
  *     one warm-up batch: its end in ms from the warm-up's start, its ms per dispatch, and how long the queue had
  *     idled before the warm-up began
  *   variant  lane  status  samples  wait_ms  pipeline_ms  check_ms  warmup_ms  measure_ms  store_ms
- *            warm_last_ms  median_ms  config
+ *            warm_last_ms  median_ms  gap_ms  config
  *     one variant done: how long its lane waited for it to be prepared, its pipeline's creation (on a worker),
  *     checked run, warm-up, whole measurement (warm-up included) and the rows written for it; the last warm-up
- *     batch's and the samples' median ms per dispatch (the samples well below the warm-up's end: it ended early)
+ *     batch's and the samples' median ms per dispatch (the samples well below the warm-up's end: it ended early);
+ *     how long the GPU had idled (since this lane's last submission finished) when its checked run began
  * Lines of several lanes interleave whole. Nothing here decides anything. */
 #ifndef VKAT_MEASURE_TRACE_H
 #define VKAT_MEASURE_TRACE_H
@@ -40,6 +41,7 @@ typedef struct vkat_measure_trace_variant {
     uint32_t samples;
     double wait_s, pipeline_s, check_s, warmup_s, measure_s, store_s;
     double warm_last_s, median_s; /* per dispatch; 0: not timed */
+    double gap_s;                 /* the GPU's idle time before the checked run */
 } vkat_measure_trace_variant;
 void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_trace_variant *v);
 

@@ -179,6 +179,7 @@ typedef struct job {
     int cache_hit;
     /* on the measuring thread, for the trace (measure_trace.h) */
     double t_wait, t_check, t_warmup, t_measure, t_store, warm_last;
+    double gap; /* how long the GPU had idled when the checked run began */
     uint32_t samples;
     /* the outcome, as the measuring lane hands it back */
     struct run_ctx *lane;
@@ -712,6 +713,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     t->compile_hits += j->cache_hit;
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
+        j->gap = vkat_workspace_idle_s(c->ws);
         double t0 = vkat_now();
         r = checked_run(c, j->kernel, &j->launch, j->env, row, &verr);
         double t1 = vkat_now();
@@ -944,7 +946,7 @@ static void lane_measure(run_ctx *c, job *j)
     pending.status = VKAT_STATUS_ABORTED;
     snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running%s%s",
              c->opts->claim ? " " : "", c->opts->claim ? c->opts->claim : "");
-    j->t_check = j->t_warmup = j->t_measure = j->warm_last = 0;
+    j->t_check = j->t_warmup = j->t_measure = j->warm_last = j->gap = 0;
     j->samples = 0;
     double t0 = vkat_now();
     j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error);
@@ -962,7 +964,7 @@ static void lane_measure(run_ctx *c, job *j)
     if (c->search->trace) {
         vkat_measure_trace_variant v = {vkat_status_name(j->row.status), j->row.config, j->samples, j->t_wait,
                                         j->t_pipeline, j->t_check, j->t_warmup, j->t_measure, j->t_store,
-                                        j->warm_last, j->samples ? j->row.median_s : 0};
+                                        j->warm_last, j->samples ? j->row.median_s : 0, j->gap};
         vkat_measure_trace_variant_line(c->search->trace, (unsigned)(c - c->search->lanes), &v);
     }
     if (j->fatal != VKAT_OK)
