@@ -16,7 +16,7 @@ FILE *vkat_measure_trace_open(void)
         vkat_log(VKAT_LOG_WARN, "%s=%s: %s; no trace", VKAT_MEASURE_TRACE_ENV, path, strerror(errno));
         return NULL;
     }
-    if (ftell(f) == 0)
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) /* new or empty (a restarted child appends) */
         fprintf(f, "# batch\tlane\tbatch\tdispatches\tat_ms\tper_dispatch_ms\tidle_ms\tconfig\n"
                    "# variant\tlane\tstatus\tsamples\twait_ms\tpipeline_ms\tcheck_ms\twarmup_ms\tmeasure_ms\tstore_ms"
                    "\twarm_last_ms\tmedian_ms\tgap_ms\tconfig\n");
