@@ -219,7 +219,7 @@ TOLERANCE = 0.005  # VKAT_WARMUP_TOLERANCE (src/run/warmup.h)
 
 def settled(per, at, n, min_s):
     """src/run/warmup.c's vkat_warmup_settled, for replaying it on the traces of fixed warm-ups."""
-    if n < 3 or at[n - 1] < min_s:
+    if n < 2 or at[n - 1] < min_s:
         return False
     window, end = min_s / 2, at[n - 1]
     i = n - 1

@@ -34,10 +34,10 @@ int main(void)
 {
     double per[400], at[400];
 
-    /* Flat: not before three batches, not before the minimum, then at once. */
+    /* Flat: not before two batches (one against one), not before the minimum, then at once. */
     batches(per, at, 400, 1e-3, flat);
-    CHECK(!vkat_warmup_settled(per, at, 2, 0));
-    CHECK(vkat_warmup_settled(per, at, 3, 0));
+    CHECK(!vkat_warmup_settled(per, at, 1, 0));
+    CHECK(vkat_warmup_settled(per, at, 2, 0));
     CHECK(!vkat_warmup_settled(per, at, 19, 0.02));
     CHECK(vkat_warmup_settled(per, at, 20, 0.02));
 
@@ -65,15 +65,17 @@ int main(void)
     /* A slow first batch (first use of the pipeline) holds nothing up once a warm one follows it; two slow ones
      * in a row read as still falling. */
     batches(per, at, 400, 1e-3, slow_first);
+    CHECK(!vkat_warmup_settled(per, at, 2, 0));
     CHECK(vkat_warmup_settled(per, at, 3, 0));
     per[1] = 4e-3;
     CHECK(!vkat_warmup_settled(per, at, 3, 0));
 
-    /* Batches longer than the window: the last against the one before. */
+    /* Batches longer than the window: the last against the one before, from the second on. */
     batches(per, at, 400, 30e-3, ramp);
-    CHECK(!vkat_warmup_settled(per, at, 3, 0.02));
+    CHECK(!vkat_warmup_settled(per, at, 2, 0.02) && !vkat_warmup_settled(per, at, 3, 0.02));
     batches(per, at, 400, 30e-3, flat);
-    CHECK(vkat_warmup_settled(per, at, 3, 0.02));
+    CHECK(vkat_warmup_settled(per, at, 2, 0.02));
+    CHECK(!vkat_warmup_settled(per, at, 2, 0.02 + 61e-3)); /* not before the minimum, however long the batches */
 
     /* A fixed warm-up: the minimum is never reached before the maximum. */
     batches(per, at, 400, 1e-3, flat);

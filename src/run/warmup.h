@@ -17,7 +17,7 @@
 #define VKAT_WARMUP_TOLERANCE 0.005
 
 /* 1 when the warm-up may stop after batch n-1: per[i] is batch i's seconds per dispatch, at[i] the seconds from the
- * warm-up's start to batch i's end (increasing), min_s the minimum warm-up. 0 with fewer than 3 batches, before
+ * warm-up's start to batch i's end (increasing), min_s the minimum warm-up. 0 with fewer than 2 batches, before
  * min_s, or while the last window's best is faster than the one before by more than the tolerance. */
 int vkat_warmup_settled(const double *per, const double *at, uint32_t n, double min_s);
 
