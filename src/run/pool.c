@@ -46,15 +46,15 @@ static slot *next_queued(vkat_pool *p)
     return NULL;
 }
 
-/* Workers run below the consumer's priority: when they fill every core (NVIDIA's pipeline creation can), the
- * measuring thread must still wake at once after each fence, or the GPU waits between submissions and its clocks
- * fall. Linux applies nice per thread; elsewhere nothing changes. VKAT_WORKER_NICE (0-19, default 10) says by how
- * much, so that the difference can be measured (0: the consumer's priority). */
+/* Workers may run below the consumer's priority, so that pipeline creation filling every core cannot delay the
+ * measuring thread between submissions. Measured on the H200 (records/session7-issue-22.md): 10 nice levels gave
+ * no gain (three spaces, each a little faster at the same priority), so the default is 0. Linux applies nice per
+ * thread; elsewhere nothing changes. VKAT_WORKER_NICE (0-19) sets it. */
 static void lower_priority(void)
 {
 #ifdef __linux__
     const char *v = getenv("VKAT_WORKER_NICE");
-    int by = v && *v ? atoi(v) : 10;
+    int by = v && *v ? atoi(v) : 0;
     if (by <= 0)
         return;
     errno = 0;
