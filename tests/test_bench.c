@@ -9,9 +9,10 @@
 
 #define N 1000u /* not a multiple of the workgroup size: the guards matter */
 
-/* What a warm-up trace saw: how many batches, and whether they came in order. */
+/* What a warm-up trace saw: how many batches, and whether they came in order (a warm-up taken again, when the
+ * samples beat the first one's end, starts again from batch 0). */
 typedef struct trace_log {
-    uint32_t count;
+    uint32_t count, next;
     int ordered;
     double last_at;
 } trace_log;
@@ -19,9 +20,11 @@ typedef struct trace_log {
 static void record_batch(void *user, const vkat_warmup_batch *b)
 {
     trace_log *tl = user;
-    tl->ordered = (tl->count == 0 || tl->ordered) && b->index == tl->count && b->at_s >= tl->last_at &&
-                  b->dispatches >= 1 && b->per_dispatch_s > 0 && b->idle_s >= 0;
+    int in_order = b->index == tl->next ? b->at_s >= tl->last_at : b->index == 0 && tl->count > 0;
+    tl->ordered = (tl->count == 0 || tl->ordered) && in_order && b->dispatches >= 1 && b->per_dispatch_s > 0 &&
+                  b->idle_s >= 0;
     tl->last_at = b->at_s;
+    tl->next = b->index + 1;
     tl->count++;
 }
 

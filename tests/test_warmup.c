@@ -77,6 +77,15 @@ int main(void)
     CHECK(vkat_warmup_settled(per, at, 2, 0.02));
     CHECK(!vkat_warmup_settled(per, at, 2, 0.02 + 61e-3)); /* not before the minimum, however long the batches */
 
+    /* Samples clearly faster than the warm-up's end (the H200's plateau: 3.74 ms, then 0.81): ended early; within
+     * 2 %, or slower, not; a few fast outliers do not move the median. */
+    double warm[] = {0.81e-3, 0.80e-3, 0.82e-3}, same[] = {3.70e-3, 3.75e-3, 3.69e-3};
+    double mixed[] = {3.7e-3, 3.8e-3, 0.8e-3};
+    CHECK(vkat_warmup_ended_early(3.74e-3, warm, 3));
+    CHECK(!vkat_warmup_ended_early(3.74e-3, same, 3));
+    CHECK(!vkat_warmup_ended_early(3.74e-3, mixed, 3));
+    CHECK(!vkat_warmup_ended_early(0, warm, 3) && !vkat_warmup_ended_early(3.74e-3, warm, 0));
+
     /* A fixed warm-up: the minimum is never reached before the maximum. */
     batches(per, at, 400, 1e-3, flat);
     CHECK(!vkat_warmup_settled(per, at, 199, 0.2));

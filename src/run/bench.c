@@ -1443,6 +1443,21 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     uint32_t batch = per * 1 >= o.min_sample_s ? 1 : grow_batch(1, per, o.min_sample_s);
     if (r == VKAT_OK)
         r = take_samples(k, groups, push, &o, host_timing, batch, samples, cap, out, err);
+    if (r == VKAT_OK && vkat_warmup_ended_early(out->warmup_last_s, samples, out->samples)) {
+        /* The samples ran clearly faster than the warm-up's end: it stopped on a plateau (warmup.h). Warm up and
+         * sample again, once; the warm-up time is the sum. */
+        double spent = out->warmup_s;
+        uint32_t batches = out->warmup_batches;
+        out->samples = 0;
+        out->cut = 0;
+        r = warm_up(k, groups, push, &o, host_timing, out, &per, err);
+        out->warmup_s += spent;
+        out->warmup_batches += batches;
+        out->warmup_retaken = 1;
+        batch = per * 1 >= o.min_sample_s ? 1 : grow_batch(1, per, o.min_sample_s);
+        if (r == VKAT_OK)
+            r = take_samples(k, groups, push, &o, host_timing, batch, samples, cap, out, err);
+    }
     if (r == VKAT_OK) {
         summarize(samples, out->samples, out);
         out->host_timed = host_timing;

@@ -174,14 +174,17 @@ typedef struct vkat_timing {
                             with a fixed warm-up) */
     double warmup_first_s, warmup_last_s; /* the first and last warm-up batch, seconds per dispatch: the ramp */
     double idle_s;       /* as vkat_warmup_batch.idle_s */
+    int warmup_retaken;  /* 1: the samples ran clearly faster than the warm-up's end, so both were taken again
+                            (warmup.h; warmup_s and warmup_batches count both) */
     int host_timed;      /* 1: host clock around the fence (no timestamps, or asked for); includes submission
                             overhead (added) */
     int cut;             /* 1: after_sample stopped it before `repetitions` samples */
 } vkat_timing;
 
-/* Warms up until the times stop falling (vkat_timing_opts), then takes timed samples with timestamp queries in one command buffer per sample; ticks are
- * masked with the queue's timestampValidBits and scaled by timestampPeriod. Times are per dispatch.
- * opts may be NULL (defaults). */
+/* Warms up until the times stop falling (vkat_timing_opts), then takes timed samples with timestamp queries in one
+ * command buffer per sample; ticks are masked with the queue's timestampValidBits and scaled by timestampPeriod.
+ * Times are per dispatch. Samples clearly faster than the warm-up's end (it stopped on a plateau) are taken again,
+ * after a second warm-up (vkat_timing.warmup_retaken). opts may be NULL (defaults). */
 vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const void *push,
                                 const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err);
 

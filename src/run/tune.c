@@ -747,6 +747,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
             j->samples = tm.samples;
             t->warmup += tm.warmup_s;
             t->warmup_capped += r == VKAT_OK && !tm.warmup_settled;
+            t->warmup_retaken += r == VKAT_OK && tm.warmup_retaken;
             if (r == VKAT_OK && tm.cut) {
                 row->status = VKAT_STATUS_RACED;
                 row->race_bound_s = rc.cut_bound;
@@ -1350,6 +1351,7 @@ cleanup:
         report->times.checked_gpu += lane_times[i].checked_gpu;
         report->times.warmup += lane_times[i].warmup;
         report->times.warmup_capped += lane_times[i].warmup_capped;
+        report->times.warmup_retaken += lane_times[i].warmup_retaken;
         report->times.wait += lane_times[i].wait;
         report->times.store += lane_times[i].store;
     }

@@ -40,6 +40,7 @@ typedef struct vkat_tune_times {
      * writing rows (the pending row before a variant runs and its result) */
     double warmup, wait, store;
     uint64_t warmup_capped; /* variants warmed up for the whole maximum: times still falling, or a fixed warm-up */
+    uint64_t warmup_retaken; /* variants warmed up and sampled again: their samples beat the warm-up's end */
 } vkat_tune_times;
 
 /* Where a variant's outputs are compared with the reference's. */

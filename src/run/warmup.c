@@ -2,6 +2,8 @@
 #include "warmup.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 int vkat_warmup_settled(const double *per, const double *at, uint32_t n, double min_s)
 {
@@ -22,4 +24,23 @@ int vkat_warmup_settled(const double *per, const double *at, uint32_t n, double 
     while (j > 0 && at[j - 1] > start - window)
         before = fmin(before, per[--j]);
     return last >= before * (1 - VKAT_WARMUP_TOLERANCE);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int vkat_warmup_ended_early(double warm_last_s, const double *samples, uint32_t n)
+{
+    double v[4096];
+    if (n == 0 || !(warm_last_s > 0))
+        return 0;
+    if (n > 4096)
+        n = 4096;
+    memcpy(v, samples, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_double);
+    double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return median < warm_last_s * (1 - VKAT_WARMUP_EARLY);
 }

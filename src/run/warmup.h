@@ -21,4 +21,13 @@
  * min_s, or while the last window's best is faster than the one before by more than the tolerance. */
 int vkat_warmup_settled(const double *per, const double *at, uint32_t n, double min_s);
 
+/* A warm-up can stop on a plateau: on the H200 a kernel ran flat at 4.6x its warm time for a whole 24 ms warm-up,
+ * then warm in its samples (records/session7-issue-22.md). Samples whose median is more than this much below the
+ * warm-up's last batch say the warm-up ended early. */
+#define VKAT_WARMUP_EARLY 0.02
+
+/* 1 when the median of the n >= 1 samples (seconds per dispatch, any order; at most 4096 are looked at) is below
+ * the warm-up's last batch, warm_last_s, by more than VKAT_WARMUP_EARLY. */
+int vkat_warmup_ended_early(double warm_last_s, const double *samples, uint32_t n);
+
 #endif
