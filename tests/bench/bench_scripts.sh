@@ -75,5 +75,5 @@ check "cmgemm says why it was skipped" grep -q "^| cmgemm_f16.ini | skipped: " "
 check "the from-scratch searches, baseline and new" grep -q "^| gemm.ini | 2 | baseline | [0-9]* | [0-9.]* | 0 | " "$T/race.md"
 check "and the time-to-0.95 comparison" grep -q "^| gemm.ini | new | \(not reached\|[0-9][0-9.]*\) | " "$T/race.md"
 check "the traces, with the rule replayed on the baseline's fixed warm-ups" \
-    grep -q "^| gemm.ini | pair | baseline | 8 | .* | 0.02 s: " "$T/race.md"
+    grep -q "^| gemm.ini | pair | baseline | [0-9]* | .* | 0.02 s: " "$T/race.md"
 finish
