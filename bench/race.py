@@ -1,22 +1,32 @@
 #!/usr/bin/env python3
-"""Racing against full measurement, in one call (issue #22).
+"""Tuning time at real sizes (issue #22), in one call: the unraced, fixed-warm-up baseline against the new path
+(racing and the adaptive warm-up) on the same variants and from scratch.
 
-1. Pairs: each space searched twice with the same random proposals (--strategy random, same seed and budget, so the
-   same variants): --race and --no-race. Reported: variants/s, seconds and where they went, raced-out count; the
-   winner of each and whether they agree (the same variant, or the raced winner within the full winner's spread
-   measured in full); and whether the racing run's figures equal the full measurements of the same variants:
-   a variant measured in full by both agrees when the medians differ by at most 3 (MAD + MAD) + 2%, and a variant
-   raced out is judged against the full run: was it really behind that run's winner?
-2. From scratch: the default strategy (auto) with a time budget, raced and not, on the first spaces: the time until
-   the best so far reaches 0.95 of the best known configuration (the best median of every run of this call, or
-   --best-known-ms), read off the live progress line (stderr on a pseudo-terminal, stamped as it arrives), and
-   variants/s.
+Modes (--modes, comma list; the first is the baseline every other is compared with):
+  baseline  --no-race --warmup 0.2 --warmup-min 0.2: every variant measured in full after a fixed 0.2 s warm-up
+  racefix   --race --warmup 0.2 --warmup-min 0.2: racing with the fixed warm-up (session 6's default)
+  new       the defaults: racing, warm-up until the variant's own times stop falling (0.02-0.2 s)
 
-Every run has its own fresh database and no pipeline cache (the drivers' on-disk shader caches off too), so raced
-and unraced runs start equal. Prints markdown and writes it to --out.
+1. Pairs: each space searched once per mode with the same random proposals (--strategy random, same seed and
+   budget, so the same variants). Reported: variants/s, seconds and where they went, raced-out count, warm-ups
+   that ran to the maximum; the winner of each (median and MAD) and whether it agrees with the baseline's (the same
+   variant, or within the baseline winner's spread as the baseline measured it); whether the figures equal the
+   baseline's full measurements of the same variants (a variant measured in full by both agrees when the medians
+   differ by at most 3 (MAD + MAD) + 2%) and whether each raced-out variant was really behind the baseline winner.
+2. From scratch: the default strategy (auto) with a time budget, per mode and seed, on the first --search-spaces
+   spaces: the seconds until the best so far reaches 0.95 (0.99) of the best known configuration (the best median
+   of every run of this call, or --best-known-ms), read off the live progress line (stderr on a pseudo-terminal,
+   stamped as it arrives), and the baseline's time over the new path's.
+3. With --trace-dir, the new path's runs write VKAT_MEASURE_TRACE files there (every warm-up batch, every
+   variant's times) and a summary of them is printed: how long warm-ups took, how far the times fell during them
+   (the first batch over the last), how long the GPU idled before each, and where each variant's time went.
 
-On the H200 (about 5 minutes; at 3.6 variants/s unraced, the pairs take about 90 s, the searches 4 x 40 s):
-  python3 bench/race.py --bin build/vkautotune --jobs 16 --pair-budget 80 --search-seconds 40 --out race.md
+Every run has its own fresh database and no pipeline cache (the drivers' on-disk shader caches off too), so all
+modes start equal. Prints markdown and writes it to --out.
+
+On the H200 (the spaces' own 4096^3 problems):
+  python3 bench/race.py --bin build/vkautotune --jobs 16 --pair-budget 40 --search-seconds 25 \\
+      --trace-dir traces --out race.md
 Here on lavapipe (the smoke test, tests/bench/bench_scripts.sh):
   python3 bench/race.py --spaces spaces/sgemm.ini,spaces/gemm.ini,spaces/cmgemm_f16.ini \\
       --problem M=64,N=64,K=64 --pair-budget 12 --search-seconds 8 --jobs 1 --out race.md
@@ -35,6 +45,11 @@ import tempfile
 import time
 
 SPREAD_K, MARGIN = 3.0, 0.02  # as racing's defaults (src/run/race.c)
+MODES = {
+    "baseline": ["--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
+    "racefix": ["--race", "--warmup", "0.2", "--warmup-min", "0.2"],
+    "new": ["--race"],
+}
 
 
 def base_cmd(args, space, db):
@@ -46,29 +61,54 @@ def base_cmd(args, space, db):
     return cmd
 
 
-def env():
-    # The drivers' own shader caches off too (NVIDIA's, Mesa's): else the second run of a pair finds the first's
-    # shaders compiled (lavapipe compiles at the first dispatch, i.e. in the check) and the order decides.
-    return dict(os.environ, __GL_SHADER_DISK_CACHE="0", MESA_SHADER_CACHE_DISABLE="true")
+def env(trace=None):
+    # The drivers' own shader caches off too (NVIDIA's, Mesa's): else the second run finds the first's shaders
+    # compiled (lavapipe compiles at the first dispatch, i.e. in the check) and the order decides.
+    e = dict(os.environ, __GL_SHADER_DISK_CACHE="0", MESA_SHADER_CACHE_DISABLE="true")
+    e.pop("VKAT_MEASURE_TRACE", None)
+    if trace:
+        e["VKAT_MEASURE_TRACE"] = trace
+    return e
 
 
-def run_json(cmd):
+def split_mode(words):
+    """A mode's words: leading NAME=VALUE ones are environment variables, the rest vkautotune options."""
+    extra = {}
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        k, _, v = words[0].partition("=")
+        extra[k], words = v, words[1:]
+    return extra, words
+
+
+RUN_TIMEOUT = 180  # seconds: a run that hangs costs this much of a GPU call, not all of it
+
+
+def failed_run(cmd, why, stderr):
+    """A run that did not finish: said in its row (the call goes on with the next)."""
+    sys.stderr.write(stderr[-2000:] + f"\nrace.py: {' '.join(cmd)}: {why}\n")
+    return {"skipped": f"the run failed: {why}"}
+
+
+def run_json(cmd, trace=None, extra=None):
     start = time.monotonic()
-    out = subprocess.run(cmd + ["--json", "--top", "1"], env=env(), capture_output=True, text=True)
+    try:
+        out = subprocess.run(cmd + ["--json", "--top", "1"], env=dict(env(trace), **(extra or {})),
+                             capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return failed_run(cmd, f"no end within {RUN_TIMEOUT} s", ""), RUN_TIMEOUT
     wall = time.monotonic() - start
     if out.returncode != 0:
-        sys.stderr.write(out.stderr)
-        raise SystemExit(f"{' '.join(cmd)} exited {out.returncode}")
+        return failed_run(cmd, f"exit {out.returncode}", out.stderr), wall
     return json.loads(out.stdout)[0], wall
 
 
-def run_pty(cmd):
+def run_pty(cmd, trace=None, extra=None):
     """Runs cmd with stderr on a pseudo-terminal (so the progress line is live) and stdout to a pipe. Returns the
     parsed --json, the wall time, and [(seconds since start, best ms)] at every change of the best."""
     master, slave = pty.openpty()
     start = time.monotonic()
-    p = subprocess.Popen(cmd + ["--json", "--top", "1"], env=env(), stdout=subprocess.PIPE, stderr=slave,
-                         stdin=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd + ["--json", "--top", "1"], env=dict(env(trace), **(extra or {})),
+                         stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
     bests, text, buf = [], b"", b""
     best_re = re.compile(rb"best ([0-9.e+-]+) ms")
@@ -93,13 +133,14 @@ def run_pty(cmd):
                         bests.append((now, ms))
         elif p.poll() is not None:
             break
+        if time.monotonic() - start > RUN_TIMEOUT:
+            p.kill()
     stdout = p.stdout.read()
     p.wait()
     wall = time.monotonic() - start
     os.close(master)
     if p.returncode != 0:
-        sys.stderr.write(text.decode(errors="replace")[-2000:])
-        raise SystemExit(f"{' '.join(cmd)} exited {p.returncode}")
+        return failed_run(cmd, f"exit {p.returncode}", text.decode(errors="replace")), wall, bests
     return json.loads(stdout)[0], wall, bests
 
 
@@ -116,25 +157,25 @@ def upper(median, mad):
     return median + max(SPREAD_K * mad, MARGIN * median)
 
 
-def compare_pair(raced_db, full_db):
-    """Winners and agreement of the same variants measured by both runs."""
-    a, b = rows(raced_db), rows(full_db)
+def compare_pair(new_db, base_db):
+    """Winners of a run and of the baseline, and the agreement of the variants both measured."""
+    a, b = rows(new_db), rows(base_db)
     ok_a = {c: v for c, v in a.items() if v[0] == "ok"}
     ok_b = {c: v for c, v in b.items() if v[0] == "ok"}
-    out = {"agree": 0, "both_full": 0, "raced": 0, "raced_right": 0, "raced_close": 0}
+    out = {"agree": 0, "both_full": 0, "raced": 0, "raced_right": 0, "raced_close": 0, "same": False}
     if not ok_a or not ok_b:
-        return None, None, "no ok variant", out
+        return None, "no ok variant", out
     wa = min(ok_a, key=lambda c: ok_a[c][1])
     wb = min(ok_b, key=lambda c: ok_b[c][1])
     best_b = ok_b[wb]
     if wa == wb:
-        verdict = "same variant"
+        verdict, out["same"] = "same variant", True
     elif wa in ok_b and ok_b[wa][1] <= upper(best_b[1], best_b[2]):
-        verdict = f"within spread ({ok_b[wa][1] / best_b[1]:.3f}x the full winner, in full)"
+        verdict, out["same"] = f"within spread ({ok_b[wa][1] / best_b[1]:.3f}x the baseline's winner, in full)", True
     elif wa in ok_b:
-        verdict = f"DIFFERENT ({ok_b[wa][1] / best_b[1]:.3f}x the full winner, in full)"
+        verdict = f"DIFFERENT ({ok_b[wa][1] / best_b[1]:.3f}x the baseline's winner, in full)"
     else:
-        verdict = "DIFFERENT (not measured in full)"
+        verdict = "DIFFERENT (not measured in full by the baseline)"
     for c, v in a.items():
         if c not in ok_b:
             continue
@@ -148,7 +189,9 @@ def compare_pair(raced_db, full_db):
             # Right to cut: in full it is behind the full winner's upper bound. Close: within 10% of the winner.
             out["raced_right"] += fb[1] > upper(best_b[1], best_b[2])
             out["raced_close"] += fb[1] <= 1.10 * best_b[1]
-    return wa, wb, verdict, out
+    out["winner"] = (wa, ok_a[wa][1], ok_a[wa][2])
+    out["base_winner"] = (wb, best_b[1], best_b[2])
+    return wa, verdict, out
 
 
 def time_to(bests, target_ms):
@@ -158,9 +201,101 @@ def time_to(bests, target_ms):
     return None
 
 
+SPLIT = ("compile", "pipeline", "check", "warmup", "measure", "wait", "store")
+
+
 def split(res):
     t = res.get("time_split_s", {})
-    return " / ".join(f"{t.get(k, 0):.1f}" for k in ("compile", "pipeline", "check", "measure"))
+    return " / ".join(f"{t.get(k, 0):.1f}" for k in SPLIT)
+
+
+def pct(values, q):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")
+
+
+TOLERANCE = 0.005  # VKAT_WARMUP_TOLERANCE (src/run/warmup.h)
+
+
+def settled(per, at, n, min_s):
+    """src/run/warmup.c's vkat_warmup_settled, for replaying it on the traces of fixed warm-ups."""
+    if n < 2 or at[n - 1] < min_s:
+        return False
+    window, end = min_s / 2, at[n - 1]
+    i = n - 1
+    last = per[i]
+    while i > 1 and at[i - 1] > end - window:
+        i -= 1
+        last = min(last, per[i])
+    start, j = at[i - 1], i - 1
+    before = per[j]
+    while j > 0 and at[j - 1] > start - window:
+        j -= 1
+        before = min(before, per[j])
+    return last >= before * (1 - TOLERANCE)
+
+
+def window_best(per, at, n, window):
+    """The best time of the batches that ended within `window` of batch n-1's end (batch n-1 at least)."""
+    i, best = n - 1, per[n - 1]
+    while i > 0 and at[i - 1] > at[n - 1] - window:
+        i -= 1
+        best = min(best, per[i])
+    return best
+
+
+def replay_rule(warm, min_s):
+    """Where the adaptive rule would have stopped each fixed warm-up of a trace: [(stop ms, ratio)], the ratio being
+    the best of the rule's last window there over the best of a window as long at the end of the fixed warm-up
+    (equal windows: a minimum over more batches would be lower by noise alone). Above 1: what stopping there
+    would have cost."""
+    out = []
+    for w in warm:
+        at = [b[1] * 1e-3 for b in w]
+        per = [b[2] for b in w]
+        end = window_best(per, at, len(w), min_s / 2)
+        n = next((n for n in range(1, len(w) + 1) if settled(per, at, n, min_s)), len(w))
+        out.append((w[n - 1][1], window_best(per, at, n, min_s / 2) / end))
+    return out
+
+
+def trace_summary(path, replay_min_s=()):
+    """One markdown row of what a VKAT_MEASURE_TRACE file shows (the file may be absent: nothing measured)."""
+    warm, variants = [], []  # warm: [batches of one warm-up]; each batch (dispatches, at_ms, per_ms, idle_ms)
+    try:
+        with open(path) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if p[0] == "batch":
+                    if p[2] == "0":
+                        warm.append([])
+                    if warm:
+                        warm[-1].append((int(p[3]), float(p[4]), float(p[5]), float(p[6])))
+                elif p[0] == "variant":
+                    variants.append([float(x) for x in p[4:13]])
+    except FileNotFoundError:
+        return None
+    if not warm or not variants:
+        return None
+    ms = [w[-1][1] for w in warm]
+    ramp = [w[0][2] / w[-1][2] for w in warm if w[-1][2] > 0]
+    fall = [min(b[2] for b in w[:max(1, len(w) // 2)]) / min(b[2] for b in w) for w in warm]
+    idle = [w[0][3] for w in warm]
+    col = list(zip(*variants))  # wait, pipeline, check, warmup, measure, store, warm_last, median, gap
+    med = [pct(c, 0.5) for c in col[:6]]
+    gap = f"{pct(col[8], 0.5):.2f} / {pct(col[8], 0.9):.2f} / {max(col[8]):.2f}"
+    # the last warm-up batch over the samples' median: above 1, the samples ran faster than the warm-up's end
+    late = [v[6] / v[7] for v in variants if v[6] > 0 and v[7] > 0]
+    replay = "; ".join(
+        f"{m:g} s: {pct([r[0] for r in rp], 0.5):.1f} / {max(r[0] for r in rp):.1f} ms, "
+        f"{pct([r[1] for r in rp], 0.5):.4f} / {max(r[1] for r in rp):.4f}"
+        for m, rp in ((m, replay_rule(warm, m)) for m in (replay_min_s or []))) or "-"
+    return (f"{len(warm)} | {pct(ms, 0.5):.1f} / {pct(ms, 0.9):.1f} / {max(ms):.1f} | "
+            f"{pct([len(w) for w in warm], 0.5)} | {pct(ramp, 0.5):.3f} / {max(ramp):.3f} | "
+            f"{pct(fall, 0.5):.4f} / {max(fall):.4f} | "
+            + (f"{pct(late, 0.5):.4f} / {max(late):.4f}" if late else "-")
+            + f" | {pct(idle, 0.5):.2f} / {max(idle):.2f} | {gap} | " + " / ".join(f"{m:.1f}" for m in med)
+            + f" | {replay} |")
 
 
 def main():
@@ -168,96 +303,193 @@ def main():
     ap.add_argument("--bin", default="build/vkautotune")
     ap.add_argument("--spaces", default="spaces/sgemm_wt.ini,spaces/cm2gemm_f16.ini,spaces/sgemm.ini",
                     help="comma list; the first --search-spaces of them also get the from-scratch searches")
+    ap.add_argument("--modes", default="baseline,new", help="comma list of " + ", ".join(MODES)
+                    + "; the first is the baseline")
+    ap.add_argument("--mode", action="append", default=[], metavar="NAME=ARGS",
+                    help="another mode: its name, environment variables and vkautotune options, e.g. "
+                    "'new50=--race --warmup-min 0.05', 'samenice=VKAT_WORKER_NICE=0 --race'")
+    ap.add_argument("--search-modes", help="the modes of the from-scratch searches (default: the baseline and the "
+                    "last of --modes)")
+    ap.add_argument("--replay-min", default="0.02,0.05",
+                    help="minimum warm-ups to replay the adaptive rule with on the fixed warm-ups' traces")
     ap.add_argument("--search-spaces", type=int, default=2)
     ap.add_argument("--problem", help="problem override for every space (default: each space's own)")
     ap.add_argument("--device")
-    ap.add_argument("--pair-budget", type=int, default=100, help="variants per paired run")
-    ap.add_argument("--search-seconds", type=float, default=40, help="time budget of each from-scratch search")
+    ap.add_argument("--pair-budget", type=int, default=40, help="variants per paired run")
+    ap.add_argument("--search-seconds", default="25", help="time budget of each from-scratch search; a comma list "
+                    "gives each search mode its own (the last for the rest)")
+    ap.add_argument("--search-seeds", type=int, default=1, help="from-scratch searches per mode and space")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--best-known-ms", default="", help="space=ms,... best known medians (default: this call's)")
+    ap.add_argument("--trace-dir", help="keep the new path's VKAT_MEASURE_TRACE files here and summarise them")
     ap.add_argument("--out", default="race.md")
     args = ap.parse_args()
     spaces = [s for s in args.spaces.split(",") if s]
+    for m in args.mode:
+        name, _, margs = m.partition("=")
+        MODES[name] = margs.split()
+    modes = [m for m in args.modes.split(",") if m]
+    search_modes = [m for m in args.search_modes.split(",") if m] if args.search_modes else [modes[0], modes[-1]]
+    search_modes = list(dict.fromkeys(search_modes))
+    replay_min = [float(x) for x in args.replay_min.split(",") if x]
+    budgets = [float(x) for x in args.search_seconds.split(",") if x]
+    search_s = {m: budgets[min(i, len(budgets) - 1)] for i, m in enumerate(search_modes)}
+    for m in modes + search_modes:
+        if m not in MODES:
+            raise SystemExit(f"race.py: unknown mode '{m}' (modes: {', '.join(MODES)})")
+    base = modes[0]
     known = dict(kv.split("=") for kv in args.best_known_ms.split(",") if kv)
+    if args.trace_dir:
+        os.makedirs(args.trace_dir, exist_ok=True)
+
+    def trace_for(label, mode):
+        return os.path.join(args.trace_dir, f"{label}-{mode}.tsv") if args.trace_dir else None
+
+    def fixed(mode):  # a fixed warm-up: its trace shows the whole ramp, on which the rule is replayed
+        a = split_mode(MODES[mode])[1]
+        return "--warmup-min" in a and "--warmup" in a and \
+            a[a.index("--warmup-min") + 1] == a[a.index("--warmup") + 1]
+
+    def summary(trace, mode):
+        return trace_summary(trace, replay_min if fixed(mode) else ()) if trace else None
 
     work = tempfile.mkdtemp(prefix="vkat-race-")
-    commands, pair_lines, search_lines, best_ms = [], [], [], {}
+    commands, pair_lines, search_lines, trace_lines, verdict_lines, best_ms = [], [], [], [], [], {}
+    t95s = {}
     try:
         for i, space in enumerate(spaces):
             name = os.path.basename(space)
             dbs, res = {}, {}
-            for mode in ("--race", "--no-race"):
-                db = os.path.join(work, f"{i}{mode}.db")
+            for mode in modes:
+                db = os.path.join(work, f"{i}-{mode}.db")
+                extra, margs = split_mode(MODES[mode])
                 cmd = base_cmd(args, space, db) + ["--strategy", "random", "--seed", str(args.seed), "--budget",
-                                                    str(args.pair_budget), mode]
-                commands.append(" ".join(cmd))
-                r, wall = run_json(cmd)
+                                                    str(args.pair_budget)] + margs
+                commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
+                trace = trace_for(f"pair-{name}", mode)
+                r, wall = run_json(cmd, trace, extra)
                 dbs[mode], res[mode] = db, r
-            if res["--race"].get("skipped"):
-                pair_lines.append(f"| {name} | skipped: {res['--race']['skipped']} |" + " |" * 8)
+                if summary(trace, mode):
+                    trace_lines.append(f"| {name} | pair | {mode} | {summary(trace, mode)}")
+            if res[base].get("skipped"):
+                pair_lines.append(f"| {name} | skipped: {res[base]['skipped']} |" + " |" * 9)
                 continue
-            wa, wb, verdict, agree = compare_pair(dbs["--race"], dbs["--no-race"])
-            for mode in ("--race", "--no-race"):
+            for mode in modes:
                 r = res[mode]
                 if r.get("best"):
                     best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
-            for mode in ("--race", "--no-race"):
+            for mode in modes:
                 r = res[mode]
-                n, s = r.get("evaluated", 0), r.get("seconds", 0)
+                if r.get("skipped"):
+                    pair_lines.append(f"| {name} | {mode} | skipped: {r['skipped']} |" + " |" * 8)
+                    continue
+                n, secs = r.get("evaluated", 0), r.get("seconds", 0)
                 bm = r["best"][0]["median_ms"] if r.get("best") else float("nan")
+                if mode == base:
+                    agreement = "(the baseline)"
+                else:
+                    wa, verdict, agree = compare_pair(dbs[mode], dbs[base])
+                    agreement = (f"{verdict}; {agree['agree']}/{agree['both_full']} full figures agree; raced out "
+                                 f"{agree['raced']}: {agree['raced_right']} behind the baseline winner's upper "
+                                 f"bound in full, {agree['raced_close']} within 10% of it")
+                    if "winner" in agree:
+                        (wc, wm, wd), (bc, bmed, bd) = agree["winner"], agree["base_winner"]
+                        verdict_lines.append(
+                            f"| {name} | {mode} | {'yes' if agree['same'] else 'NO'} | {wm * 1e3:.4f} ± "
+                            f"{wd * 1e3:.4f} | {bmed * 1e3:.4f} ± {bd * 1e3:.4f} | {wc} | {bc} |")
+                t = r.get("time_split_s", {})
                 pair_lines.append(
-                    f"| {name} | {r.get('problem', '?')} | {mode[2:]} | {n} | {s:.1f} | {n / s if s else 0:.2f} | "
-                    f"{r.get('raced_out', 0)} | {split(r)} | {bm:.4f} | "
-                    + (f"{verdict}: {wa}" if mode == "--race" else
-                       f"{agree['agree']}/{agree['both_full']} full figures agree; raced out {agree['raced']}: "
-                       f"{agree['raced_right']} behind the full winner's upper bound in full, "
-                       f"{agree['raced_close']} within 10% of it") + " |")
+                    f"| {name} | {r.get('problem', '?')} | {mode} | {n} | {secs:.1f} | "
+                    f"{n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | {split(r)} | "
+                    f"{t.get('warmup_capped', 0)} | {bm:.4f} | {agreement} |")
 
-        for space in (spaces[:args.search_spaces] if args.search_seconds > 0 else []):
+        for space in (spaces[:args.search_spaces] if max(search_s.values()) > 0 else []):
             name = os.path.basename(space)
             runs = {}
-            for mode in ("--race", "--no-race"):
-                db = os.path.join(work, f"search-{name}{mode}.db")
-                cmd = base_cmd(args, space, db) + ["--budget", f"{args.search_seconds:g}s", "--seed",
-                                                    str(args.seed + 1), mode]
-                commands.append(" ".join(cmd))
-                r, wall, bests = run_pty(cmd)
-                runs[mode] = (r, wall, bests)
-                if r.get("best"):
-                    best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
+            for k in range(args.search_seeds):
+                seed = args.seed + 1 + k
+                for mode in search_modes:
+                    db = os.path.join(work, f"search-{name}-{seed}-{mode}.db")
+                    extra, margs = split_mode(MODES[mode])
+                    cmd = base_cmd(args, space, db) + ["--budget", f"{search_s[mode]:g}s", "--seed",
+                                                        str(seed)] + margs
+                    commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
+                    trace = trace_for(f"search-{name}-{seed}", mode)
+                    r, wall, bests = run_pty(cmd, trace, extra)
+                    runs[(seed, mode)] = (r, wall, bests)
+                    if r.get("best"):
+                        best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
+                    if summary(trace, mode):
+                        trace_lines.append(f"| {name} | search, seed {seed} | {mode} | {summary(trace, mode)}")
             ref = float(known[name]) if name in known else best_ms.get(space)
-            for mode in ("--race", "--no-race"):
-                r, wall, bests = runs[mode]
+            for (seed, mode), (r, wall, bests) in runs.items():
                 if r.get("skipped"):
-                    search_lines.append(f"| {name} | {mode[2:]} | skipped: {r['skipped']} |" + " |" * 5)
+                    search_lines.append(f"| {name} | {seed} | {mode} | skipped: {r['skipped']} |" + " |" * 5)
                     continue
-                n, s = r.get("evaluated", 0), r.get("seconds", 0)
+                n, secs = r.get("evaluated", 0), r.get("seconds", 0)
                 t95 = time_to(bests, ref / 0.95) if ref else None
                 t99 = time_to(bests, ref / 0.99) if ref else None
+                t95s.setdefault((name, mode), []).append(t95 if t95 is not None else float("inf"))
                 bm = r["best"][0]["median_ms"] if r.get("best") else float("nan")
                 search_lines.append(
-                    f"| {name} | {mode[2:]} | {n} | {n / s if s else 0:.2f} | {r.get('raced_out', 0)} | "
+                    f"| {name} | {seed} | {mode} | {n} | {n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | "
                     f"{bm:.4f} ({ref / bm if ref and bm == bm else 0:.3f} of best known) | "
                     f"{f'{t95:.1f}' if t95 is not None else 'not reached'} | "
                     f"{f'{t99:.1f}' if t99 is not None else 'not reached'} |")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+    ratio_lines = []
+    for (name, mode), ts in t95s.items():
+        if mode == base:
+            continue
+        b, m = pct(t95s.get((name, base), []), 0.5), pct(ts, 0.5)
+        inf = float("inf")
+        bound = search_s.get(base, budgets[0]) / m if m else inf
+        ratio = (f"{b / m:.2f}" if b != inf else f"> {bound:.2f} (baseline: not reached)") if m != inf else "-"
+        show = lambda t: f"{t:.1f}" if t != inf else "not reached"  # noqa: E731
+        ratio_lines.append(f"| {name} | {mode} | {show(m)} | {show(b)} | {ratio} |")
+
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    text = [f"Racing against full measurement, {stamp}; seed {args.seed}, jobs {args.jobs}, pipeline cache off.", "",
-            f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants raced and in full. "
-            "Time split: compile / pipeline (CPU s, summed over workers) / check / measure (s).", "",
-            "| space | problem | racing | variants | seconds | variants/s | raced out | time split | best ms | "
-            "winner; agreement |", "|" + "---|" * 10, *pair_lines, ""]
+    text = [f"Tuning time at real sizes, {stamp}; seed {args.seed}, jobs {args.jobs}, pipeline cache off; modes "
+            + ", ".join(f"{m} ({' '.join(MODES[m])})" for m in dict.fromkeys(modes + search_modes))
+            + f"; baseline {base}.", "",
+            f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. Time split: "
+            + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the rest the measuring "
+            "thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to the maximum.", "",
+            "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped | best ms | "
+            "winner; agreement |", "|" + "---|" * 11, *pair_lines, ""]
+    if verdict_lines:
+        text += ["Same winner as the baseline (the same variant, or within the baseline winner's spread as the "
+                 "baseline measured it); median ± MAD in ms:", "",
+                 "| space | mode | same winner | winner ms | baseline winner ms | winner | baseline winner |",
+                 "|" + "---|" * 7, *verdict_lines, ""]
     if search_lines:
-        text += [f"From scratch: the default strategy with --budget {args.search_seconds:g}s; best known = "
+        text += ["From scratch: the default strategy with --budget "
+                 + ", ".join(f"{search_s[m]:g}s ({m})" for m in search_modes) + "; best known = "
                  + ", ".join(f"{os.path.basename(s)} {v:.4f} ms" for s, v in best_ms.items())
                  + (" (given)" if known else " (the best median of this call's runs)")
                  + "; seconds from the process start (device set-up included) until the best so far is within "
                  "0.95 (0.99) of it.", "",
-                 "| space | racing | variants | variants/s | raced out | best ms | s to 0.95 | s to 0.99 |",
-                 "|" + "---|" * 8, *search_lines, ""]
+                 "| space | seed | mode | variants | variants/s | raced out | best ms | s to 0.95 | s to 0.99 |",
+                 "|" + "---|" * 9, *search_lines, ""]
+    if ratio_lines:
+        text += ["Time to 0.95 (median over seeds), the baseline's over the mode's:", "",
+                 "| space | mode | s to 0.95 | baseline s to 0.95 | shorter by |", "|" + "---|" * 5, *ratio_lines, ""]
+    if trace_lines:
+        text += ["Traces (VKAT_MEASURE_TRACE): warm-up ms median / p90 / max; batches per warm-up (median); ramp = the "
+                 "first batch's time over the last, median / max; fall = the best of a warm-up's first half over its "
+                 "best, median / max (1.0: nothing gained by the second half); end = the last warm-up batch over the "
+                 "samples' median, median / max (above 1: the samples ran faster than the warm-up's end, which "
+                 "stopped early); ms the GPU idled before the warm-up, median / max; gap = ms the GPU idled between "
+                 "variants (from the lane's last submission to the checked run), median / p90 / max; per variant, "
+                 "median ms of wait / pipeline / check / warm-up / measure / store; "
+                 "replayed (fixed warm-ups only): where the adaptive rule, with each minimum, would have stopped "
+                 "(ms, median / max) and the best time of its last window there over the best of a window as long at "
+                 "the end of the fixed warm-up (median / max; above 1: what stopping there would have cost).", "",
+                 "| space | run | mode | warm-ups | warm-up ms | batches | ramp | fall | end | idle ms | gap ms | "
+                 "per variant ms | replayed |", "|" + "---|" * 13, *trace_lines, ""]
     text += ["Commands:", *(f"    {c}" for c in commands), ""]
     with open(args.out, "w") as f:
         f.write("\n".join(text))

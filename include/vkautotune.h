@@ -533,6 +533,11 @@ typedef struct vkat_tune_times {
     uint64_t compile_hits;  /* variants whose SPIR-V came from the compile cache (specialization constants) */
     uint64_t checked;       /* variants given a checked run (check / checked: seconds per variant) */
     uint64_t checked_gpu;   /* of those, judged correct on the device without reading an output back */
+    /* The measuring thread's other time: warm-up (a part of measure), waiting for the next prepared variant, and
+     * writing rows (the pending row before a variant runs and its result) */
+    double warmup, wait, store;
+    uint64_t warmup_capped; /* variants warmed up for the whole maximum: times still falling, or a fixed warm-up */
+    uint64_t warmup_retaken; /* variants warmed up and sampled again: their samples beat the warm-up's end */
 } vkat_tune_times;
 
 typedef struct vkat_tune_report {
@@ -567,7 +572,10 @@ typedef struct vkat_tune_desc {
     size_t start_count;
     int warm_start;        /* first measure the database's winners at other problem sizes */
     /* Measuring. */
-    double warmup_s;       /* warm-up before timing each variant (default 0.2; negative: none) */
+    double warmup_s;       /* the most warm-up before timing each variant: timed batches back to back until the
+                              variant's times stop falling (default 0.2; negative: none) */
+    double warmup_min_s;   /* the least warm-up (default 0.02; negative: none); warmup_min_s >= warmup_s: a fixed
+                              warm-up of warmup_s */
     uint32_t repetitions;  /* timed samples per variant (default 10) */
     double kernel_timeout_s; /* one submission to the GPU (default 10; the reference gets at least 60) */
     int no_race;           /* 1: every variant gets its repetitions (default: racing on) */

@@ -16,6 +16,7 @@ static void test_version_and_defaults(void)
     vkat_tune_desc d = vkat_tune_desc_defaults();
     CHECK(d.budget == 100);
     CHECK(d.warmup_s == 0.2);
+    CHECK(d.warmup_min_s == 0.02);
     CHECK(d.repetitions == 10);
     CHECK(d.kernel_timeout_s == 10);
     CHECK(d.race_tolerance == 0.01);

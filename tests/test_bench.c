@@ -9,6 +9,25 @@
 
 #define N 1000u /* not a multiple of the workgroup size: the guards matter */
 
+/* What a warm-up trace saw: how many batches, and whether they came in order (a warm-up taken again, when the
+ * samples beat the first one's end, starts again from batch 0). */
+typedef struct trace_log {
+    uint32_t count, next;
+    int ordered;
+    double last_at;
+} trace_log;
+
+static void record_batch(void *user, const vkat_warmup_batch *b)
+{
+    trace_log *tl = user;
+    int in_order = b->index == tl->next ? b->at_s >= tl->last_at : b->index == 0 && tl->count > 0;
+    tl->ordered = (tl->count == 0 || tl->ordered) && in_order && b->dispatches >= 1 && b->per_dispatch_s > 0 &&
+                  b->idle_s >= 0;
+    tl->last_at = b->at_s;
+    tl->next = b->index + 1;
+    tl->count++;
+}
+
 static const char *vadd_src = "#version 450\n"
                               "layout(local_size_x = 64) in;\n"
                               "layout(push_constant) uniform P { uint n; };\n"
@@ -257,7 +276,26 @@ static void test_runs(vkat_gpu *gpu)
         CHECK(t.mean_s >= t.min_s && t.mean_s <= t.max_s && t.mad_s >= 0 && t.mad_s <= t.max_s - t.min_s);
         CHECK_MSG(t.median_s * t.batch >= 0.25e-3 && t.batch > 1,
                   "sample %g s (batch %u) far shorter than min_sample_s", t.median_s * t.batch, t.batch);
-        CHECK(t.warmup_s >= 0.05 && t.warmup_s < 5);
+        CHECK(t.warmup_s >= 0.02 && t.warmup_s < 5 && t.warmup_batches >= 1);
+        CHECK(t.warmup_first_s > 0 && t.warmup_last_s > 0);
+        /* A fixed warm-up (minimum = maximum) never stops early; an adaptive one stops once the times settle,
+         * after its minimum, and shows each batch to the trace in order. */
+        topts.min_warmup_s = 0.05;
+        CHECK_MSG(vkat_kernel_measure(k, groups, &n, &topts, &t, &err) == VKAT_OK, "%s", err.message);
+        CHECK(t.warmup_s >= 0.05 && !t.warmup_settled);
+        trace_log tl = {0};
+        topts.warmup_s = 5;
+        topts.min_warmup_s = 0.01;
+        topts.warmup_trace = record_batch;
+        topts.warmup_trace_user = &tl;
+        CHECK_MSG(vkat_kernel_measure(k, groups, &n, &topts, &t, &err) == VKAT_OK, "%s", err.message);
+        CHECK_MSG(t.warmup_s >= 0.01 && t.warmup_batches >= 2, "warm-up %g s, %u batches", t.warmup_s,
+                  t.warmup_batches);
+        CHECK(tl.count == t.warmup_batches && tl.ordered && tl.last_at <= t.warmup_s);
+        CHECK(t.warmup_settled || t.warmup_s >= 5);
+        topts.warmup_trace = NULL;
+        topts.warmup_s = 0.05;
+        topts.min_warmup_s = 0;
         topts.host_timing = 1;
         CHECK_MSG(vkat_kernel_measure(k, groups, &n, &topts, &t, &err) == VKAT_OK, "%s", err.message);
         CHECK(t.samples >= 1 && t.host_timed && t.min_s > 0 && t.median_s < 1.0);

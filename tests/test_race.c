@@ -1,8 +1,8 @@
 /* test_race.c — racing: the decision rules on made-up samples, then whole runs on the default device (lavapipe in
  * CI) over tests/data/tune/race.ini, a small exhaustive space whose true winner (WORK=1) is known, with a
- * wrong-but-fastest variant measured first: racing keeps the true winner, the wrong variant never sets the bound,
- * every raced-out row says what it was cut at, and resume keeps raced rows with racing and measures them again
- * without it. */
+ * wrong-but-fastest variant measured first: racing (with the adaptive warm-up) keeps the true winner, the wrong
+ * variant never sets the bound, every raced-out row says what it was cut at, and resume keeps raced rows with
+ * racing and measures them again without it. */
 #include "race.h"
 #include "test.h"
 #include "tune.h"
@@ -142,15 +142,22 @@ static void test_runs(void)
     size_t nf = 0;
     CHECK(vkat_store_best(full, &frep.key, fbest, 8, &nf, &err) == VKAT_OK && nf == 8);
 
-    /* Raced. */
+    /* Raced, with the adaptive warm-up the default path has (until the times stop falling, here 5-50 ms). */
     progress_count pc = {0};
     vkat_tune_opts po = opts;
+    po.timing.warmup_s = 0.05;
+    po.timing.min_warmup_s = 0.005;
     po.progress = count_progress;
     po.progress_user = &pc;
     CHECK(vkat_tune_device(space, inst, dev, race, &po, &rrep, &err) == VKAT_OK);
     CHECK_MSG(pc.done == 1 && pc.calls == 17, "%u calls, %u of them done", pc.calls, pc.done);
     CHECK(pc.raced_seen == rrep.totals.raced);
     CHECK(rrep.race && rrep.totals.evaluated == 16);
+    /* Warmed up: the eight correct variants (the wrong ones are never timed), each for 5 ms at least. */
+    CHECK_MSG(rrep.times.warmup >= 8 * 0.005 && rrep.times.warmup <= rrep.times.measure &&
+                  rrep.times.warmup_capped <= 8,
+              "warm-up %g s of measure %g s, %llu capped", rrep.times.warmup, rrep.times.measure,
+              (unsigned long long)rrep.times.warmup_capped);
     CHECK(count_status(race, &rrep.key, VKAT_STATUS_WRONG) == 8); /* every BUG=1 caught before it was timed */
     int raced = count_status(race, &rrep.key, VKAT_STATUS_RACED);
     CHECK_MSG(raced > 0 && (uint64_t)raced == rrep.totals.raced, "raced %d, reported %llu", raced,

@@ -36,6 +36,7 @@ vkat_tune_desc vkat_tune_desc_defaults(void)
     d.db_path = DEFAULT_DB;
     d.budget = 100;
     d.warmup_s = 0.2;
+    d.warmup_min_s = 0.02;
     d.repetitions = 10;
     d.kernel_timeout_s = 10;
     d.race_tolerance = 0.01;
@@ -94,6 +95,7 @@ static void tune_opts_from_desc(const vkat_tune_desc *d, vkat_tune_opts *o)
     o->shard_index = d->shard_index;
     o->shard_count = d->shard_count;
     o->timing.warmup_s = d->warmup_s;
+    o->timing.min_warmup_s = d->warmup_min_s;
     o->timing.repetitions = d->repetitions;
     if (d->kernel_timeout_s > 0)
         o->run_timeout_ns = o->timing.timeout_ns = (uint64_t)(d->kernel_timeout_s * 1e9);

@@ -58,8 +58,12 @@ void vkat_cli_tune_usage(FILE *f)
             "  --kernel-timeout SECONDS  how long one submission to the GPU (a checked run, a warm-up or timed\n"
             "                      batch) may take before the variant is stored as timeout (default 10; the\n"
             "                      reference gets at least 60); --watchdog catches what never returns at all\n"
-            "  --warmup SECONDS    warm-up before timing each variant, so the GPU clocks are up (default 0.2;\n"
-            "                      the gaps between variants let them drop)\n"
+            "  --warmup SECONDS    the most warm-up before timing each variant, so the GPU clocks are up (default\n"
+            "                      0.2; the gaps between variants let them drop): timed batches back to back until\n"
+            "                      the variant's times stop falling, after at least --warmup-min\n"
+            "  --warmup-min SECONDS  the least warm-up (default 0.02); --warmup-min equal to --warmup: a fixed\n"
+            "                      warm-up. VKAT_MEASURE_TRACE=FILE writes each warm-up batch and variant\n"
+            "                      measured to FILE (its times; src/run/measure_trace.h)\n"
             "  --repetitions N     timed samples per variant (default 10; with racing, contenders take more)\n"
             "  --race | --no-race  racing (default on): a variant whose first samples put it clearly behind the\n"
             "                      best so far (its least sample less 3 MADs, at least 2%%, above the best's\n"
@@ -121,7 +125,7 @@ static int parse_budget(const char *s, tune_args *a)
     return 1;
 }
 
-/* --watchdog, --kernel-timeout, --warmup and --race-tolerance: seconds or a fraction. Returns 0 (message printed)
+/* --watchdog, --kernel-timeout, --warmup, --warmup-min and --race-tolerance: seconds or a fraction. Returns 0 (message printed)
  * when `v` is not a number in the option's range. */
 static int parse_real_option(const char *o, const char *v, tune_args *a)
 {
@@ -144,6 +148,14 @@ static int parse_real_option(const char *o, const char *v, tune_args *a)
         a->d.warmup_s = x;
         if (*end || x < 0) {
             fprintf(stderr, "vkautotune: --warmup '%s': expected seconds\n", v);
+            return 0;
+        }
+        if (x == 0)
+            a->d.warmup_s = -1; /* none: zero would mean the default */
+    } else if (!strcmp(o, "--warmup-min")) {
+        a->d.warmup_min_s = x > 0 ? x : -1; /* 0 is spelt negative: zero means the default */
+        if (end == v || *end || !(x >= 0)) {
+            fprintf(stderr, "vkautotune: --warmup-min '%s': expected seconds\n", v);
             return 0;
         }
     } else { /* --race-tolerance */
@@ -217,7 +229,7 @@ static int parse_value_option(const char *o, const char *v, tune_args *a)
             return 0;
         }
     } else if (!strcmp(o, "--watchdog") || !strcmp(o, "--kernel-timeout") || !strcmp(o, "--warmup") ||
-               !strcmp(o, "--race-tolerance")) {
+               !strcmp(o, "--warmup-min") || !strcmp(o, "--race-tolerance")) {
         return parse_real_option(o, v, a);
     } else {
         return parse_count_option(o, v, a);
@@ -264,7 +276,7 @@ static int parse_flag(const char *o, tune_args *a)
 static int is_value_option(const char *o)
 {
     static const char *const names[] = {"--start", "--check-on", "--budget", "--shard", "--watchdog",
-                                        "--kernel-timeout", "--warmup", "--race-tolerance", "--jobs", "--seed",
+                                        "--kernel-timeout", "--warmup", "--warmup-min", "--race-tolerance", "--jobs", "--seed",
                                         "--top", "--repetitions", NULL};
     for (int i = 0; names[i]; i++)
         if (!strcmp(o, names[i]))

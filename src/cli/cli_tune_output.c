@@ -37,9 +37,9 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
     if (t->evaluated > t->resumed)
         fprintf(o,
                 "time: instantiate %.2f s, compile %.2f s (%llu from cache), validate %.2f s, pipeline %.2f s on %u "
-                "thread(s); check %.2f s, measure %.2f s\n",
+                "thread(s); check %.2f s, measure %.2f s (warm-up %.2f s), waiting %.2f s, storing %.2f s\n",
                 tm->instantiate, tm->compile, (unsigned long long)tm->compile_hits, tm->validate, tm->pipeline,
-                tm->jobs, tm->check, tm->measure);
+                tm->jobs, tm->check, tm->measure, tm->warmup, tm->wait, tm->store);
     if (x->stats && tm->checked)
         fprintf(o, "check: %.4f s per variant over %llu checked run(s), %llu passed on the device\n",
                 tm->check / (double)tm->checked, (unsigned long long)tm->checked, (unsigned long long)tm->checked_gpu);
@@ -138,6 +138,11 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(t, "measure", json_object_new_double(rep->times.measure));
     json_object_object_add(t, "checked", json_object_new_int64((int64_t)rep->times.checked));
     json_object_object_add(t, "checked_on_gpu", json_object_new_int64((int64_t)rep->times.checked_gpu));
+    json_object_object_add(t, "warmup", json_object_new_double(rep->times.warmup));
+    json_object_object_add(t, "warmup_capped", json_object_new_int64((int64_t)rep->times.warmup_capped));
+    json_object_object_add(t, "warmup_retaken", json_object_new_int64((int64_t)rep->times.warmup_retaken));
+    json_object_object_add(t, "wait", json_object_new_double(rep->times.wait));
+    json_object_object_add(t, "store", json_object_new_double(rep->times.store));
     json_object_object_add(o, "time_split_s", t);
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < n; i++)

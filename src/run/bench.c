@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "check.h"
 #include "util.h"
+#include "warmup.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ struct vkat_workspace {
     VkFence fence;
     VkQueryPool queries; /* two timestamps; VK_NULL_HANDLE when the queue has none */
     int pending;         /* a submission timed out: cmd, fence and the resources it uses may still be busy */
+    double last_done;    /* vkat_now() when a submission last finished (0: none yet): how long the GPU idled */
     int warned_host_timing;
 };
 
@@ -285,8 +287,10 @@ static vkat_result submit_wait(vkat_workspace *ws, uint64_t timeout_ns, const ch
     if (vr != VK_SUCCESS)
         return vkat_fail_vk(err, vr, "vkQueueSubmit");
     vr = vkWaitForFences(ws->gpu->device, 1, &ws->fence, VK_TRUE, timeout_ns);
-    if (vr == VK_SUCCESS)
+    if (vr == VK_SUCCESS) {
+        ws->last_done = vkat_now();
         return VKAT_OK;
+    }
     ws->pending = 1;
     if (vr == VK_TIMEOUT)
         return timeout_error(err, timeout_ns, what);
@@ -1282,28 +1286,140 @@ static uint32_t grow_batch(uint32_t batch, double per, double min_sample_s)
     return want > MAX_BATCH ? MAX_BATCH : (uint32_t)want;
 }
 
+double vkat_workspace_idle_s(const vkat_workspace *ws)
+{
+    return ws->last_done > 0 ? vkat_now() - ws->last_done : 0;
+}
+
+/* The options with defaults filled in (zero fields mean "default", as everywhere in the library; a warm-up of 0 is
+ * spelt as a negative value). */
+static vkat_timing_opts timing_defaults(const vkat_timing_opts *opts)
+{
+    vkat_timing_opts o = {0};
+    if (opts)
+        o = *opts;
+    o.warmup_s = o.warmup_s < 0 ? 0 : o.warmup_s ? o.warmup_s : 0.2;
+    o.min_warmup_s = o.min_warmup_s < 0 ? 0 : o.min_warmup_s ? o.min_warmup_s : 0.02;
+    if (o.min_warmup_s > o.warmup_s)
+        o.min_warmup_s = o.warmup_s;
+    if (!(o.min_sample_s > 0))
+        o.min_sample_s = 1e-4;
+    if (!o.repetitions)
+        o.repetitions = 10;
+    if (!(o.max_time_s > 0))
+        o.max_time_s = 2.0;
+    if (!o.timeout_ns)
+        o.timeout_ns = 10ull * 1000000000ull;
+    return o;
+}
+
+/* Warm-up: timed batches back to back (each a few milliseconds, so the GPU never waits long for the host) until
+ * the kernel's times stop falling (warmup.h) after at least min_warmup_s, or until warmup_s. Leaves in *per the
+ * last batch's seconds per dispatch, which sizes the timed samples. */
+static vkat_result warm_up(vkat_kernel *k, const uint32_t groups[3], const void *push, const vkat_timing_opts *o,
+                           int host_timing, vkat_timing *out, double *per, vkat_error *err)
+{
+    enum { MAX_WARMUP_BATCHES = 4096 };
+    double *times = malloc(2 * MAX_WARMUP_BATCHES * sizeof *times), *at = times + MAX_WARMUP_BATCHES;
+    if (!times)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    /* Batches of 2.5 ms (less for a short minimum: each comparison window, half the minimum, holds two at least):
+     * long against the host's gap between them, short enough to see the clocks' ramp, whatever the maximum. */
+    double target = fmax(o->min_sample_s, fmin(2.5e-3, o->min_warmup_s / 4));
+    out->idle_s = vkat_workspace_idle_s(k->ws);
+    double start = vkat_now();
+    uint32_t batch = 1, n = 0;
+    vkat_result r = VKAT_OK;
+    for (;;) {
+        r = timed_batch(k, groups, push, batch, host_timing, o->timeout_ns, per, err);
+        if (r)
+            break;
+        times[n] = *per;
+        at[n] = vkat_now() - start;
+        if (o->warmup_trace) {
+            vkat_warmup_batch b = {n, batch, at[n], *per, out->idle_s};
+            o->warmup_trace(o->warmup_trace_user, &b);
+        }
+        n++;
+        double left = o->warmup_s - at[n - 1];
+        if (left <= 0 || n == MAX_WARMUP_BATCHES)
+            break;
+        if (vkat_warmup_settled(times, at, n, o->min_warmup_s)) {
+            out->warmup_settled = 1; /* before the maximum, so never with a fixed warm-up */
+            break;
+        }
+        /* The next batch: about `target` long, at most twice the last (the first dispatches after a pause can be
+         * slow and would overestimate), never past what the maximum leaves. */
+        double want = *per > 0 ? fmin(target, left) / *per : (double)MAX_BATCH;
+        want = fmin(fmin(want, 2.0 * batch), (double)MAX_BATCH);
+        batch = want < 1 ? 1 : (uint32_t)want;
+    }
+    out->warmup_s = vkat_now() - start;
+    out->warmup_batches = n;
+    if (n) {
+        out->warmup_first_s = times[0];
+        out->warmup_last_s = times[n - 1];
+    }
+    free(times);
+    return r;
+}
+
+/* Timed samples of `batch` dispatches each into samples[], until the repetitions (or what after_sample asks for,
+ * up to cap) or max_time_s. A sample that comes out shorter than min_sample_s is dropped and the batch grows;
+ * times are per dispatch, so samples of different batches compare. */
+static vkat_result take_samples(vkat_kernel *k, const uint32_t groups[3], const void *push, const vkat_timing_opts *o,
+                                int host_timing, uint32_t batch, double *samples, uint32_t cap, vkat_timing *out,
+                                vkat_error *err)
+{
+    double sample_start = vkat_now();
+    uint32_t dropped = 0;
+    while (out->samples < cap) {
+        double per;
+        vkat_result r = timed_batch(k, groups, push, batch, host_timing, o->timeout_ns, &per, err);
+        if (r)
+            return r;
+        if (per * batch < o->min_sample_s && batch < MAX_BATCH && dropped < 8) {
+            dropped++;
+            batch = grow_batch(batch, per, o->min_sample_s);
+            continue;
+        }
+        samples[out->samples++] = per;
+        int more = o->after_sample ? o->after_sample(o->after_sample_user, samples, out->samples) : 0;
+        if (more == 2) {
+            out->cut = 1;
+            break;
+        }
+        if (more != 1 && out->samples >= o->repetitions)
+            break;
+        if (vkat_now() - sample_start > o->max_time_s)
+            break;
+    }
+    out->batch = batch;
+    return VKAT_OK;
+}
+
+/* Median, extremes, mean and median absolute deviation of n >= 1 samples (reorders them). */
+static void summarize(double *samples, uint32_t n, vkat_timing *out)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += samples[i];
+    qsort(samples, n, sizeof *samples, cmp_double);
+    out->min_s = samples[0];
+    out->max_s = samples[n - 1];
+    out->mean_s = sum / n;
+    out->median_s = median_sorted(samples, n);
+    for (uint32_t i = 0; i < n; i++)
+        samples[i] = fabs(samples[i] - out->median_s);
+    qsort(samples, n, sizeof *samples, cmp_double);
+    out->mad_s = median_sorted(samples, n);
+}
+
 vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const void *push,
                                 const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err)
 {
     memset(out, 0, sizeof *out);
-    vkat_timing_opts o = {0.2, 1e-4, 10, 2.0, 10ull * 1000000000ull, 0, NULL, NULL, 0};
-    if (opts) {
-        /* Zero fields mean "default", as everywhere in the library; warmup 0 is spelt as a negative value. */
-        if (opts->warmup_s)
-            o.warmup_s = opts->warmup_s < 0 ? 0 : opts->warmup_s;
-        if (opts->min_sample_s > 0)
-            o.min_sample_s = opts->min_sample_s;
-        if (opts->repetitions)
-            o.repetitions = opts->repetitions;
-        if (opts->max_time_s > 0)
-            o.max_time_s = opts->max_time_s;
-        if (opts->timeout_ns)
-            o.timeout_ns = opts->timeout_ns;
-        o.host_timing = opts->host_timing;
-        o.after_sample = opts->after_sample;
-        o.after_sample_user = opts->after_sample_user;
-        o.max_repetitions = opts->max_repetitions;
-    }
+    vkat_timing_opts o = timing_defaults(opts);
     uint32_t cap = o.after_sample && o.max_repetitions > o.repetitions ? o.max_repetitions : o.repetitions;
     vkat_workspace *ws = k->ws;
     int host_timing = o.host_timing || !ws->queries;
@@ -1320,85 +1436,32 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
     double *samples = calloc(cap, sizeof *samples);
     if (!samples)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-
-    /* Warm up by wall time, not by count: clocks ramp after a pause (docs H200.md). Batches grow so that a fast
-     * kernel is not dominated by submission overhead, but never beyond what the remaining time allows. */
-    double start = vkat_now(), elapsed = 0;
-    uint64_t done = 0;
-    uint32_t batch = 1;
-    for (int first = 1; first || elapsed < o.warmup_s; first = 0) {
-        r = begin(ws, o.timeout_ns, err);
-        if (r)
-            goto cleanup;
-        record_dispatches(k, groups, push, batch);
-        r = submit_wait(ws, o.timeout_ns, "a warm-up batch of the kernel", err);
-        if (r)
-            goto cleanup;
-        done += batch;
-        elapsed = vkat_now() - start;
-        double per = elapsed / (double)done, left = o.warmup_s - elapsed;
-        double fit = per > 0 ? left / per : MAX_BATCH;
-        uint32_t next = batch * 2 > MAX_BATCH ? MAX_BATCH : batch * 2;
-        batch = fit < next ? (fit < 1 ? 1 : (uint32_t)fit) : next;
+    double per = 0;
+    r = warm_up(k, groups, push, &o, host_timing, out, &per, err);
+    /* A sample spans at least min_sample_s (timestamps have a resolution): the warm-up's last, warm batch says how
+     * many dispatches that takes. */
+    uint32_t batch = per * 1 >= o.min_sample_s ? 1 : grow_batch(1, per, o.min_sample_s);
+    if (r == VKAT_OK)
+        r = take_samples(k, groups, push, &o, host_timing, batch, samples, cap, out, err);
+    if (r == VKAT_OK && vkat_warmup_ended_early(out->warmup_last_s, samples, out->samples)) {
+        /* The samples ran clearly faster than the warm-up's end: it stopped on a plateau (warmup.h). Warm up and
+         * sample again, once; the warm-up time is the sum. */
+        double spent = out->warmup_s;
+        uint32_t batches = out->warmup_batches;
+        out->samples = 0;
+        out->cut = 0;
+        r = warm_up(k, groups, push, &o, host_timing, out, &per, err);
+        out->warmup_s += spent;
+        out->warmup_batches += batches;
+        out->warmup_retaken = 1;
+        batch = per * 1 >= o.min_sample_s ? 1 : grow_batch(1, per, o.min_sample_s);
+        if (r == VKAT_OK)
+            r = take_samples(k, groups, push, &o, host_timing, batch, samples, cap, out, err);
     }
-    out->warmup_s = elapsed;
-
-    /* Choose the batch so that a sample spans at least min_sample_s: timestamps have a resolution, and a sample
-     * must be long against it. Grow from one dispatch and confirm with a timed batch of the chosen size, since the
-     * first dispatches after a pause can be slow and would otherwise give too small a batch. */
-    batch = 1;
-    for (int tries = 0; tries < 8; tries++) {
-        double per;
-        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
-        if (r)
-            goto cleanup;
-        if (per * batch >= o.min_sample_s || batch == MAX_BATCH)
-            break;
-        batch = grow_batch(batch, per, o.min_sample_s);
+    if (r == VKAT_OK) {
+        summarize(samples, out->samples, out);
+        out->host_timed = host_timing;
     }
-
-    /* A sample that still comes out shorter than min_sample_s (the calibration ran slow) is dropped and the
-     * batch grows; times are per dispatch, so samples of different batches compare. */
-    double sample_start = vkat_now();
-    uint32_t dropped = 0;
-    while (out->samples < cap) {
-        double per;
-        r = timed_batch(k, groups, push, batch, host_timing, o.timeout_ns, &per, err);
-        if (r)
-            goto cleanup;
-        if (per * batch < o.min_sample_s && batch < MAX_BATCH && dropped < 8) {
-            dropped++;
-            batch = grow_batch(batch, per, o.min_sample_s);
-            continue;
-        }
-        samples[out->samples++] = per;
-        int more = o.after_sample ? o.after_sample(o.after_sample_user, samples, out->samples) : 0;
-        if (more == 2) {
-            out->cut = 1;
-            break;
-        }
-        if (more != 1 && out->samples >= o.repetitions)
-            break;
-        if (vkat_now() - sample_start > o.max_time_s)
-            break;
-    }
-    out->batch = batch;
-
-    uint32_t n = out->samples;
-    double sum = 0;
-    for (uint32_t i = 0; i < n; i++)
-        sum += samples[i];
-    qsort(samples, n, sizeof *samples, cmp_double);
-    out->min_s = samples[0];
-    out->max_s = samples[n - 1];
-    out->mean_s = sum / n;
-    out->median_s = median_sorted(samples, n);
-    for (uint32_t i = 0; i < n; i++)
-        samples[i] = fabs(samples[i] - out->median_s);
-    qsort(samples, n, sizeof *samples, cmp_double);
-    out->mad_s = median_sorted(samples, n);
-    out->host_timed = host_timing;
-cleanup:
     free(samples);
     return r;
 }

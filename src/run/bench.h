@@ -79,6 +79,10 @@ typedef void (*vkat_record_fn)(VkCommandBuffer cmd, void *user);
 vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,
                                   const char *what, vkat_error *err);
 
+/* Seconds since a submission on the workspace last finished (0 before the first): how long the GPU has had
+ * nothing of this thread's to run. */
+double vkat_workspace_idle_s(const vkat_workspace *ws);
+
 /* The poison pattern's bytes for an element type (what an unwritten element reads as). */
 void vkat_poison_element(vkat_elem_type type, void *out);
 
@@ -126,10 +130,21 @@ const char *vkat_kernel_stats(const vkat_kernel *k);
 vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
                             vkat_error *err);
 
+/* One batch of a warm-up, as vkat_timing_opts.warmup_trace sees it. */
+typedef struct vkat_warmup_batch {
+    uint32_t index;        /* 0: the first after the checked run */
+    uint32_t dispatches;
+    double at_s;           /* seconds from the warm-up's start to this batch's end */
+    double per_dispatch_s; /* timestamps (or host time, as the samples) */
+    double idle_s;         /* how long the workspace's queue had nothing of this thread's to run before the warm-up */
+} vkat_warmup_batch;
+
 /* A zero field means its default. */
 typedef struct vkat_timing_opts {
-    double warmup_s;       /* keep dispatching until this much wall time has passed (one batch at least);
-                              default 0.2; < 0: 0 s */
+    /* The warm-up: timed batches of a few milliseconds back to back, until the kernel's times stop falling
+     * (warmup.h) after at least min_warmup_s (below), at most warmup_s (one batch at least). min_warmup_s >=
+     * warmup_s is a fixed warm-up of warmup_s. */
+    double warmup_s;       /* the maximum; default 0.2; < 0: 0 s */
     double min_sample_s;   /* batch dispatches per timestamp pair until one sample lasts this long; default 1e-4 */
     uint32_t repetitions;  /* timed samples; default 10 */
     double max_time_s;     /* stop early when the samples have taken this long; default 2 */
@@ -141,6 +156,10 @@ typedef struct vkat_timing_opts {
     int (*after_sample)(void *user, const double *samples, uint32_t n);
     void *after_sample_user;
     uint32_t max_repetitions; /* room for after_sample's extra samples; default: repetitions */
+    double min_warmup_s;   /* the warm-up's minimum; default 0.02 (at most warmup_s); < 0: 0 s */
+    /* Called after every warm-up batch (NULL: not), on the measuring thread: the clock ramp made visible. */
+    void (*warmup_trace)(void *user, const vkat_warmup_batch *b);
+    void *warmup_trace_user;
 } vkat_timing_opts;
 
 typedef struct vkat_timing {
@@ -150,14 +169,22 @@ typedef struct vkat_timing {
     uint32_t batch;      /* dispatches per sample, the last used (each time is per dispatch); a sample shorter than
                             min_sample_s is dropped and the batch grows, at most 8 times */
     double warmup_s;     /* wall time spent warming up */
+    uint32_t warmup_batches;
+    int warmup_settled;  /* 1: the times stopped falling before the maximum; 0: warmed up for warmup_s (always
+                            with a fixed warm-up) */
+    double warmup_first_s, warmup_last_s; /* the first and last warm-up batch, seconds per dispatch: the ramp */
+    double idle_s;       /* as vkat_warmup_batch.idle_s */
+    int warmup_retaken;  /* 1: the samples ran clearly faster than the warm-up's end, so both were taken again
+                            (warmup.h; warmup_s and warmup_batches count both) */
     int host_timed;      /* 1: host clock around the fence (no timestamps, or asked for); includes submission
                             overhead (added) */
     int cut;             /* 1: after_sample stopped it before `repetitions` samples */
 } vkat_timing;
 
-/* Warms up by time, then takes timed samples with timestamp queries in one command buffer per sample; ticks are
- * masked with the queue's timestampValidBits and scaled by timestampPeriod. Times are per dispatch.
- * opts may be NULL (defaults). */
+/* Warms up until the times stop falling (vkat_timing_opts), then takes timed samples with timestamp queries in one
+ * command buffer per sample; ticks are masked with the queue's timestampValidBits and scaled by timestampPeriod.
+ * Times are per dispatch. Samples clearly faster than the warm-up's end (it stopped on a plateau) are taken again,
+ * after a second warm-up (vkat_timing.warmup_retaken). opts may be NULL (defaults). */
 vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const void *push,
                                 const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err);
 

@@ -5,6 +5,12 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
@@ -40,9 +46,28 @@ static slot *next_queued(vkat_pool *p)
     return NULL;
 }
 
+/* Workers may run below the consumer's priority, so that pipeline creation filling every core cannot delay the
+ * measuring thread between submissions. Measured on the H200 (records/session7-issue-22.md): 10 nice levels gave
+ * no gain (three spaces, each a little faster at the same priority), so the default is 0. Linux applies nice per
+ * thread; elsewhere nothing changes. VKAT_WORKER_NICE (0-19) sets it. */
+static void lower_priority(void)
+{
+#ifdef __linux__
+    const char *v = getenv("VKAT_WORKER_NICE");
+    int by = v && *v ? atoi(v) : 0;
+    if (by <= 0)
+        return;
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, 0); /* this thread's, on Linux */
+    if (errno == 0)
+        (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), now + (by > 19 ? 19 : by));
+#endif
+}
+
 static void *worker_main(void *arg)
 {
     vkat_pool *p = arg;
+    lower_priority();
     pthread_mutex_lock(&p->lock);
     for (;;) {
         slot *s = NULL;

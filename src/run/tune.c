@@ -11,6 +11,7 @@
 #include "search.h"
 #include "build.h"
 #include "descriptors.h"
+#include "measure_trace.h"
 #include "shader_sources.h"
 #include "sequence.h"
 #include "util.h"
@@ -138,6 +139,10 @@ typedef struct job {
     int pipeline_failed;
     double t_instantiate, t_compile, t_validate, t_pipeline;
     int cache_hit;
+    /* on the measuring thread, for the trace (measure_trace.h) */
+    double t_wait, t_check, t_warmup, t_measure, t_store, warm_last;
+    double gap; /* how long the GPU had idled when the checked run began */
+    uint32_t samples;
     /* the outcome, as the measuring lane hands it back */
     struct run_ctx *lane;
     int outcome;      /* 0 measured, 1 resumed from the database, 2 dropped unmeasured */
@@ -202,6 +207,7 @@ struct search_ctx {
     size_t done_head, done_count, done_cap;
     vkat_race_opts race;     /* defaults filled in */
     vkat_race_bound bound;   /* the least upper bound of the checked full measurements so far */
+    FILE *trace;             /* VKAT_MEASURE_TRACE's file (measure_trace.h); NULL: none */
 };
 
 static void free_reference(run_ctx *c)
@@ -598,6 +604,8 @@ static void prepare(void *ctx, void *p)
     vkat_error *e = &j->error;
     double t0 = vkat_now();
     j->pipeline_failed = 0;
+    /* a slot is reused: a variant that fails before its pipeline must not report the last one's times */
+    j->t_compile = j->t_validate = j->t_pipeline = 0;
     j->spec_count = vkat_build_spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
     if (vkat_space_has_sequence(s, 0)) {
         j->result = prepare_sequence(c, j, e);
@@ -674,18 +682,25 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     t->compile_hits += j->cache_hit;
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
+        j->gap = vkat_workspace_idle_s(c->ws);
         double t0 = vkat_now();
         r = checked_run(c, j->kernel, &j->launch, j->env, row, &verr);
         double t1 = vkat_now();
         t->check += t1 - t0;
+        j->t_check = t1 - t0;
         t->checked++;
         if (r == VKAT_OK && row->status == VKAT_STATUS_OK) {
             /* Clocks drop when the GPU idles (../shared/H200.md: 4.5x slower after a pause), and the gaps between
              * variants (pipeline creation, the check's host side) are enough: an H200 search that gave each
-             * variant 0.02 s of warm-up after a short gap ran at 540-1700 MHz and measured its own best
+             * variant a fixed 0.02 s of warm-up after a short gap ran at 540-1700 MHz and measured its own best
              * configuration at 82 TOPS instead of 310 (issue #21, records/session6-issue-21.md). So every
-             * variant gets the full warm-up (--warmup, default 0.2 s). */
-            vkat_timing_opts to = c->opts->timing; /* warmup_s 0: bench.c's default */
+             * variant is warmed up until its own times stop falling (bench.c, warmup.h), up to --warmup. */
+            vkat_timing_opts to = c->opts->timing; /* zero fields: bench.c's defaults */
+            vkat_measure_trace_ctx trace = {c->search->trace, (unsigned)(c - c->search->lanes), row->config};
+            if (trace.file) {
+                to.warmup_trace = vkat_measure_trace_batch;
+                to.warmup_trace_user = &trace;
+            }
             race_ctx rc = {c->search, to.repetitions ? to.repetitions : 10, 0, 0};
             if (!c->search->race.disabled) {
                 to.after_sample = race_after_sample;
@@ -694,7 +709,14 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
             }
             vkat_timing tm;
             r = vkat_kernel_measure(j->kernel, j->launch.groups, j->launch.push, &to, &tm, &verr);
-            t->measure += vkat_now() - t1; /* a raced-out variant's partial time too */
+            j->t_measure = vkat_now() - t1;
+            t->measure += j->t_measure; /* a raced-out variant's partial time too */
+            j->t_warmup = tm.warmup_s;
+            j->warm_last = tm.warmup_last_s;
+            j->samples = tm.samples;
+            t->warmup += tm.warmup_s;
+            t->warmup_capped += r == VKAT_OK && !tm.warmup_settled;
+            t->warmup_retaken += r == VKAT_OK && tm.warmup_retaken;
             if (r == VKAT_OK && tm.cut) {
                 row->status = VKAT_STATUS_RACED;
                 row->race_bound_s = rc.cut_bound;
@@ -894,7 +916,12 @@ static void lane_measure(run_ctx *c, job *j)
     pending.status = VKAT_STATUS_ABORTED;
     snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running%s%s",
              c->opts->claim ? " " : "", c->opts->claim ? c->opts->claim : "");
-    if ((j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error)) != VKAT_OK) {
+    j->t_check = j->t_warmup = j->t_measure = j->warm_last = j->gap = 0;
+    j->samples = 0;
+    double t0 = vkat_now();
+    j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error);
+    j->t_store = vkat_now() - t0;
+    if (j->fatal != VKAT_OK) {
         release_job(j);
         return;
     }
@@ -906,12 +933,23 @@ static void lane_measure(run_ctx *c, job *j)
     memset(&j->sequence, 0, sizeof j->sequence);
     vkat_error lost = {0};
     vkat_result mr = measure(c, j, &lost);
+    t0 = vkat_now();
     if (j->row.status == VKAT_STATUS_OK && (module.count || sequence.step_count))
         j->fatal = vkat_measured_put(c->store, j->row.spirv_hash, sequence.step_count ? NULL : &module, &sequence,
                                      &j->fatal_error);
     vkat_spirv_free(&module);
     vkat_sequence_free(&sequence);
-    if (j->fatal != VKAT_OK || (j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error)) != VKAT_OK)
+    if (j->fatal == VKAT_OK)
+        j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error);
+    j->t_store += vkat_now() - t0;
+    c->times->store += j->t_store;
+    if (c->search->trace) {
+        vkat_measure_trace_variant v = {vkat_status_name(j->row.status), j->row.config, j->samples, j->t_wait,
+                                        j->t_pipeline, j->t_check, j->t_warmup, j->t_measure, j->t_store,
+                                        j->warm_last, j->samples ? j->row.median_s : 0, j->gap};
+        vkat_measure_trace_variant_line(c->search->trace, (unsigned)(c - c->search->lanes), &v);
+    }
+    if (j->fatal != VKAT_OK)
         return;
     if (mr != VKAT_OK) {
         vkat_log(VKAT_LOG_WARN, "%s: %s: %s; recreating the device", c->device->name, j->row.config, j->row.reason);
@@ -933,7 +971,10 @@ static void *lane_main(void *arg)
         }
         c->queued--;
         pthread_mutex_unlock(&sc->lock);
+        double t0 = vkat_now();
         job *j = vkat_pool_pop(c->pool); /* this lane's oldest, once prepared */
+        j->t_wait = vkat_now() - t0;
+        c->times->wait += j->t_wait; /* serial mode (--jobs 1): the preparation itself too */
         lane_measure(c, j);
         finish_job(sc, j);
     }
@@ -1191,6 +1232,11 @@ static void add_lane_times(vkat_tune_times *to, const vkat_tune_times *t)
     to->compile_hits += t->compile_hits;
     to->checked += t->checked;
     to->checked_gpu += t->checked_gpu;
+    to->warmup += t->warmup;
+    to->warmup_capped += t->warmup_capped;
+    to->warmup_retaken += t->warmup_retaken;
+    to->wait += t->wait;
+    to->store += t->store;
 }
 
 /* long: it owns the search context from allocation to teardown under one cleanup label (every object destroyed in
@@ -1237,6 +1283,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.race = vkat_race_defaults(&opts->race, opts->timing.repetitions);
     report->race = !sc.race.disabled;
     vkat_race_bound_init(&sc.bound);
+    sc.trace = vkat_measure_trace_open();
     vkat_strategy *strategy = NULL;
     job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
@@ -1343,6 +1390,8 @@ cleanup:
     pthread_cond_destroy(&sc.done_cv);
     pthread_mutex_destroy(&sc.lock);
     vkat_race_bound_destroy(&sc.bound);
+    if (sc.trace)
+        fclose(sc.trace);
     free(counts);
     free(choice);
     return r;

@@ -59,18 +59,21 @@ else
         grep -q "^tier fallback .* = [0-9.]* of the own winner's speed" "$T/rtb/summary.txt"
 fi
 
-# bench/race.py: the paired raced / full runs and a from-scratch search, at 64^3; cmgemm's rows say why it was
-# skipped (lavapipe has no cooperative matrices).
+# bench/race.py: the baseline (unraced, fixed warm-up) and the new path on the same variants and from scratch, at
+# 64^3, with traces; cmgemm's rows say why it was skipped (lavapipe has no cooperative matrices).
 python3 "$SRC/bench/race.py" --bin "$BIN" --spaces "$SRC/spaces/gemm.ini,$SRC/spaces/cmgemm_f16.ini" \
-    --search-spaces 1 --problem M=64,N=64,K=64 --pair-budget 8 --search-seconds 5 --jobs 1 --out "$T/race.md" \
-    >"$T/race.out" 2>"$T/race.err"
+    --search-spaces 1 --problem M=64,N=64,K=64 --pair-budget 8 --search-seconds 5 --jobs 1 --trace-dir "$T/traces" \
+    --out "$T/race.md" >"$T/race.out" 2>"$T/race.err"
 rc=$?
 check "race.py runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/race.err"
-check "its paired rows: raced and full, with the winners' agreement" \
-    grep -q "^| gemm.ini | M=64,N=64,K=64 | race | 8 | .* | \(same variant\|within spread\|DIFFERENT\)" "$T/race.md"
-check "and the full run's comparison of the same variants" \
-    grep -q "^| gemm.ini | M=64,N=64,K=64 | no-race | 8 | .* full figures agree; raced out [0-9]*: " "$T/race.md"
+check "its paired rows: the baseline, and the new path with the winners' agreement and the same variants' figures" \
+    grep -q "^| gemm.ini | M=64,N=64,K=64 | new | 8 | .* | \(same variant\|within spread\|DIFFERENT\).* full figures agree; raced out [0-9]*: " "$T/race.md"
+check "the baseline's row" grep -q "^| gemm.ini | M=64,N=64,K=64 | baseline | 8 | .* | 0 | .* | 8 | " "$T/race.md"
+check "the same-winner table" grep -q "^| gemm.ini | new | \(yes\|NO\) | " "$T/race.md"
 check "cmgemm says why it was skipped" grep -q "^| cmgemm_f16.ini | skipped: " "$T/race.md"
-check "the from-scratch searches, raced and not" grep -q "^| gemm.ini | no-race | [0-9]* | [0-9.]* | 0 | " "$T/race.md"
+check "the from-scratch searches, baseline and new" grep -q "^| gemm.ini | 2 | baseline | [0-9]* | [0-9.]* | 0 | " "$T/race.md"
+check "and the time-to-0.95 comparison" grep -q "^| gemm.ini | new | \(not reached\|[0-9][0-9.]*\) | " "$T/race.md"
+check "the traces, with the rule replayed on the baseline's fixed warm-ups" \
+    grep -q "^| gemm.ini | pair | baseline | [0-9]* | .* | 0.02 s: " "$T/race.md"
 finish

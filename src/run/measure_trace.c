@@ -1,0 +1,39 @@
+/* measure_trace.c — the measuring threads' trace file (measure_trace.h). */
+#include "measure_trace.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+FILE *vkat_measure_trace_open(void)
+{
+    const char *path = getenv(VKAT_MEASURE_TRACE_ENV);
+    if (!path || !*path)
+        return NULL;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        vkat_log(VKAT_LOG_WARN, "%s=%s: %s; no trace", VKAT_MEASURE_TRACE_ENV, path, strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) /* new or empty (a restarted child appends) */
+        fprintf(f, "# batch\tlane\tbatch\tdispatches\tat_ms\tper_dispatch_ms\tidle_ms\tconfig\n"
+                   "# variant\tlane\tstatus\tsamples\twait_ms\tpipeline_ms\tcheck_ms\twarmup_ms\tmeasure_ms\tstore_ms"
+                   "\twarm_last_ms\tmedian_ms\tgap_ms\tconfig\n");
+    return f;
+}
+
+/* One fprintf per line: stdio locks the stream for the call, so lanes never split each other's lines. */
+void vkat_measure_trace_batch(void *user, const vkat_warmup_batch *b)
+{
+    const vkat_measure_trace_ctx *t = user;
+    fprintf(t->file, "batch\t%u\t%u\t%u\t%.4f\t%.6f\t%.4f\t%s\n", t->lane, b->index, b->dispatches, b->at_s * 1e3,
+            b->per_dispatch_s * 1e3, b->idle_s * 1e3, t->config);
+}
+
+void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_trace_variant *v)
+{
+    fprintf(f, "variant\t%u\t%s\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.6f\t%.6f\t%.3f\t%s\n", lane,
+            v->status, v->samples, v->wait_s * 1e3, v->pipeline_s * 1e3, v->check_s * 1e3, v->warmup_s * 1e3,
+            v->measure_s * 1e3, v->store_s * 1e3, v->warm_last_s * 1e3, v->median_s * 1e3, v->gap_s * 1e3, v->config);
+}

@@ -1,0 +1,48 @@
+/* measure_trace.h — internal: what the measuring threads did, batch by batch and variant by variant, written to a
+ * file on request (`VKAT_MEASURE_TRACE=FILE vkautotune ...`), to see the clock ramp and the gaps on a GPU.
+ *
+ * Tab-separated lines, the first field saying which kind:
+ *   batch    lane  batch  dispatches  at_ms  per_dispatch_ms  idle_ms  config
+ *     one warm-up batch: its end in ms from the warm-up's start, its ms per dispatch, and how long the queue had
+ *     idled before the warm-up began
+ *   variant  lane  status  samples  wait_ms  pipeline_ms  check_ms  warmup_ms  measure_ms  store_ms
+ *            warm_last_ms  median_ms  gap_ms  config
+ *     one variant done: how long its lane waited for it to be prepared, its pipeline's creation (on a worker),
+ *     checked run, warm-up, whole measurement (warm-up included) and the rows written for it; the last warm-up
+ *     batch's and the samples' median ms per dispatch (the samples well below the warm-up's end: it ended early);
+ *     how long the GPU had idled (since this lane's last submission finished) when its checked run began
+ * Lines of several lanes interleave whole. Nothing here decides anything. */
+#ifndef VKAT_MEASURE_TRACE_H
+#define VKAT_MEASURE_TRACE_H
+
+#include "bench.h"
+
+#include <stdio.h>
+
+/* The environment variable that names the file (appended to). */
+#define VKAT_MEASURE_TRACE_ENV "VKAT_MEASURE_TRACE"
+
+/* One variant's warm-up: what vkat_timing_opts.warmup_trace_user points at. */
+typedef struct vkat_measure_trace_ctx {
+    FILE *file;
+    unsigned lane;
+    const char *config;
+} vkat_measure_trace_ctx;
+
+/* The file the environment names, opened for appending (a header line when it is new); NULL when the variable is
+ * unset or empty, or the file cannot be opened (a warning through the log). */
+FILE *vkat_measure_trace_open(void);
+/* A vkat_timing_opts.warmup_trace: writes one batch line. */
+void vkat_measure_trace_batch(void *user, const vkat_warmup_batch *b);
+
+/* One variant's line (times in seconds). */
+typedef struct vkat_measure_trace_variant {
+    const char *status, *config;
+    uint32_t samples;
+    double wait_s, pipeline_s, check_s, warmup_s, measure_s, store_s;
+    double warm_last_s, median_s; /* per dispatch; 0: not timed */
+    double gap_s;                 /* the GPU's idle time before the checked run */
+} vkat_measure_trace_variant;
+void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_trace_variant *v);
+
+#endif
