@@ -775,6 +775,9 @@ const uint32_t *vkat_compiled_words(const vkat_compiled *compiled, size_t *count
 const char *vkat_compiled_config(const vkat_compiled *compiled);
 /* The index of the first constraint the configuration fails (vkat_space_constraint names it), or -1. */
 long vkat_compiled_failed_constraint(const vkat_compiled *compiled);
+/* For a space with [pass.*] sections: how many distinct modules its passes build (every one of them was built and
+ * validated by vkat_space_compile; vkat_compiled_words is the [kernel] template's with [dispatch]); 0 without. */
+size_t vkat_compiled_pass_modules(const vkat_compiled *compiled);
 /* SPIRV-Tools' disassembly into *text (malloc'ed, the caller frees it). */
 vkat_result vkat_compiled_disassemble(const vkat_compiled *compiled, char **text, vkat_error *err);
 void vkat_compiled_destroy(vkat_compiled *compiled);

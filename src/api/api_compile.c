@@ -2,6 +2,7 @@
  * (vkat_tune_build: instantiate, compile, validate) for a device that need not be present, and the result as an
  * opaque object. What `vkautotune compile` prints about it is the CLI's. */
 #include "compile.h"
+#include "sequence.h"
 #include "tune.h"
 #include "util.h"
 
@@ -11,6 +12,7 @@
 struct vkat_compiled {
     vkat_spirv spirv;
     long failed_constraint; /* -1: every constraint holds */
+    size_t module_count;    /* a sequence's distinct modules, every one built and validated (0: no passes) */
     char config[512];
 };
 
@@ -78,6 +80,16 @@ vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *
     r = vkat_tune_build(space, device ? device : &generic, choice, env, &launch, &c->spirv, err);
     if (r != VKAT_OK)
         goto done;
+    if (vkat_space_has_sequence(space, 0)) {
+        /* Every pass is built and validated too, the way the tuner builds the sequence, so that a broken later
+         * pass fails here rather than as a compile error of every variant on the GPU. */
+        vkat_sequence q;
+        r = vkat_sequence_compile(space, device ? device : &generic, NULL, env, 0, &q, err);
+        c->module_count = q.module_count;
+        vkat_sequence_free(&q);
+        if (r != VKAT_OK)
+            goto done;
+    }
     vkat_space_format_config(space, choice, c->config, sizeof c->config);
     *out = c;
     c = NULL;
@@ -103,6 +115,11 @@ const char *vkat_compiled_config(const vkat_compiled *compiled)
 long vkat_compiled_failed_constraint(const vkat_compiled *compiled)
 {
     return compiled->failed_constraint;
+}
+
+size_t vkat_compiled_pass_modules(const vkat_compiled *compiled)
+{
+    return compiled->module_count;
 }
 
 vkat_result vkat_compiled_disassemble(const vkat_compiled *compiled, char **text, vkat_error *err)

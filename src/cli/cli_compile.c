@@ -144,15 +144,16 @@ int vkat_cmd_compile(int argc, char **argv)
         fprintf(stderr, "vkautotune compile: warning: %s:%d: this configuration fails constraint '%s'\n",
                 vkat_space_path(space), line, name);
     }
-    if (vkat_space_pass_count(space))
-        fprintf(stderr,
-                "vkautotune compile: warning: %s: the variant is a sequence of %zu pass section(s); this "
-                "writes the [kernel] template's module with [dispatch] only (export writes every pass)\n",
-                vkat_space_path(space), vkat_space_pass_count(space));
     if (vkat_space_compile(space, dev, a.config, &c, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;
     }
+    if (vkat_space_pass_count(space))
+        fprintf(stderr,
+                "vkautotune compile: warning: %s: the variant is a sequence of %zu pass section(s), whose %zu "
+                "module(s) are all valid; this writes the [kernel] template's module with [dispatch] only (export "
+                "writes every pass)\n",
+                vkat_space_path(space), vkat_space_pass_count(space), vkat_compiled_pass_modules(c));
     code = write_outputs(&a, c);
     if (code != VKAT_EXIT_OK)
         goto done;
