@@ -64,7 +64,7 @@ for (m,n,k) in ((4096,4096,4096),(8192,8192,8192)):
     $S1 --problem M=4096,N=4096,K=16384,MODE=1 --budget $N1 --top $N1 $E1;
     $S1 --problem M=4096,N=4096,K=16384,MODE=2 --budget $N1 --top $N1 $E1;
     $S1 --problem M=4096,N=4096,K=4096,MODE=0 --budget 2 --top 2 --start $F,FN=16,WG_M=2,WG_N=2,TM=4,TN=4 --start $F,FN=8,WG_M=2,WG_N=2,TM=4,TN=8;
-    for i in 0 2; do $ISO --problem M=4096,N=4096,K=4096,ISO=\$i --budget 1 --top 1 --start $C1I; done; kill \$p" \
+    for i in 0 1 2; do $ISO --problem M=4096,N=4096,K=4096,ISO=\$i --budget 1 --top 1 --start $C1I; done; kill \$p" \
   "seeds: $G/cmgemm_f16.ini --db \$RUN/seeds.db $COMMON --budget 17 --top 17 $S0 $SW" \
   "tune_ws: $G/cmgemm_ws_f16.ini --db \$RUN/ws.db --stats -q --budget 35s --top 8 $SW" \
   "tune_ws0: $G/cmgemm_ws0_f16.ini --db \$RUN/ws0.db --stats -q --budget 35s --top 8 $S0" \
