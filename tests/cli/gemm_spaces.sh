@@ -84,7 +84,10 @@ for space in cmgemm_f16 cmgemm_bf16; do
         "FN=16,FK=16,WG_M=2,WG_N=4,TM=4,TN=2,BK=32,STAGES=1,PF=1,FB=1,PAD=1,SWZ=1;1" \
         "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=2,PF=0,FB=1,PAD=1,SWZ=16;1" \
         "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=16,STAGES=3,PF=0,FB=0,PAD=1,SWZ=16;1" \
-        "FN=16,FK=16,WG_M=2,WG_N=2,TM=2,TN=2,BK=32,STAGES=3,PF=0,FB=1,PAD=1,SWZ=4;1"; do
+        "FN=16,FK=16,WG_M=2,WG_N=2,TM=2,TN=2,BK=32,STAGES=3,PF=0,FB=1,PAD=1,SWZ=4;1" \
+        "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=2,PF=0,FB=0,PAD=1,SWZ=16,WS=2,WC=8;1" \
+        "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=2,PF=0,FB=1,PAD=1,SWZ=16,WS=4,WC=0;1" \
+        "FN=16,FK=16,WG_M=2,WG_N=4,TM=4,TN=2,BK=32,STAGES=2,PF=0,FB=0,PAD=1,SWZ=16,WS=1,WC=4;1"; do
         config=${cfg%;*}
         h200=${cfg#*;}
         for bt in 0 1; do
