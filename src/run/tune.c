@@ -845,19 +845,6 @@ done:
     return r;
 }
 
-/* Buffer sizes must not depend on parameters: one workspace serves every variant. */
-static vkat_result check_buffer_sizes(const vkat_space *s, vkat_error *err)
-{
-    for (size_t b = 0; b < s->buffer_count; b++)
-        for (size_t p = 0; p < s->param_count; p++)
-            if (vkat_expr_uses(s->buffers[b].count, s->params[p].slot))
-                return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[b].line,
-                                 "the size of buffer '%s' depends on parameter '%s'; buffer sizes may depend only "
-                                 "on problem sizes and device limits",
-                                 s->buffers[b].name, s->params[p].name);
-    return VKAT_OK;
-}
-
 static unsigned default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1249,9 +1236,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     const vkat_device_info *dev = NULL;
     vkat_result r = check_devices(space, inst, device_indices, device_count, report, &dev, err);
     if (r != VKAT_OK || report->skipped)
-        return r;
-    r = check_buffer_sizes(space, err);
-    if (r != VKAT_OK)
         return r;
     /* The template's files, read once: every variant compiles from them and the key hashes them. No #define may
      * replace a name they declare. Identical GPUs have one identity: their results form one series. */

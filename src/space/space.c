@@ -1067,6 +1067,21 @@ static vkat_result check_push_sizes(loader *ld)
     return VKAT_OK;
 }
 
+/* Buffer sizes must not depend on parameters: one workspace serves every variant. Checked at load, so that
+ * `compile` and `--dry-run` say it too, not only a tuning run. */
+static vkat_result check_buffer_sizes(loader *ld)
+{
+    const vkat_space *s = ld->s;
+    for (size_t b = 0; b < s->buffer_count; b++)
+        for (size_t p = 0; p < s->param_count; p++)
+            if (vkat_expr_uses(s->buffers[b].count, s->params[p].slot))
+                return lfail(ld, VKAT_ERR_SPACE, s->buffers[b].line,
+                             "the size of buffer '%s' depends on parameter '%s'; buffer sizes may depend only on "
+                             "problem sizes and device limits",
+                             s->buffers[b].name, s->params[p].name);
+    return VKAT_OK;
+}
+
 static vkat_result load_constraints(loader *ld)
 {
     vkat_space *s = ld->s;
@@ -1686,8 +1701,8 @@ static vkat_result load_text(const char *text, size_t size, const char *path, co
     if (ld.failed)
         goto done;
     if (load_kernel(&ld) || load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
-        load_buffers(&ld) || load_push(&ld) || check_push_sizes(&ld) || load_dispatch_metrics(&ld) || load_check(&ld) ||
-        load_compare(&ld) || load_passes(&ld))
+        load_buffers(&ld) || check_buffer_sizes(&ld) || load_push(&ld) || check_push_sizes(&ld) ||
+        load_dispatch_metrics(&ld) || load_check(&ld) || load_compare(&ld) || load_passes(&ld))
         goto done;
 done:
     for (size_t i = 0; i < ld.count; i++) {
