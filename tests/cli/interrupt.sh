@@ -18,11 +18,12 @@ sql() {
     python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$DB" "$1" 2>/dev/null || echo 0
 }
 count() { sql "SELECT COUNT(*) FROM results WHERE status != 'aborted'"; }
-# start [setsid]: a run of 36 slow variants in the background ($pid; with setsid, in a process group of its own)
+# start [setsid]: a run of 36 slow variants in the background ($pid; with setsid, in a process group of its own);
+# EXTRA: more options
 start() {
     (exec ${1:-} "$BIN" "$SRC/tests/data/tune/scale.comp.in" --space "$SRC/tests/data/tune/scale.ini" --db "$DB" \
         --strategy exhaustive --budget 36 --warmup 0.05 --repetitions ${REPS:-20} --pipeline-cache none \
-        --problem N=1048576 > "$T/out" 2> "$T/err") &
+        --problem N=1048576 ${EXTRA:-} > "$T/out" 2> "$T/err") &
     pid=$!
 }
 # wait_measured N: until N variants are stored (at most 30 s)
@@ -59,10 +60,10 @@ check "no variant left half-measured ($aborted aborted)" test "$aborted" -eq 0
 
 # Two SIGINTs 0.15 s apart: the second ends the run at once; still 130, nothing blamed.
 # (Slower variants, and the first signal sent while one is being measured, so that the second arrives before it
-# ends.)
+# ends: each variant warms up for a fixed second and is never raced out, whatever the load.)
 DB=$T/double.db
 before=0
-REPS=1000 start
+REPS=1000 EXTRA="--no-race --warmup 1 --warmup-min 1" start
 wait_measured $((before + 2))
 i=0
 while [ "$(sql "SELECT COUNT(*) FROM results WHERE status = 'aborted'")" -lt 1 ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
@@ -73,7 +74,7 @@ kill -INT $pid
 sleep 0.15
 kill -INT $pid
 finished
-unset REPS
+unset REPS EXTRA
 aborted=$(sql "SELECT COUNT(*) FROM results WHERE status = 'aborted'")
 check "double SIGINT: ended in the middle of a variant ($aborted left aborted, to be measured again)" test "$aborted" -eq 1
 n=$(count)
