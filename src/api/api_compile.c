@@ -1,7 +1,9 @@
 /* api_compile.c — vkat_space_compile (include/vkautotune.h): one configuration built the tuner's way
  * (vkat_tune_build: instantiate, compile, validate) for a device that need not be present, and the result as an
  * opaque object. What `vkautotune compile` prints about it is the CLI's. */
+#include "build.h"
 #include "compile.h"
+#include "descriptors.h"
 #include "sequence.h"
 #include "tune.h"
 #include "util.h"
@@ -89,6 +91,13 @@ vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *
     if (r != VKAT_OK)
         goto done;
     r = vkat_tune_build(space, device ? device : &generic, choice, env, &launch, &c->spirv, err);
+    if (r != VKAT_OK)
+        goto done;
+    /* The interface checks the tuner makes before a pipeline exists, so that compile reports them too. */
+    vkat_spec_value spec[64];
+    size_t spec_count = vkat_build_spec_values(space, env, 0, spec, VKAT_COUNTOF(spec));
+    vkat_spirv_info si;
+    r = vkat_check_kernel_module(space, &c->spirv, spec, spec_count, &launch, &si, err);
     if (r != VKAT_OK)
         goto done;
     if (vkat_space_has_sequence(space, 0)) {
