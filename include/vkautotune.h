@@ -758,15 +758,17 @@ vkat_result vkat_replay_search(const vkat_replay_table *table, const vkat_replay
  * one configuration and no GPU. */
 typedef struct vkat_compiled vkat_compiled;
 
-/* Parses `config` ("TM=4,TN=4"; parameters not named take their first value) and checks the space's constraints
- * on it at the space's problem for `device` (NULL: Vulkan's minimum limits): *failed is the index of the first
- * constraint it fails (vkat_space_constraint names it), or -1. Errors: a bad configuration, an expression that
- * cannot be evaluated. */
+/* Parses `config` ("TM=4,TN=4") and checks the space's constraints on it at the space's problem for `device` (NULL:
+ * Vulkan's minimum limits): *failed is the index of the first constraint it fails (vkat_space_constraint names it),
+ * or -1. The parameters not named take the values of the first configuration in the space's order that keeps the
+ * named ones and satisfies every constraint, or their first values where none does. Errors: a bad configuration,
+ * an expression that cannot be evaluated. */
 vkat_result vkat_space_check_config(const vkat_space *space, const vkat_device_info *device, const char *config,
                                     long *failed, vkat_error *err);
-/* Builds `config` ("TM=4,TN=4"; parameters not named take their first value) at the space's problem for `device`
- * (its Vulkan version and limits; NULL: generic Vulkan 1.3 with its minimum limits). A configuration that fails a
- * constraint is still built: vkat_compiled_failed_constraint says which. Errors point at the space or template line. */
+/* Builds `config` ("TM=4,TN=4"; parameters not named are completed as vkat_space_check_config does) at the space's
+ * problem for `device` (its Vulkan version and limits; NULL: generic Vulkan 1.3 with its minimum limits). A
+ * configuration that fails a constraint is still built: vkat_compiled_failed_constraint says which. Errors point at
+ * the space or template line. */
 vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *device, const char *config,
                                vkat_compiled **out, vkat_error *err);
 /* The SPIR-V words (*count of them); valid until vkat_compiled_destroy. */

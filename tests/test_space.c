@@ -200,7 +200,9 @@ static void test_good(void)
 
     /* Config text errors. */
     CHECK(vkat_space_parse_config(s, "WG_X=16", 0, choice, &err) == VKAT_ERR_USAGE);
-    CHECK_STR(err.message, "missing parameter 'WG_Y'");
+    CHECK_STR(err.message, "missing parameters 'WG_Y', 'TM', 'TN', 'UNROLL'");
+    CHECK(vkat_space_parse_config(s, "WG_X=16,WG_Y=8,TM=4,TN=2", 0, choice, &err) == VKAT_ERR_USAGE);
+    CHECK_STR(err.message, "missing parameter 'UNROLL'");
     CHECK(vkat_space_parse_config(s, "TM=3", 1, choice, &err) == VKAT_ERR_USAGE);
     CHECK_STR(err.message, "TM=3 is not among its values (1, 2, 4, 8)");
     CHECK(vkat_space_parse_config(s, "FOO=1", 1, choice, &err) == VKAT_ERR_USAGE);
@@ -416,8 +418,44 @@ static void test_list_lines(void)
     vkat_space_destroy(s);
 }
 
+/* A whole configuration need not name a one-value parameter; a partial one is completed to the first valid one. */
+static void test_complete_config(void)
+{
+    vkat_space *s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nN = 24\n[params]\n"
+                                "FM = 16\nA = 1, 2, 4\nB = 4, 3, 1\nC = 0, 1\n[constraints]\n"
+                                "fits = N % (A * B) == 0 && C == 1\n");
+    if (!s)
+        return;
+    vkat_error err = {0};
+    uint32_t choice[4];
+    bool named[4];
+    char buf[128];
+    CHECK_MSG(vkat_space_parse_config(s, "A=2,B=3,C=1", 0, choice, &err) == VKAT_OK, "%s", err.message);
+    CHECK(choice[0] == 0 && choice[1] == 1 && choice[2] == 1 && choice[3] == 1);
+    vkat_value *env = vkat_space_env_create(s, NULL);
+    /* Nothing named: the first values (A=1, B=4, C=0) break 'fits'; the first valid one in index order is
+     * A=1, B=4, C=1 (C varies fastest). */
+    CHECK(vkat_space_parse_named(s, "", choice, named, &err) == VKAT_OK);
+    CHECK(vkat_space_complete_config(s, env, choice, named, &err) == 1);
+    vkat_space_format_config(s, choice, buf, sizeof buf);
+    CHECK_STR(buf, "FM=16,A=1,B=4,C=1");
+    /* A named value is kept: A=4 needs B=3 or 1 for 24; B=3 comes first in its list. */
+    CHECK(vkat_space_parse_named(s, "A=4", choice, named, &err) == VKAT_OK);
+    CHECK(vkat_space_complete_config(s, env, choice, named, &err) == 1);
+    vkat_space_format_config(s, choice, buf, sizeof buf);
+    CHECK_STR(buf, "FM=16,A=4,B=3,C=1");
+    /* None valid with C=0: the choice stays as parsed. */
+    CHECK(vkat_space_parse_named(s, "C=0,B=3", choice, named, &err) == VKAT_OK);
+    CHECK(vkat_space_complete_config(s, env, choice, named, &err) == 0);
+    vkat_space_format_config(s, choice, buf, sizeof buf);
+    CHECK_STR(buf, "FM=16,A=1,B=3,C=0");
+    free(env);
+    vkat_space_destroy(s);
+}
+
 int main(void)
 {
+    test_complete_config();
     test_tensor();
     test_errors();
     test_good();

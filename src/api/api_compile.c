@@ -1,7 +1,9 @@
 /* api_compile.c — vkat_space_compile (include/vkautotune.h): one configuration built the tuner's way
  * (vkat_tune_build: instantiate, compile, validate) for a device that need not be present, and the result as an
  * opaque object. What `vkautotune compile` prints about it is the CLI's. */
+#include "build.h"
 #include "compile.h"
+#include "descriptors.h"
 #include "sequence.h"
 #include "tune.h"
 #include "util.h"
@@ -16,23 +18,32 @@ struct vkat_compiled {
     char config[512];
 };
 
-/* The configuration's choice and env (both malloc'ed for the caller), and the first constraint it fails (-1: none). */
+/* The configuration's choice and env (both malloc'ed for the caller), and the first constraint it fails (-1: none).
+ * Parameters `config` does not name are completed by vkat_space_complete_config. */
 static vkat_result prepare_config(const vkat_space *space, const vkat_device_info *device, const char *config,
                                   uint32_t **choice_out, vkat_value **env_out, long *failed_out, vkat_error *err)
 {
     vkat_value *env = vkat_space_env_create(space, device);
-    uint32_t *choice = calloc(space->param_count ? space->param_count : 1, sizeof *choice);
+    size_t np = space->param_count ? space->param_count : 1;
+    uint32_t *choice = calloc(np, sizeof *choice);
+    bool *named = calloc(np, sizeof *named);
     vkat_result r = VKAT_OK;
     vkat_error local = {0};
     if (!err)
         err = &local;
-    if (!env || !choice) {
+    if (!env || !choice || !named) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto fail;
     }
-    r = vkat_space_parse_config(space, config ? config : "", 1, choice, err);
+    r = vkat_space_parse_named(space, config ? config : "", choice, named, err);
     if (r != VKAT_OK)
         goto fail;
+    /* The first valid configuration that keeps what was named; where none is valid, the first values stay and
+     * the caller learns which constraint they fail. */
+    if (vkat_space_complete_config(space, env, choice, named, err) < 0) {
+        r = err->code;
+        goto fail;
+    }
     vkat_space_env_apply(space, choice, env);
     size_t failed = 0;
     int ok = vkat_space_check(space, env, &failed, err);
@@ -43,8 +54,10 @@ static vkat_result prepare_config(const vkat_space *space, const vkat_device_inf
     *failed_out = ok ? -1 : (long)failed;
     *choice_out = choice;
     *env_out = env;
+    free(named);
     return VKAT_OK;
 fail:
+    free(named);
     free(choice);
     free(env);
     return r;
@@ -78,6 +91,13 @@ vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *
     if (r != VKAT_OK)
         goto done;
     r = vkat_tune_build(space, device ? device : &generic, choice, env, &launch, &c->spirv, err);
+    if (r != VKAT_OK)
+        goto done;
+    /* The interface checks the tuner makes before a pipeline exists, so that compile reports them too. */
+    vkat_spec_value spec[64];
+    size_t spec_count = vkat_build_spec_values(space, env, 0, spec, VKAT_COUNTOF(spec));
+    vkat_spirv_info si;
+    r = vkat_check_kernel_module(space, &c->spirv, spec, spec_count, &launch, &si, err);
     if (r != VKAT_OK)
         goto done;
     if (vkat_space_has_sequence(space, 0)) {

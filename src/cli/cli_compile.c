@@ -12,7 +12,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: vkautotune compile [TEMPLATE] --space SPACE [--config K=V,...] [--problem K=V,...]\n"
                "                          [--device SPEC] [--device-profile FILE] [-o OUT.spv] [--disassemble]\n"
-               "Compiles and validates one configuration (parameters not named take their first value).\n"
+               "Compiles and validates one configuration. Parameters not named take the values of the first\n"
+               "valid configuration that keeps the named ones (their first values where none is valid).\n"
                "--device-profile: for a device described by `vkautotune devices --json` output (--device picks one\n"
                "of the file's) instead of one present.\n");
 }

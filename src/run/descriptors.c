@@ -153,3 +153,17 @@ vkat_result vkat_check_local_size(const vkat_space *s, const char *section, cons
                      section, local_size[0], local_size[1], local_size[2], si->local_size[0], si->local_size[1],
                      si->local_size[2], where);
 }
+
+vkat_result vkat_check_kernel_module(const vkat_space *s, const vkat_spirv *spirv, const vkat_spec_value *spec,
+                                     size_t spec_count, const vkat_launch *launch, vkat_spirv_info *si,
+                                     vkat_error *e)
+{
+    vkat_result r = vkat_spirv_reflect(spirv, spec, spec_count, si, e);
+    if (r == VKAT_OK)
+        r = vkat_check_bindings(s, s->template_path, si, e);
+    if (r == VKAT_OK)
+        r = vkat_check_spec_constants(s, s->template_path, si, spec, spec_count, e);
+    if (r == VKAT_OK)
+        r = vkat_check_local_size(s, "[dispatch]", s->local_size[0], launch->local_size, s->template_path, si, e);
+    return r;
+}

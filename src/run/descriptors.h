@@ -27,4 +27,11 @@ vkat_result vkat_check_local_size(const vkat_space *s, const char *section, cons
                                   const uint32_t local_size[3], const char *path, const vkat_spirv_info *si,
                                   vkat_error *e);
 
+/* The [kernel] template's module for one configuration against the space: reflected with `spec` applied (into
+ * *si), then vkat_check_bindings, vkat_check_spec_constants and [dispatch]'s vkat_check_local_size. The tuner runs
+ * this before creating a pipeline, `vkautotune compile` before writing the module. */
+vkat_result vkat_check_kernel_module(const vkat_space *s, const vkat_spirv *spirv, const vkat_spec_value *spec,
+                                     size_t spec_count, const vkat_launch *launch, vkat_spirv_info *si,
+                                     vkat_error *e);
+
 #endif

@@ -624,14 +624,7 @@ static void prepare(void *ctx, void *p)
         vkat_hash_hex(vkat_spirv_hash(&j->spirv), j->row.spirv_hash);
         vkat_spirv_info si;
         char why[256];
-        r = vkat_spirv_reflect(&j->spirv, j->spec, j->spec_count, &si, e);
-        if (r == VKAT_OK)
-            r = vkat_check_bindings(s, s->template_path, &si, e);
-        if (r == VKAT_OK)
-            r = vkat_check_spec_constants(s, s->template_path, &si, j->spec, j->spec_count, e);
-        if (r == VKAT_OK)
-            r = vkat_check_local_size(s, "[dispatch]", s->local_size[0], j->launch.local_size, s->template_path, &si,
-                                      e);
+        r = vkat_check_kernel_module(s, &j->spirv, j->spec, j->spec_count, &j->launch, &si, e);
         if (r == VKAT_OK && !within_limits(c->device, &si, &j->launch, why, sizeof why))
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }

@@ -1946,20 +1946,48 @@ static vkat_result config_pair(const char *name, const char *value, void *user, 
     return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "unknown parameter '%s'", name);
 }
 
+vkat_result vkat_space_parse_named(const vkat_space *s, const char *text, uint32_t *choice, bool *named,
+                                   vkat_error *err)
+{
+    for (size_t i = 0; i < s->param_count; i++) {
+        choice[i] = 0;
+        named[i] = false;
+    }
+    config_parse cp = {s, choice, named};
+    return for_each_pair(text, config_pair, &cp, err);
+}
+
+/* "missing parameter 'A'" or "missing parameters 'A', 'B', ..." for the unnamed ones with more than one value. */
+static vkat_result missing_params(const vkat_space *s, const bool *named, vkat_error *err)
+{
+    char list[400] = "";
+    size_t missing = 0;
+    for (size_t i = 0; i < s->param_count; i++) {
+        if (named[i] || s->params[i].value_count == 1)
+            continue;
+        size_t used = strlen(list);
+        if (used < 300)
+            snprintf(list + used, sizeof list - used, "%s'%s'", missing ? ", " : "", s->params[i].name);
+        else if (!strstr(list, ", ..."))
+            snprintf(list + used, sizeof list - used, ", ...");
+        missing++;
+    }
+    if (!missing)
+        return VKAT_OK;
+    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "missing parameter%s %s", missing > 1 ? "s" : "", list);
+}
+
 vkat_result vkat_space_parse_config(const vkat_space *s, const char *text, int partial, uint32_t *choice,
                                     vkat_error *err)
 {
-    bool *seen = calloc(s->param_count ? s->param_count : 1, sizeof *seen);
-    if (!seen)
+    bool *named = calloc(s->param_count ? s->param_count : 1, sizeof *named);
+    if (!named)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    for (size_t i = 0; i < s->param_count; i++)
-        choice[i] = 0;
-    config_parse cp = {s, choice, seen};
-    vkat_result r = for_each_pair(text, config_pair, &cp, err);
-    for (size_t i = 0; i < s->param_count && !r && !partial; i++)
-        if (!seen[i])
-            r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "missing parameter '%s'", s->params[i].name);
-    free(seen);
+    vkat_result r = vkat_space_parse_named(s, text, choice, named, err);
+    /* A parameter with one value is fixed, so a whole configuration need not name it. */
+    if (r == VKAT_OK && !partial)
+        r = missing_params(s, named, err);
+    free(named);
     return r;
 }
 

@@ -223,12 +223,20 @@ vkat_result vkat_space_walk_valid(const vkat_space *s, const vkat_value *env_tem
                                   vkat_space_visit_fn visit, void *user, uint64_t *raw, uint64_t *valid,
                                   uint64_t *removed_by, vkat_error *err);
 
-/* "TM=4,TN=4,..." for a choice (every parameter, file order), and back. Parsing needs every parameter unless
- * `partial` is set, in which case missing ones take their first value; an unknown name or a value not in the
- * parameter's list is VKAT_ERR_USAGE. */
+/* "TM=4,TN=4,..." for a choice (every parameter, file order), and back. Parsing needs every parameter with more
+ * than one value unless `partial` is set; a parameter not named takes its first value. An unknown name or a value
+ * not in the parameter's list is VKAT_ERR_USAGE. */
 void vkat_space_format_config(const vkat_space *s, const uint32_t *choice, char *buf, size_t size);
 vkat_result vkat_space_parse_config(const vkat_space *s, const char *text, int partial, uint32_t *choice,
                                     vkat_error *err);
+/* The partial parse, also saying which parameters `text` named (named[i]). */
+vkat_result vkat_space_parse_named(const vkat_space *s, const char *text, uint32_t *choice, bool *named,
+                                   vkat_error *err);
+/* Completes a partial configuration: the unnamed parameters take the values of the first configuration in the
+ * space's order that keeps the named ones and satisfies every constraint in `env_template` (problem and device).
+ * 1: found (choice holds it), 0: none (choice unchanged), -1: an expression error (err says which). */
+int vkat_space_complete_config(const vkat_space *s, const vkat_value *env_template, uint32_t *choice,
+                               const bool *named, vkat_error *err);
 
 /* Everything a run needs, evaluated for one environment (problem + device + configuration). */
 typedef struct vkat_launch {
