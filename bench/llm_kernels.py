@@ -11,6 +11,10 @@ median, and measures the same operation in PyTorch eager and torch.compile on th
 
 Without torch (or without CUDA) the PyTorch columns are left empty with a note. --cpu-shapes uses each space's
 [problem.cpu] sizes (what vkautotune picks on a CPU device) for the PyTorch side too.
+
+Attention prefill gets a second table: vkautotune's TFLOP/s, its fraction of the tensor-core peak that `vkautotune
+peaks` measures in the same run (kernels on cooperative matrices, of their input type with fp32 accumulation), and
+SDPA's FlashAttention-2 and cuDNN backends timed in the same run on the same inputs.
 """
 import argparse
 import configparser
@@ -57,12 +61,17 @@ def torch_dtype(torch, space):
     return {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[kind_dtype(space)[1]]
 
 
-def space_info(space, cpu, override):
-    """Problem sizes ([problem], then the entry's override, or the [problem.cpu] ones when cpu) and the [metrics]
-    expressions."""
+def read_space(space):
     cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), comment_prefixes=(";", "#"), strict=False)
     cp.optionxform = str
     cp.read(os.path.join(ROOT, "spaces", space + ".ini"))
+    return cp
+
+
+def space_info(space, cpu, override):
+    """Problem sizes ([problem], then the entry's override, or the [problem.cpu] ones when cpu) and the [metrics]
+    expressions."""
+    cp = read_space(space)
     prob = {k: int(v) for k, v in cp["problem"].items()}
     if cpu and cp.has_section("problem.cpu"):
         prob.update({k: int(v) for k, v in cp["problem.cpu"].items()})
@@ -70,6 +79,43 @@ def space_info(space, cpu, override):
         prob.update(override)
     metrics = dict(cp["metrics"]) if cp.has_section("metrics") else {}
     return prob, metrics
+
+
+def space_params(space):
+    """The names of the space's [params]: a --start configuration goes to the spaces it names exactly."""
+    cp = read_space(space)
+    return set(cp["params"].keys()) if cp.has_section("params") else set()
+
+
+def uses_coopmat(space):
+    """Whether the space's kernel needs cooperative matrices (its rate is then held to the tensor-core peak)."""
+    cp = read_space(space)
+    return "VK_KHR_cooperative_matrix" in cp.get("kernel", "extensions", fallback="")
+
+
+# The cooperative-matrix types of each dtype's tensor-core peak (vkautotune peaks): fp32 accumulation.
+PEAK_TYPES = {"f16": ("float16", "float32"), "bf16": ("bfloat16", "float32")}
+
+
+def device_peaks(args):
+    """The first device's tensor-core peaks from `vkautotune peaks --json` (--refresh-peaks: measured now, else
+    --db's cache, which a fresh database does not have): (dtype -> TFLOP/s or None, command line, error or None)."""
+    cmd = [args.binary, "peaks", "--db", args.db, "--json", "-q"] + (["--refresh"] if args.refresh_peaks else [])
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    try:
+        dev = json.loads(p.stdout)[0]
+    except (ValueError, IndexError):
+        return (lambda dtype: None), " ".join(cmd), "exit %d: %s" % (p.returncode, p.stderr.strip()[-200:])
+
+    def peak(dtype):
+        if dtype not in PEAK_TYPES:
+            return None
+        ab, acc = PEAK_TYPES[dtype]
+        rates = [c["tflops"] for c in dev.get("coopmat", []) if c.get("tflops") and c["a_type"] == ab and
+                 c["b_type"] == ab and c["c_type"] == acc]
+        return max(rates) if rates else None
+
+    return peak, " ".join(cmd), None
 
 
 def evaluate(expr, prob):
@@ -88,6 +134,10 @@ def tune(args, space, template, override):
         cmd += ["--repetitions", str(args.repetitions)]
     if args.check_on:
         cmd += ["--check-on", args.check_on]
+    params = space_params(space)
+    for start in args.start or []:
+        if {kv.split("=", 1)[0].strip() for kv in start.split(",")} == params:
+            cmd += ["--start", start]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         return None, "vkautotune exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
@@ -260,6 +310,30 @@ def fmt(v, spec):
     return "" if v is None else format(v, spec)
 
 
+def prefill_table(prefill, peaks):
+    """Markdown lines: attention prefill against the tensor-core peak and SDPA's backends, all from this run."""
+    head = ["kernel", "dtype", "shape", "vkautotune ms", "TFLOP/s", "tensor-core peak", "of peak",
+            "FlashAttention-2 TFLOP/s", "x FlashAttention-2", "cuDNN TFLOP/s", "x cuDNN"]
+    lines = ["", "## Attention prefill against the tensor-core peak and SDPA's backends (same run)", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in prefill:
+        peak = peaks[0](r["dtype"]) if peaks and r["coopmat"] else None
+
+        def backend(name):
+            t = r["backends"].get(name)
+            return (r["flops"] / (t * 1e-3) / 1e12, t / r["ms"] if r["ms"] else None) if isinstance(t, float) \
+                else (None, None)
+        fa2, cudnn = backend("FLASH_ATTENTION"), backend("CUDNN_ATTENTION")
+        lines.append("| " + " | ".join([
+            r["kernel"], r["dtype"], r["shape"], fmt(r["ms"], ".4f"), fmt(r["tflops"], ".1f"), fmt(peak, ".1f"),
+            fmt(r["tflops"] / peak if peak and r["tflops"] else None, ".2f"), fmt(fa2[0], ".1f"), fmt(fa2[1], ".2f"),
+            fmt(cudnn[0], ".1f"), fmt(cudnn[1], ".2f")]) + " |")
+    if peaks:
+        lines += ["", "Tensor-core peak (fp32 accumulation): `%s`%s" % (
+            peaks[1], "; failed: " + peaks[2] if peaks[2] else "")]
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "vkautotune"))
@@ -274,6 +348,12 @@ def main():
     ap.add_argument("--eager-only", action="store_true",
                     help="skip torch.compile (its compile time is spent on the GPU machine; for attention, eager "
                          "is already one fused SDPA kernel)")
+    ap.add_argument("--start", action="append", metavar="CONFIG",
+                    help="vkautotune --start (repeatable): measured first by the searches of every space whose "
+                         "parameters it names exactly")
+    ap.add_argument("--refresh-peaks", action="store_true",
+                    help="measure the tensor-core peaks again (vkautotune peaks --refresh) rather than take --db's "
+                         "cache")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
 
@@ -284,6 +364,8 @@ def main():
     copy_gbs = copy_bandwidth(torch) if torch else None
     device = ""
     rows = []
+    prefill = []  # attention prefill against SDPA's backends
+    peaks = None  # (peak, command, error) once a cooperative-matrix kernel has a result
     for space, template, *rest in KERNELS:
         override = rest[0] if rest else {}
         if only and space not in only:
@@ -313,7 +395,12 @@ def main():
                              "vkautotune is %.2fx faster than it" % (space, composite, composite / ms))
             if kind.startswith("attention") and "flops" in metrics:
                 flops, nbytes = evaluate(metrics["flops"], prob), evaluate(metrics.get("bytes", "0"), prob)
-                for name, t in sdpa_backends(torch, space, prob).items():
+                backends = sdpa_backends(torch, space, prob)
+                if not kind.startswith("attention_decode"):
+                    prefill.append({"space": space, "kernel": kind, "dtype": dtype, "shape": shape,
+                                    "tflops": tflops, "ms": ms, "coopmat": uses_coopmat(space), "flops": flops,
+                                    "backends": backends})
+                for name, t in backends.items():
                     if isinstance(t, str):
                         notes.append("%s: SDPA backend %s: %s" % (space, name, t))
                     else:
@@ -347,6 +434,10 @@ def main():
             fmt(r["tflops"], ".1f"), fmt(r["eager"], ".4f"), fmt(r["compile"], ".4f"), fmt(r["vs_eager"], ".2f"),
             fmt(r["vs_compile"], ".2f"), fmt(r["variants"], "d"), fmt(r["seconds"], ".0f"), fmt(r["check_s"], ".1f"),
             "`%s`" % r["config"] if r["config"] else ""]) + " |")
+    if prefill:
+        if any(r["coopmat"] and r["tflops"] for r in prefill):
+            peaks = device_peaks(args)
+        lines += prefill_table(prefill, peaks)
     if notes:
         lines += [""] + ["- " + n for n in notes]
     text = "\n".join(lines) + "\n"

@@ -13,7 +13,8 @@
 #     double-buffered fragments), those valid under the H200's limits so the tuner there can measure them;
 #   - configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16 and _bf16 and
 #     attention_decode_nv_f16 and _bf16, whose softmax uses VK_NV_cooperative_matrix2's reductions, per-element
-#     functions and conversions) compile to valid SPIR-V;
+#     functions and conversions) compile to valid SPIR-V, and the prefill spaces' valid counts under the H200's
+#     limits are the ones their comments state; their isolation space compiles for every cost it drops;
 #   - the VK_NV_cooperative_matrix2 GEMM spaces (cm2gemm_f16, cm2gemm_bf16): counts under the H200's limits as their
 #     comments state, and every loading path compiles to valid SPIR-V with tensor addressing;
 #   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so,
@@ -140,6 +141,13 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
     "attention_fa_nv bf16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,SG=32" \
     "attention_fa_nv bf16 BC=32,NSG=8,RT=1,STAGES=2,PF=0,PAD=0,THR=8,QS=0,SB=32,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=2,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=32,SG=32" \
+    "attention_fa_nv bf16 BC=64,NSG=8,RT=1,STAGES=1,PF=3,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=1,PH=1,SG=32" \
+    "attention_fa_nv bf16 BC=64,NSG=8,RT=1,STAGES=1,PF=2,PAD=1,THR=8,QS=0,SB=64,LM=1,PH=1,SG=32" \
+    "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=0,QS=0,SB=16,LM=1,PH=0,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=1,PH=0,EW=1,SG=32" \
+    "attention_fa_nv bf16 BC=64,NSG=8,RT=1,STAGES=1,PF=3,PAD=1,THR=0,QS=0,SB=64,LM=0,PH=0,EW=1,SG=32" \
     "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,PF=1,SG=32" \
     "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,SG=32"; do
     template=${sc%% *} rest=${sc#* }
@@ -165,6 +173,40 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
         done
         if [ -n "$missing" ]; then fail "$name" "missing from the disassembly:$missing"; else ok "$name"; fi
     fi
+done
+
+# The softmax-in-accumulators prefill spaces: their valid counts under the H200's limits are the ones their comments
+# state ('N of R raw'), K and V taking turns behind the barrier (PF = 3), the lazy max (LM), half-precision
+# exponentials (PH) and element loops (EW) included.
+for space in attention_fa_nv_f16 attention_fa_nv_bf16; do
+    want=$(sed -n 's/.*size: \([0-9]*\) of [0-9]* raw.*/\1/p' "$SRC/spaces/$space.ini")
+    "$BIN" "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/$space.ini" --dry-run --device-profile "$H200" \
+        >"$T/fanvdry.out" 2>&1
+    n=$(valid_count "$T/fanvdry.out")
+    if [ -z "$n" ] || [ "$n" != "$want" ]; then
+        fail "$space valid at its problem, H200 limits" "'$n', the space's comment says '$want'"
+    else
+        ok "$space valid at its problem, H200 limits ($n)"
+    fi
+done
+# Its isolation space (bench/isolate/attention_fa_nv_iso_f16.ini): every cost dropped alone and together compiles,
+# for register prefetch, K and V taking turns (with and without prefetch) and two stages.
+for iso in 0 1 2 3 4 7; do
+    for config in "BC=64,NSG=8,RT=1,STAGES=1,PF=2,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+        "BC=64,NSG=2,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,SG=32" \
+        "BC=64,NSG=4,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
+        "BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=32,SG=32"; do
+        name="compile attention_fa_nv_iso_f16 ISO=$iso $config"
+        "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/bench/isolate/attention_fa_nv_iso_f16.ini" \
+            --problem ISO=$iso --config "$config" --device-profile "$H200" -o "$T/iso.spv" >"$T/iso.out" 2>&1
+        rc=$?
+        if [ $rc -ne 0 ] || grep -q "fails constraint" "$T/iso.out"; then
+            fail "$name" "exit $rc"
+            sed 's/^/  | /' "$T/iso.out"
+        else
+            ok "$name"
+        fi
+    done
 done
 
 # The VK_NV_cooperative_matrix2 GEMM (issue 5): every loading path compiles to valid SPIR-V that uses
