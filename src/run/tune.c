@@ -121,6 +121,12 @@ static int within_limits(const vkat_device_info *d, const vkat_spirv_info *si, c
 /* Variants in flight at once. Fixed, not derived from --jobs, so that the order of proposals and observations, and
  * hence the measured set and the winner, is the same for any number of workers. */
 #define WINDOW 32
+/* A strategy whose proposals ignore what it observes (vkat_strategy_ops_blind) measures the same set whatever the
+ * window, so its window is wide: a slow pipeline (5-8 s of NVIDIA's compile for 1 variant in 10 of sgemm_wt at
+ * 4096^3, records/session8-issue-22.md) then no longer stops the proposals behind it, and the workers keep
+ * preparing while the lane measures past it. Adaptive strategies keep WINDOW: replayed on an H200 table, auto with
+ * 64 in flight needed more evaluations (0.986 of the optimum after 100 instead of 0.998). */
+#define BLIND_WINDOW 128
 
 /* One variant on its way from proposal to result. Workers fill the preparation part; the measuring thread the rest. */
 typedef struct job {
@@ -1169,7 +1175,8 @@ static vkat_result check_devices(const vkat_space *space, const vkat_instance *i
 /* Starts one lane whose fields vkat_tune_devices has set: its buffers and env, its own store connection, its device
  * (setup_device), its pool of preparing threads and its measuring thread. What it got is undone by lane_stop and
  * teardown_device. */
-static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs, vkat_error *err)
+static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs, unsigned lane_window,
+                              vkat_error *err)
 {
     vkat_result r;
     pthread_cond_init(&c->cv, NULL);
@@ -1182,7 +1189,7 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
     if ((r = setup_device(c, err)) != VKAT_OK)
         return r;
     /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
-    c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, WINDOW, prepare, c);
+    c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, lane_window, prepare, c);
     if (!c->pool)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", lane_jobs);
     if (pthread_create(&c->thread, NULL, lane_main, c) != 0)
@@ -1273,7 +1280,12 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     unsigned lane_jobs = device_count > 1 ? (jobs + (unsigned)device_count - 1) / (unsigned)device_count : jobs;
     report->times.jobs = jobs;
 
-    size_t window = WINDOW * device_count;
+    uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
+    unsigned lane_window =
+        vkat_strategy_ops_blind(vkat_strategy_find(pick_strategy(opts, vkat_space_raw_count(space), budget)))
+            ? BLIND_WINDOW
+            : WINDOW;
+    size_t window = (size_t)lane_window * device_count;
     size_t np = space->param_count, nsym = vkat_symtab_count(space->symbols);
     search_ctx sc = {0};
     sc.space = space;
@@ -1319,7 +1331,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         sc.free_list[sc.nfree++] = &slots[i];
     }
     vkat_search_space sp;
-    uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
     if ((r = create_strategy(&sc, counts, budget, &sp, &strategy, err)) != VKAT_OK)
         goto cleanup;
 
@@ -1335,7 +1346,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->times = &lane_times[i];
         c->sources = &sources;
         c->compile_cache = cache;
-        if ((r = start_lane(c, store, lane_jobs, err)) != VKAT_OK)
+        if ((r = start_lane(c, store, lane_jobs, lane_window, err)) != VKAT_OK)
             goto cleanup;
     }
 
