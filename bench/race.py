@@ -6,9 +6,10 @@ Modes (--modes, comma list; the first is the baseline every other is compared wi
   baseline  VKAT_MEASURE_IN_ORDER=1 --no-race --warmup 0.2 --warmup-min 0.2: every variant measured in full after a
             fixed 0.2 s warm-up, strictly in proposal order (the path before session 7)
   racefix   --race --warmup 0.2 --warmup-min 0.2: racing with the fixed warm-up (session 6's default)
-  race7     VKAT_MEASURE_IN_ORDER=1 --race: racing and the adaptive warm-up, measured in proposal order (session 7)
-  new       the defaults: racing, warm-up until the variant's own times stop falling (0.02-0.2 s), each lane
-            measuring whichever prepared variant is oldest (session 8)
+  race7     VKAT_MEASURE_IN_ORDER=1 VKAT_RACE_CHECK_FACTOR=0 --race: racing and the adaptive warm-up, measured in
+            proposal order, no cut by the checked run (session 7)
+  new       the defaults: racing (also by the checked run, past 10x the bound), warm-up until the variant's own
+            times stop falling (0.02-0.2 s), each lane measuring whichever prepared variant is oldest (session 8)
 
 1. Pairs: each space searched once per mode with the same random proposals (--strategy random, same seed and
    budget, so the same variants). Reported: variants/s, seconds and where they went, raced-out count, warm-ups
@@ -51,7 +52,7 @@ SPREAD_K, MARGIN = 3.0, 0.02  # as racing's defaults (src/run/race.c)
 MODES = {
     "baseline": ["VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
     "racefix": ["--race", "--warmup", "0.2", "--warmup-min", "0.2"],
-    "race7": ["VKAT_MEASURE_IN_ORDER=1", "--race"],
+    "race7": ["VKAT_MEASURE_IN_ORDER=1", "VKAT_RACE_CHECK_FACTOR=0", "--race"],
     "new": ["--race"],
 }
 

@@ -486,17 +486,18 @@ static void teardown_device(run_ctx *c)
     c->gpu = NULL;
 }
 
-/* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason. */
+/* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason, and *run_s
+ * with the dispatch's GPU time (NAN: none). */
 static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, const vkat_value *env,
-                               vkat_row *row, vkat_error *err)
+                               vkat_row *row, double *run_s, vkat_error *err)
 {
     const vkat_space *s = c->space;
     row->rel_l2 = row->max_abs = 0; /* the worst over the outputs, below */
     vkat_result r = vkat_workspace_reset(c->ws, err);
     if (r != VKAT_OK)
         return r;
-    r = vkat_kernel_run(k, launch->groups, launch->push,
-                        c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, err);
+    r = vkat_kernel_run_timed(k, launch->groups, launch->push,
+                              c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, run_s, err);
     if (r != VKAT_OK)
         return r;
     vkat_check_opts copts = {s->rel_l2_tolerance, s->max_abs_tolerance};
@@ -690,6 +691,41 @@ static int race_after_sample(void *user, const double *samples, uint32_t n)
     }
 }
 
+/* A variant the checked run alone raced out (vkat_race_check_cut). A driver that compiles at the first dispatch
+ * (lavapipe) puts its compile into that dispatch, so one more dispatch, right after, must agree: the row holds
+ * that one as its one sample. 1 when cut. */
+static int cut_by_check(run_ctx *c, job *j, double run_s)
+{
+    search_ctx *sc = c->search;
+    double bound = vkat_race_bound_get(&sc->bound);
+    if (!vkat_race_check_cut(&sc->race, bound, run_s, j->gap))
+        return 0;
+    double again = NAN;
+    vkat_error ignored = {0}; /* a failure here is the measurement's to meet and report */
+    if (vkat_kernel_run_timed(j->kernel, j->launch.groups, j->launch.push,
+                              c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, &again,
+                              &ignored) != VKAT_OK ||
+        !vkat_race_check_cut(&sc->race, bound, again, 0))
+        return 0;
+    run_s = again;
+    vkat_row *row = &j->row;
+    row->status = VKAT_STATUS_RACED;
+    row->race_bound_s = bound;
+    snprintf(row->reason, sizeof row->reason,
+             "raced out by its checked run: %.4g ms > %g x the best's upper bound %.4g ms", run_s * 1e3,
+             sc->race.check_factor, bound * 1e3);
+    row->median_s = row->min_s = row->max_s = run_s;
+    row->mad_s = 0;
+    row->samples = row->batch = 1;
+    row->flops = j->launch.flops;
+    row->bytes = j->launch.bytes;
+    snprintf(row->tensor, sizeof row->tensor, "%s", c->space->tensor);
+    row->tflops = j->launch.flops > 0 ? j->launch.flops / run_s * 1e-12 : 0;
+    row->gbps = j->launch.bytes > 0 ? j->launch.bytes / run_s * 1e-9 : 0;
+    j->samples = 1;
+    return 1;
+}
+
 /* Checks and times a prepared variant; always fills row->status. Returns non-OK only when the device can no longer
  * be trusted (lost, or a kernel that did not finish): the caller rebuilds it. */
 static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
@@ -706,13 +742,18 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
         j->gap = vkat_workspace_idle_s(c->ws);
-        double t0 = vkat_now();
-        r = checked_run(c, j->kernel, &j->launch, j->env, row, &verr);
+        double t0 = vkat_now(), run_s = NAN;
+        r = checked_run(c, j->kernel, &j->launch, j->env, row, &run_s, &verr);
         double t1 = vkat_now();
         t->check += t1 - t0;
         j->t_check = t1 - t0;
         t->checked++;
-        if (r == VKAT_OK && row->status == VKAT_STATUS_OK) {
+        int cut = r == VKAT_OK && row->status == VKAT_STATUS_OK && cut_by_check(c, j, run_s);
+        if (cut) {
+            j->t_measure = vkat_now() - t1; /* its confirming dispatch */
+            t->measure += j->t_measure;
+        }
+        if (r == VKAT_OK && row->status == VKAT_STATUS_OK && !cut) {
             /* Clocks drop when the GPU idles (../shared/H200.md: 4.5x slower after a pause), and the gaps between
              * variants (pipeline creation, the check's host side) are enough: an H200 search that gave each
              * variant a fixed 0.02 s of warm-up after a short gap ran at 540-1700 MHz and measured its own best
@@ -1302,6 +1343,9 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.trace = vkat_measure_trace_open();
     const char *in_order = getenv("VKAT_MEASURE_IN_ORDER");
     sc.in_order = in_order && *in_order && strcmp(in_order, "0");
+    const char *check = getenv("VKAT_RACE_CHECK_FACTOR"); /* the checked run's cut (race.h); negative: off */
+    if (check && *check)
+        sc.race.check_factor = atof(check);
     const char *strip = getenv("VKAT_PIPELINE_STRIP_DEBUG");
     sc.strip_debug = strip && *strip && strcmp(strip, "0");
     vkat_strategy *strategy = NULL;
