@@ -98,6 +98,26 @@ int main(void)
         vkat_pool_destroy(p);
     }
 
+    /* Cancelled: the jobs not yet started are handed back unworked at once; the running one finishes. */
+    {
+        released = 0;
+        tjob jobs[4] = {{0, 1, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}};
+        vkat_pool *p = vkat_pool_create(1, 8, work, NULL);
+        vkat_pool_push(p, &jobs[0], 1);
+        usleep(20000); /* the one worker is inside job 0 */
+        for (int i = 1; i < 4; i++)
+            vkat_pool_push(p, &jobs[i], 1);
+        vkat_pool_cancel_queued(p);
+        for (int i = 1; i < 4; i++) {
+            tjob *j = vkat_pool_pop_ready(p);
+            CHECK_MSG(j && j->id == i && j->done == 0, "popped %d, worked %d", j ? j->id : -1, j ? j->done : -1);
+        }
+        release_gate();
+        tjob *j = vkat_pool_pop_ready(p);
+        CHECK(j == &jobs[0] && jobs[0].done == 1);
+        vkat_pool_destroy(p);
+    }
+
     /* A stream: 300 jobs of uneven lengths through a window of 8 kept full, 4 workers, taken ready-first (so from
      * the middle of the window, while workers still run jobs before and after the gap): every job is worked on once
      * and returned once, and only after its work. */

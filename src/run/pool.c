@@ -236,6 +236,16 @@ void *vkat_pool_pop_ready(vkat_pool *p)
     return pop(p, 1);
 }
 
+void vkat_pool_cancel_queued(vkat_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    for (unsigned i = 0; i < p->count; i++)
+        if (at(p, i)->state == JOB_QUEUED)
+            at(p, i)->state = JOB_DONE;
+    pthread_cond_broadcast(&p->done_cv);
+    pthread_mutex_unlock(&p->lock);
+}
+
 void vkat_pool_pause(vkat_pool *p)
 {
     pthread_mutex_lock(&p->lock);

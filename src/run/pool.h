@@ -30,6 +30,10 @@ void *vkat_pool_pop(vkat_pool *pool);
  * order); NULL when the window is empty. */
 void *vkat_pool_pop_ready(vkat_pool *pool);
 
+/* Marks every job not yet started done without working on it (the caller drops them: out of time), so that the
+ * pops need not wait for their work; jobs already running finish. */
+void vkat_pool_cancel_queued(vkat_pool *pool);
+
 /* Pause stops workers from starting jobs and waits for those running to finish; then the consumer may inspect
  * the window (vkat_pool_at, 0 = oldest) and send jobs back for work (vkat_pool_redo), e.g. after the device was
  * rebuilt. Resume lets the workers go on. */

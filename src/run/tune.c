@@ -1023,6 +1023,10 @@ static void *lane_main(void *arg)
         }
         c->queued--;
         pthread_mutex_unlock(&sc->lock);
+        /* Out of time or interrupted: what is still queued is dropped unprepared, not prepared to be dropped (with
+         * a wide window that was many seconds of pipeline creation past the budget). */
+        if (lane_should_drop(sc))
+            vkat_pool_cancel_queued(c->pool);
         double t0 = vkat_now();
         job *j = sc->in_order ? vkat_pool_pop(c->pool) : vkat_pool_pop_ready(c->pool);
         j->t_taken = vkat_now();
