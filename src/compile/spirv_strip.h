@@ -1,6 +1,6 @@
 /* spirv_strip.h — internal: a module without its debug instructions (names, source text, line information), for
  * measuring whether the driver creates pipelines faster from it (issue #22; VKAT_PIPELINE_STRIP_DEBUG in tune.c).
- * What the kernel computes is unchanged: only SPIR-V's debug and annotation-free naming sections are dropped, by
+ * What the kernel computes is unchanged: only debug instructions (names, source text, lines) are dropped, by
  * SPIRV-Tools' strip-debug pass. Thread-safe: every call has its own optimizer. */
 #ifndef VKAT_SPIRV_STRIP_H
 #define VKAT_SPIRV_STRIP_H
