@@ -3,9 +3,13 @@
 (racing and the adaptive warm-up) on the same variants and from scratch.
 
 Modes (--modes, comma list; the first is the baseline every other is compared with):
-  baseline  --no-race --warmup 0.2 --warmup-min 0.2: every variant measured in full after a fixed 0.2 s warm-up
+  baseline  VKAT_MEASURE_IN_ORDER=1 --no-race --warmup 0.2 --warmup-min 0.2: every variant measured in full after a
+            fixed 0.2 s warm-up, strictly in proposal order (the path before session 7)
   racefix   --race --warmup 0.2 --warmup-min 0.2: racing with the fixed warm-up (session 6's default)
-  new       the defaults: racing, warm-up until the variant's own times stop falling (0.02-0.2 s)
+  race7     VKAT_MEASURE_IN_ORDER=1 VKAT_RACE_CHECK_FACTOR=0 --race: racing and the adaptive warm-up, measured in
+            proposal order, no cut by the checked run (session 7)
+  new       the defaults: racing (also by the checked run, past 10x the bound), warm-up until the variant's own
+            times stop falling (0.02-0.2 s), each lane measuring whichever prepared variant is oldest (session 8)
 
 1. Pairs: each space searched once per mode with the same random proposals (--strategy random, same seed and
    budget, so the same variants). Reported: variants/s, seconds and where they went, raced-out count, warm-ups
@@ -46,8 +50,9 @@ import time
 
 SPREAD_K, MARGIN = 3.0, 0.02  # as racing's defaults (src/run/race.c)
 MODES = {
-    "baseline": ["--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
+    "baseline": ["VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
     "racefix": ["--race", "--warmup", "0.2", "--warmup-min", "0.2"],
+    "race7": ["VKAT_MEASURE_IN_ORDER=1", "VKAT_RACE_CHECK_FACTOR=0", "--race"],
     "new": ["--race"],
 }
 
@@ -199,6 +204,29 @@ def time_to(bests, target_ms):
         if ms <= target_ms:
             return t
     return None
+
+
+def measured_bests(trace):
+    """(seconds from the search's start when it was stored, median ms) of each full measurement, in measuring order,
+    from a VKAT_MEASURE_TRACE file: when a variant was measured, not when the progress line reported it (results are
+    reported in proposal order, so a variant measured ahead of a slow pipeline is reported after it)."""
+    out = []
+    try:
+        with open(trace) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if p[0] == "variant" and p[2] == "ok" and len(p) > 16:
+                    # taken + check + measure + store (the trace's times are ms from the search's start)
+                    out.append(((float(p[15]) + float(p[6]) + float(p[8]) + float(p[9])) / 1e3, float(p[11])))
+    except FileNotFoundError:
+        return []
+    out.sort()
+    best, running = [], float("inf")
+    for t, ms in out:
+        if ms < running:
+            running = ms
+            best.append((t, ms))
+    return best
 
 
 SPLIT = ("compile", "pipeline", "check", "warmup", "measure", "wait", "store")
@@ -356,7 +384,7 @@ def main():
 
     work = tempfile.mkdtemp(prefix="vkat-race-")
     commands, pair_lines, search_lines, trace_lines, verdict_lines, best_ms = [], [], [], [], [], {}
-    t95s = {}
+    t95s, m95s, measured_lines = {}, {}, []
     try:
         for i, space in enumerate(spaces):
             name = os.path.basename(space)
@@ -417,13 +445,13 @@ def main():
                     commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
                     trace = trace_for(f"search-{name}-{seed}", mode)
                     r, wall, bests = run_pty(cmd, trace, extra)
-                    runs[(seed, mode)] = (r, wall, bests)
+                    runs[(seed, mode)] = (r, wall, bests, measured_bests(trace) if trace else [])
                     if r.get("best"):
                         best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
                     if summary(trace, mode):
                         trace_lines.append(f"| {name} | search, seed {seed} | {mode} | {summary(trace, mode)}")
             ref = float(known[name]) if name in known else best_ms.get(space)
-            for (seed, mode), (r, wall, bests) in runs.items():
+            for (seed, mode), (r, wall, bests, mbests) in runs.items():
                 if r.get("skipped"):
                     search_lines.append(f"| {name} | {seed} | {mode} | skipped: {r['skipped']} |" + " |" * 5)
                     continue
@@ -431,6 +459,11 @@ def main():
                 t95 = time_to(bests, ref / 0.95) if ref else None
                 t99 = time_to(bests, ref / 0.99) if ref else None
                 t95s.setdefault((name, mode), []).append(t95 if t95 is not None else float("inf"))
+                if mbests and ref:
+                    m95, m99 = time_to(mbests, ref / 0.95), time_to(mbests, ref / 0.99)
+                    m95s.setdefault((name, mode), []).append(m95 if m95 is not None else float("inf"))
+                    show = lambda t: f"{t:.1f}" if t is not None else "not reached"  # noqa: E731
+                    measured_lines.append(f"| {name} | {seed} | {mode} | {show(m95)} | {show(m99)} |")
                 bm = r["best"][0]["median_ms"] if r.get("best") else float("nan")
                 search_lines.append(
                     f"| {name} | {seed} | {mode} | {n} | {n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | "
@@ -440,16 +473,20 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    ratio_lines = []
-    for (name, mode), ts in t95s.items():
-        if mode == base:
-            continue
-        b, m = pct(t95s.get((name, base), []), 0.5), pct(ts, 0.5)
-        inf = float("inf")
-        bound = search_s.get(base, budgets[0]) / m if m else inf
-        ratio = (f"{b / m:.2f}" if b != inf else f"> {bound:.2f} (baseline: not reached)") if m != inf else "-"
-        show = lambda t: f"{t:.1f}" if t != inf else "not reached"  # noqa: E731
-        ratio_lines.append(f"| {name} | {mode} | {show(m)} | {show(b)} | {ratio} |")
+    def ratios(times):
+        """Per space and mode, the median over seeds against the baseline's (a median never reached is inf)."""
+        lines, inf = [], float("inf")
+        for (name, mode), ts in times.items():
+            if mode == base:
+                continue
+            b, m = pct(times.get((name, base), []), 0.5), pct(ts, 0.5)
+            bound = search_s.get(base, budgets[0]) / m if m else inf
+            ratio = (f"{b / m:.2f}" if b != inf else f"> {bound:.2f} (baseline: not reached)") if m != inf else "-"
+            show = lambda t: f"{t:.1f}" if t != inf else "not reached"  # noqa: E731
+            lines.append(f"| {name} | {mode} | {show(m)} | {show(b)} | {ratio} |")
+        return lines
+
+    ratio_lines, measured_ratio_lines = ratios(t95s), ratios(m95s)
 
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = [f"Tuning time at real sizes, {stamp}; seed {args.seed}, jobs {args.jobs}, pipeline cache off; modes "
@@ -477,6 +514,13 @@ def main():
     if ratio_lines:
         text += ["Time to 0.95 (median over seeds), the baseline's over the mode's:", "",
                  "| space | mode | s to 0.95 | baseline s to 0.95 | shorter by |", "|" + "---|" * 5, *ratio_lines, ""]
+    if measured_lines:
+        text += ["The same from the traces: seconds from the search's start (device set-up not included) until a "
+                 "variant within 0.95 (0.99) of the best known was measured and stored, whenever the progress line "
+                 "reported it (results reach the strategy and the progress line in proposal order):", "",
+                 "| space | seed | mode | s to 0.95 | s to 0.99 |", "|" + "---|" * 5, *measured_lines, "",
+                 "| space | mode | s to 0.95 | baseline s to 0.95 | shorter by |", "|" + "---|" * 5,
+                 *measured_ratio_lines, ""]
     if trace_lines:
         text += ["Traces (VKAT_MEASURE_TRACE): warm-up ms median / p90 / max; batches per warm-up (median); ramp = the "
                  "first batch's time over the last, median / max; fall = the best of a warm-up's first half over its "

@@ -585,7 +585,9 @@ typedef struct vkat_tune_desc {
     const char *pipeline_cache_dir; /* default $XDG_CACHE_HOME/vkautotune or ~/.cache/vkautotune; "none": off */
     /* Control. `stop`: when it becomes non-zero (a signal handler may set it), every group stops after its variant
      * in flight. `claim`: a tag written into each variant's "aborted" row before it runs, for a watchdog
-     * (vkat_store_resolve_aborted). `progress`: after every evaluation of a group, on that group's thread. */
+     * (vkat_store_resolve_aborted). `progress`: after every evaluation of a group, and when a better variant has been
+     * measured while an earlier proposal is still being prepared (best_s and best_config change, the counts do not),
+     * on that group's thread. */
     const volatile int *stop;
     const char *claim;
     void (*progress)(void *user, const vkat_device_info *device, const vkat_tune_progress *progress);

@@ -64,6 +64,22 @@ static void test_rules(void)
     vkat_race_bound_offer(&b, &o, 0, 0);
     CHECK(fabs(vkat_race_bound_get(&b) - 1.3) < 1e-12);
     vkat_race_bound_destroy(&b);
+
+    /* The checked run alone: only far behind (past 10x the bound) and only right after a busy GPU (an idle one may
+     * have dropped its clocks), never before a bound exists, without a GPU time, or without racing. */
+    CHECK(o.check_factor == 10 && o.check_gap_s == 0.05);
+    CHECK(vkat_race_check_cut(&o, 1.0, 10.5, 0.001));
+    CHECK(!vkat_race_check_cut(&o, 1.0, 9.5, 0.001));
+    CHECK(!vkat_race_check_cut(&o, 1.0, 50.0, 0.2));
+    CHECK(!vkat_race_check_cut(&o, INFINITY, 50.0, 0.001));
+    CHECK(!vkat_race_check_cut(&o, 1.0, NAN, 0.001));
+    vkat_race_opts unraced = o;
+    unraced.disabled = 1;
+    CHECK(!vkat_race_check_cut(&unraced, 1.0, 50.0, 0.001));
+    vkat_race_opts nocheck = {0};
+    nocheck.check_factor = -1;
+    nocheck = vkat_race_defaults(&nocheck, 10);
+    CHECK(!vkat_race_check_cut(&nocheck, 1.0, 50.0, 0.001));
 }
 
 static int count_status(vkat_store *st, const vkat_row *key, vkat_status s)
@@ -185,7 +201,8 @@ static void test_runs(void)
                       all[i].race_bound_s, rbest[0].median_s);
             CHECK_MSG(stored_lower(&ro, &all[i]) > all[i].race_bound_s, "%s", all[i].config);
             CHECK(strstr(all[i].config, "BUG=0") && all[i].samples >= 1 && all[i].median_s > 0);
-            CHECK_CONTAINS(all[i].reason, "raced out after");
+            CHECK_MSG(strstr(all[i].reason, "raced out after") || strstr(all[i].reason, "raced out by its checked run"),
+                      "%s", all[i].reason);
         }
         free(all);
     }

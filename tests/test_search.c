@@ -109,5 +109,13 @@ int main(void)
     for (int i = 0; i < 3000; i++)
         hist[vkat_rng_below(&rng, 3)]++;
     CHECK(hist[0] > 800 && hist[1] > 800 && hist[2] > 800);
+    /* Blind strategies (proposals that never depend on observations) may be proposed far ahead (tune.c's wide
+     * window); every adaptive one must not be. */
+    for (size_t i = 0; vkat_strategies[i]; i++) {
+        const char *n = vkat_strategies[i]->name;
+        int blind = !strcmp(n, "exhaustive") || !strcmp(n, "random");
+        CHECK_MSG(vkat_strategy_ops_blind(vkat_strategies[i]) == blind, "strategy %s: blind %d", n, !blind);
+    }
+    CHECK(!vkat_strategy_ops_blind(NULL));
     TEST_END();
 }

@@ -1224,6 +1224,29 @@ vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void
     return submit_wait(k->ws, timeout_ns, "the kernel", err);
 }
 
+static vkat_result read_timestamps(vkat_workspace *ws, uint32_t n, double *seconds, vkat_error *err);
+
+vkat_result vkat_kernel_run_timed(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
+                                  double *gpu_s, vkat_error *err)
+{
+    *gpu_s = NAN;
+    vkat_workspace *ws = k->ws;
+    vkat_result r = check_groups(k, groups, push, err);
+    if (r == VKAT_OK)
+        r = begin(ws, timeout_ns, err);
+    if (r)
+        return r;
+    if (ws->queries) {
+        vkCmdResetQueryPool(ws->cmd, ws->queries, 0, 2);
+        vkCmdWriteTimestamp(ws->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ws->queries, 0);
+    }
+    record_dispatches(k, groups, push, 1);
+    if (ws->queries)
+        vkCmdWriteTimestamp(ws->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, ws->queries, 1);
+    r = submit_wait(ws, timeout_ns, "the kernel", err);
+    return r == VKAT_OK && ws->queries ? read_timestamps(ws, 1, gpu_s, err) : r;
+}
+
 /* ---- Measurement ------------------------------------------------------------------------------------------------ */
 
 static int cmp_double(const void *a, const void *b)
@@ -1236,6 +1259,22 @@ static int cmp_double(const void *a, const void *b)
 static double median_sorted(const double *v, uint32_t n)
 {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Seconds per dispatch between the two timestamps of a finished batch of `n`. */
+static vkat_result read_timestamps(vkat_workspace *ws, uint32_t n, double *seconds, vkat_error *err)
+{
+    uint64_t ticks[2];
+    /* The fence has signalled, so WAIT returns at once; it guards against a driver that reports late. */
+    VkResult vr = vkGetQueryPoolResults(ws->gpu->device, ws->queries, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (vr != VK_SUCCESS)
+        return vkat_fail_vk(err, vr, "vkGetQueryPoolResults");
+    uint32_t bits = ws->gpu->info->timestamp_valid_bits;
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    uint64_t delta = ((ticks[1] & mask) - (ticks[0] & mask)) & mask; /* modular: survives one wrap-around */
+    *seconds = (double)delta * ws->gpu->info->timestamp_period * 1e-9 / n;
+    return VKAT_OK;
 }
 
 /* Seconds per dispatch of one batch of `n`: GPU timestamps when the queue has them, else host time around the
@@ -1263,17 +1302,7 @@ static vkat_result timed_batch(vkat_kernel *k, const uint32_t groups[3], const v
         *seconds = (t1 - t0) / n;
         return VKAT_OK;
     }
-    uint64_t ticks[2];
-    /* The fence has signalled, so WAIT returns at once; it guards against a driver that reports late. */
-    VkResult vr = vkGetQueryPoolResults(ws->gpu->device, ws->queries, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
-                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-    if (vr != VK_SUCCESS)
-        return vkat_fail_vk(err, vr, "vkGetQueryPoolResults");
-    uint32_t bits = ws->gpu->info->timestamp_valid_bits;
-    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    uint64_t delta = ((ticks[1] & mask) - (ticks[0] & mask)) & mask; /* modular: survives one wrap-around */
-    *seconds = (double)delta * ws->gpu->info->timestamp_period * 1e-9 / n;
-    return VKAT_OK;
+    return read_timestamps(ws, n, seconds, err);
 }
 
 /* The next batch when `batch` dispatches of `per` seconds each fell short of `min_sample_s`: enough to reach it

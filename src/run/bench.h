@@ -129,6 +129,9 @@ const char *vkat_kernel_stats(const vkat_kernel *k);
  * leaves the Vulkan objects alone (for vkat_gpu_destroy) if it never ends. */
 vkat_result vkat_kernel_run(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
                             vkat_error *err);
+/* The same, with the dispatch's GPU time in *gpu_s (timestamps; NAN where the queue has none). */
+vkat_result vkat_kernel_run_timed(vkat_kernel *k, const uint32_t groups[3], const void *push, uint64_t timeout_ns,
+                                  double *gpu_s, vkat_error *err);
 
 /* One batch of a warm-up, as vkat_timing_opts.warmup_trace sees it. */
 typedef struct vkat_warmup_batch {

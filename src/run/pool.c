@@ -1,8 +1,10 @@
 /* pool.c — the ordered job window of pool.h: a ring of job pointers, each with a state, one mutex and two
- * condition variables. Workers take the oldest job nobody has started; the consumer waits for the oldest job.
- * It knows nothing of what the jobs are. */
+ * condition variables. Workers take the oldest job nobody has started; the consumer waits for the oldest job, or
+ * takes the oldest finished one (a job leaving the middle of the ring closes the gap, so a worker finds its job
+ * again by pointer). It knows nothing of what the jobs are. */
 #include "pool.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #ifdef __linux__
@@ -64,6 +66,15 @@ static void lower_priority(void)
 #endif
 }
 
+/* The window position of `job`, which is in it. Called with the lock held. */
+static unsigned position(vkat_pool *p, const void *job)
+{
+    unsigned i = 0;
+    while (i + 1 < p->count && at(p, i)->job != job)
+        i++;
+    return i;
+}
+
 static void *worker_main(void *arg)
 {
     vkat_pool *p = arg;
@@ -81,7 +92,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&p->lock);
         p->work(p->ctx, job);
         pthread_mutex_lock(&p->lock);
-        s->state = JOB_DONE;
+        at(p, position(p, job))->state = JOB_DONE; /* the consumer may have closed a gap before it meanwhile */
         p->running--;
         pthread_cond_broadcast(&p->done_cv);
     }
@@ -157,30 +168,82 @@ void vkat_pool_push(vkat_pool *p, void *job, int needs_work)
     pthread_mutex_unlock(&p->lock);
 }
 
-void *vkat_pool_pop(vkat_pool *p)
+/* Removes window position i (the lock held), closing the gap so that the window stays in push order. */
+static void *take(vkat_pool *p, unsigned i)
+{
+    void *job = at(p, i)->job;
+    for (; i + 1 < p->count; i++)
+        *at(p, i) = *at(p, i + 1);
+    at(p, i)->job = NULL;
+    p->count--;
+    return job;
+}
+
+/* The position pop may take now: the oldest job, once done; with `any`, the oldest done one. UINT_MAX: none yet. */
+static unsigned ready(vkat_pool *p, int any)
+{
+    for (unsigned i = 0; i < (any ? p->count : 1); i++)
+        if (at(p, i)->state == JOB_DONE)
+            return i;
+    return UINT_MAX;
+}
+
+static void *pop(vkat_pool *p, int any)
 {
     pthread_mutex_lock(&p->lock);
     if (p->count == 0) {
         pthread_mutex_unlock(&p->lock);
         return NULL;
     }
-    slot *s = at(p, 0);
-    if (p->workers == 0 && s->state == JOB_QUEUED) {
-        /* Serial mode: the consumer does the work itself. */
-        s->state = JOB_RUNNING;
-        pthread_mutex_unlock(&p->lock);
-        p->work(p->ctx, s->job);
-        pthread_mutex_lock(&p->lock);
-        s->state = JOB_DONE;
-    }
-    while (s->state != JOB_DONE)
+    if (p->workers == 0)
+        any = 0; /* serial: the work itself goes in push order, and so do the jobs */
+    unsigned i;
+    while ((i = ready(p, any)) == UINT_MAX) {
+        slot *s = next_queued(p);
+        if (p->workers == 0 && s) {
+            /* Serial mode: the consumer does the work itself, oldest first. */
+            s->state = JOB_RUNNING;
+            void *job = s->job;
+            pthread_mutex_unlock(&p->lock);
+            p->work(p->ctx, job);
+            pthread_mutex_lock(&p->lock);
+            at(p, position(p, job))->state = JOB_DONE;
+            continue;
+        }
         pthread_cond_wait(&p->done_cv, &p->lock);
-    void *job = s->job;
-    s->job = NULL;
-    p->head = (p->head + 1) % p->window;
-    p->count--;
+    }
+    if (i == 0) {
+        /* The oldest: the ring's head moves on, nothing to shift. */
+        void *job = at(p, 0)->job;
+        at(p, 0)->job = NULL;
+        p->head = (p->head + 1) % p->window;
+        p->count--;
+        pthread_mutex_unlock(&p->lock);
+        return job;
+    }
+    void *job = take(p, i);
     pthread_mutex_unlock(&p->lock);
     return job;
+}
+
+void *vkat_pool_pop(vkat_pool *p)
+{
+    return pop(p, 0);
+}
+
+void *vkat_pool_pop_ready(vkat_pool *p)
+{
+    return pop(p, 1);
+}
+
+void vkat_pool_cancel_queued(vkat_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    for (unsigned i = 0; i < p->count; i++)
+        if (at(p, i)->state == JOB_QUEUED)
+            at(p, i)->state = JOB_DONE;
+    pthread_cond_broadcast(&p->done_cv);
+    pthread_mutex_unlock(&p->lock);
 }
 
 void vkat_pool_pause(vkat_pool *p)

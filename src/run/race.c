@@ -26,6 +26,10 @@ vkat_race_opts vkat_race_defaults(const vkat_race_opts *opts, uint32_t repetitio
         o.tolerance = 0.01;
     if (!o.max_repetitions)
         o.max_repetitions = 3 * (repetitions ? repetitions : 10);
+    if (o.check_factor == 0 || isnan(o.check_factor))
+        o.check_factor = 10;
+    if (!(o.check_gap_s > 0))
+        o.check_gap_s = 0.05;
     return o;
 }
 
@@ -85,6 +89,12 @@ vkat_race_verdict vkat_race_decide(const vkat_race_opts *o, double bound, const 
     vkat_race_stats(samples, n, &s);
     double se = MEDIAN_SE * MAD_TO_SIGMA * s.mad_s / sqrt((double)n);
     return se <= o->tolerance * s.median_s ? VKAT_RACE_DONE : VKAT_RACE_CONTINUE;
+}
+
+int vkat_race_check_cut(const vkat_race_opts *o, double bound, double run_s, double gap_s)
+{
+    return !o->disabled && o->check_factor > 0 && isfinite(bound) && isfinite(run_s) && gap_s <= o->check_gap_s &&
+           run_s > o->check_factor * bound;
 }
 
 /* ---- The shared bound ---------------------------------------------------------------------------------------- */

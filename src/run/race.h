@@ -22,6 +22,8 @@ typedef struct vkat_race_opts {
     double first_factor;      /* with fewer than min_samples: cut when sample > this x bound; default 1.5 */
     double tolerance;         /* contenders: until the median's standard error <= this x median; default 0.01 */
     uint32_t max_repetitions; /* contenders' cap on samples; default 3 x the repetitions */
+    double check_factor;      /* the checked run alone cuts when its dispatch took > this x bound; default 10; <0: off */
+    double check_gap_s;       /* ... and the GPU had idled at most this long before it; default 0.05 */
 } vkat_race_opts;
 
 /* The defaults filled in; `repetitions` is the run's timed samples per variant. */
@@ -47,6 +49,14 @@ double vkat_race_upper(const vkat_race_opts *o, double median_s, double mad_s);
  * `repetitions` samples per variant. */
 vkat_race_verdict vkat_race_decide(const vkat_race_opts *o, double bound, const double *samples, uint32_t n,
                                    uint32_t repetitions);
+
+/* Before any warm-up: does the checked run alone race the variant out? `run_s` is its one dispatch's GPU time,
+ * `gap_s` how long the GPU had idled before it. That dispatch ran cold, and cold is slower than warm, never much
+ * faster; but clocks that fell during an idle slow a dispatch several-fold (on the H200 a dispatch after 2.4 s idle
+ * ran 5.0x slower than warm, records/session7-issue-22.md). So only a GPU busy just before (gap_s <= check_gap_s)
+ * and a dispatch past check_factor x the bound count: such a variant is far behind, and its warm-up and samples
+ * would only say so again (sgemm_wt at 4096^3: 1 variant in 3, 20x the best, 40% of the measuring time). */
+int vkat_race_check_cut(const vkat_race_opts *o, double bound, double run_s, double gap_s);
 
 /* The bound shared by a run's measuring lanes: the least upper bound of its checked full measurements. */
 typedef struct vkat_race_bound {

@@ -14,6 +14,7 @@
 #include "measure_trace.h"
 #include "shader_sources.h"
 #include "sequence.h"
+#include "spirv_strip.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -120,6 +121,12 @@ static int within_limits(const vkat_device_info *d, const vkat_spirv_info *si, c
 /* Variants in flight at once. Fixed, not derived from --jobs, so that the order of proposals and observations, and
  * hence the measured set and the winner, is the same for any number of workers. */
 #define WINDOW 32
+/* A strategy whose proposals ignore what it observes (vkat_strategy_ops_blind) measures the same set whatever the
+ * window, so its window is wide: a slow pipeline (5-8 s of NVIDIA's compile for 1 variant in 10 of sgemm_wt at
+ * 4096^3, records/session8-issue-22.md) then no longer stops the proposals behind it, and the workers keep
+ * preparing while the lane measures past it. Adaptive strategies keep WINDOW: replayed on an H200 table, auto with
+ * 64 in flight needed more evaluations (0.986 of the optimum after 100 instead of 0.998). */
+#define BLIND_WINDOW 128
 
 /* One variant on its way from proposal to result. Workers fill the preparation part; the measuring thread the rest. */
 typedef struct job {
@@ -143,6 +150,8 @@ typedef struct job {
     double t_wait, t_check, t_warmup, t_measure, t_store, warm_last;
     double gap; /* how long the GPU had idled when the checked run began */
     uint32_t samples;
+    unsigned long seq;      /* proposal order, from 0 */
+    double t_ready, t_taken; /* preparation done; taken by the measuring thread (vkat_now) */
     /* the outcome, as the measuring lane hands it back */
     struct run_ctx *lane;
     int outcome;      /* 0 measured, 1 resumed from the database, 2 dropped unmeasured */
@@ -208,6 +217,18 @@ struct search_ctx {
     vkat_race_opts race;     /* defaults filled in */
     vkat_race_bound bound;   /* the least upper bound of the checked full measurements so far */
     FILE *trace;             /* VKAT_MEASURE_TRACE's file (measure_trace.h); NULL: none */
+    /* Lanes measure whichever prepared variant is oldest (a slow pipeline no longer holds up those behind it);
+     * VKAT_MEASURE_IN_ORDER=1 measures strictly in proposal order, as before session 8 (the benchmark's baseline).
+     * Results reach the strategy in proposal order either way (`ordered`). */
+    int in_order;
+    unsigned long submitted;
+    /* VKAT_PIPELINE_STRIP_DEBUG=1: the driver gets the module without its debug names (the SPIR-V stored, hashed and
+     * exported keeps them); a measurement of the driver's creation time, not a default (session 8, #22). */
+    int strip_debug;
+    /* The best full measurement so far, as the lanes measure it (guarded by `lock`): with out-of-order measuring it
+     * can be ahead of the results reported in proposal order, and the progress shows it as soon as it exists. */
+    double measured_best_s;
+    char measured_best_config[512];
 };
 
 static void free_reference(run_ctx *c)
@@ -469,17 +490,18 @@ static void teardown_device(run_ctx *c)
     c->gpu = NULL;
 }
 
-/* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason. */
+/* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason, and *run_s
+ * with the dispatch's GPU time (NAN: none). */
 static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, const vkat_value *env,
-                               vkat_row *row, vkat_error *err)
+                               vkat_row *row, double *run_s, vkat_error *err)
 {
     const vkat_space *s = c->space;
     row->rel_l2 = row->max_abs = 0; /* the worst over the outputs, below */
     vkat_result r = vkat_workspace_reset(c->ws, err);
     if (r != VKAT_OK)
         return r;
-    r = vkat_kernel_run(k, launch->groups, launch->push,
-                        c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, err);
+    r = vkat_kernel_run_timed(k, launch->groups, launch->push,
+                              c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, run_s, err);
     if (r != VKAT_OK)
         return r;
     vkat_check_opts copts = {s->rel_l2_tolerance, s->max_abs_tolerance};
@@ -609,6 +631,7 @@ static void prepare(void *ctx, void *p)
     j->spec_count = vkat_build_spec_values(s, j->env, 0, j->spec, VKAT_COUNTOF(j->spec));
     if (vkat_space_has_sequence(s, 0)) {
         j->result = prepare_sequence(c, j, e);
+        j->t_ready = vkat_now();
         return;
     }
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
@@ -629,12 +652,17 @@ static void prepare(void *ctx, void *p)
             r = vkat_fail(e, VKAT_ERR_LIMITS, NULL, 0, "%s", why);
     }
     if (r == VKAT_OK) {
-        double t2 = vkat_now();
-        r = vkat_kernel_create(c->ws, &j->spirv, s->entry, j->spec, j->spec_count, j->launch.push_size, &j->kernel, e);
+        double t2 = vkat_now(); /* a stripped copy's making counts as pipeline time */
+        vkat_spirv stripped = {0};
+        int strip = c->search->strip_debug && vkat_spirv_strip_debug(&j->spirv, &stripped, e) == VKAT_OK;
+        r = vkat_kernel_create(c->ws, strip ? &stripped : &j->spirv, s->entry, j->spec, j->spec_count,
+                               j->launch.push_size, &j->kernel, e);
+        vkat_spirv_free(&stripped);
         j->pipeline_failed = r == VKAT_ERR_VULKAN;
         j->t_pipeline = vkat_now() - t2;
     }
     j->result = r;
+    j->t_ready = vkat_now();
 }
 
 /* ---- Measurement, on the measuring thread ------------------------------------------------------------------- */
@@ -660,6 +688,41 @@ static int race_after_sample(void *user, const double *samples, uint32_t n)
     }
 }
 
+/* A variant the checked run alone raced out (vkat_race_check_cut). A driver that compiles at the first dispatch
+ * (lavapipe) puts its compile into that dispatch, so one more dispatch, right after, must agree: the row holds
+ * that one as its one sample. 1 when cut. */
+static int cut_by_check(run_ctx *c, job *j, double run_s)
+{
+    search_ctx *sc = c->search;
+    double bound = vkat_race_bound_get(&sc->bound);
+    if (!vkat_race_check_cut(&sc->race, bound, run_s, j->gap))
+        return 0;
+    double again = NAN;
+    vkat_error ignored = {0}; /* a failure here is the measurement's to meet and report */
+    if (vkat_kernel_run_timed(j->kernel, j->launch.groups, j->launch.push,
+                              c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, &again,
+                              &ignored) != VKAT_OK ||
+        !vkat_race_check_cut(&sc->race, bound, again, 0))
+        return 0;
+    run_s = again;
+    vkat_row *row = &j->row;
+    row->status = VKAT_STATUS_RACED;
+    row->race_bound_s = bound;
+    snprintf(row->reason, sizeof row->reason,
+             "raced out by its checked run: %.4g ms > %g x the best's upper bound %.4g ms", run_s * 1e3,
+             sc->race.check_factor, bound * 1e3);
+    row->median_s = row->min_s = row->max_s = run_s;
+    row->mad_s = 0;
+    row->samples = row->batch = 1;
+    row->flops = j->launch.flops;
+    row->bytes = j->launch.bytes;
+    snprintf(row->tensor, sizeof row->tensor, "%s", c->space->tensor);
+    row->tflops = j->launch.flops > 0 ? j->launch.flops / run_s * 1e-12 : 0;
+    row->gbps = j->launch.bytes > 0 ? j->launch.bytes / run_s * 1e-9 : 0;
+    j->samples = 1;
+    return 1;
+}
+
 /* Checks and times a prepared variant; always fills row->status. Returns non-OK only when the device can no longer
  * be trusted (lost, or a kernel that did not finish): the caller rebuilds it. */
 static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
@@ -676,13 +739,18 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
         j->gap = vkat_workspace_idle_s(c->ws);
-        double t0 = vkat_now();
-        r = checked_run(c, j->kernel, &j->launch, j->env, row, &verr);
+        double t0 = vkat_now(), run_s = NAN;
+        r = checked_run(c, j->kernel, &j->launch, j->env, row, &run_s, &verr);
         double t1 = vkat_now();
         t->check += t1 - t0;
         j->t_check = t1 - t0;
         t->checked++;
-        if (r == VKAT_OK && row->status == VKAT_STATUS_OK) {
+        int cut = r == VKAT_OK && row->status == VKAT_STATUS_OK && cut_by_check(c, j, run_s);
+        if (cut) {
+            j->t_measure = vkat_now() - t1; /* its confirming dispatch */
+            t->measure += j->t_measure;
+        }
+        if (r == VKAT_OK && row->status == VKAT_STATUS_OK && !cut) {
             /* Clocks drop when the GPU idles (../shared/H200.md: 4.5x slower after a pause), and the gaps between
              * variants (pipeline creation, the check's host side) are enough: an H200 search that gave each
              * variant a fixed 0.02 s of warm-up after a short gap ran at 540-1700 MHz and measured its own best
@@ -923,10 +991,20 @@ static void lane_measure(run_ctx *c, job *j)
         j->fatal = vkat_store_put(c->store, &j->row, &j->fatal_error);
     j->t_store += vkat_now() - t0;
     c->times->store += j->t_store;
+    if (j->fatal == VKAT_OK && j->row.status == VKAT_STATUS_OK) {
+        search_ctx *sc = c->search;
+        pthread_mutex_lock(&sc->lock);
+        if (j->row.median_s < sc->measured_best_s) {
+            sc->measured_best_s = j->row.median_s;
+            snprintf(sc->measured_best_config, sizeof sc->measured_best_config, "%s", j->row.config);
+        }
+        pthread_mutex_unlock(&sc->lock);
+    }
     if (c->search->trace) {
         vkat_measure_trace_variant v = {vkat_status_name(j->row.status), j->row.config, j->samples, j->t_wait,
                                         j->t_pipeline, j->t_check, j->t_warmup, j->t_measure, j->t_store,
-                                        j->warm_last, j->samples ? j->row.median_s : 0, j->gap};
+                                        j->warm_last, j->samples ? j->row.median_s : 0, j->gap, j->seq,
+                                        j->t_ready - c->search->start, j->t_taken - c->search->start};
         vkat_measure_trace_variant_line(c->search->trace, (unsigned)(c - c->search->lanes), &v);
     }
     if (j->fatal != VKAT_OK)
@@ -951,9 +1029,14 @@ static void *lane_main(void *arg)
         }
         c->queued--;
         pthread_mutex_unlock(&sc->lock);
+        /* Out of time or interrupted: what is still queued is dropped unprepared, not prepared to be dropped (with
+         * a wide window that was many seconds of pipeline creation past the budget). */
+        if (lane_should_drop(sc))
+            vkat_pool_cancel_queued(c->pool);
         double t0 = vkat_now();
-        job *j = vkat_pool_pop(c->pool); /* this lane's oldest, once prepared */
-        j->t_wait = vkat_now() - t0;
+        job *j = sc->in_order ? vkat_pool_pop(c->pool) : vkat_pool_pop_ready(c->pool);
+        j->t_taken = vkat_now();
+        j->t_wait = j->t_taken - t0;
         c->times->wait += j->t_wait; /* serial mode (--jobs 1): the preparation itself too */
         lane_measure(c, j);
         finish_job(sc, j);
@@ -994,6 +1077,7 @@ static vkat_result hook_submit(void *user, const uint32_t *choice)
     j->fatal = VKAT_OK;
     j->outcome = 0;
     j->finished = 0;
+    j->seq = sc->submitted++;
     if (sc->ordered) {
         pthread_mutex_lock(&sc->lock);
         enqueue(sc, j);
@@ -1041,9 +1125,22 @@ static vkat_result hook_submit(void *user, const uint32_t *choice)
 static vkat_result hook_complete(void *user, uint32_t *choice_out, double *seconds, int *resumed)
 {
     search_ctx *sc = user;
+    vkat_tune_progress *tp = &sc->report->totals;
     pthread_mutex_lock(&sc->lock);
-    while (sc->done_count == 0 || !sc->done[sc->done_head]->finished)
+    while (sc->done_count == 0 || !sc->done[sc->done_head]->finished) {
         pthread_cond_wait(&sc->done_cv, &sc->lock);
+        /* A better variant measured while an older one is still being prepared: shown now, not once the older
+         * one is done (on the H200 that lagged by up to 6 s). No evaluation is counted for it here. */
+        int head_done = sc->done_count && sc->done[sc->done_head]->finished;
+        if (!head_done && sc->opts->progress && sc->measured_best_s < tp->best_s) {
+            tp->best_s = sc->measured_best_s;
+            snprintf(tp->best_config, sizeof tp->best_config, "%s", sc->measured_best_config);
+            tp->elapsed_s = vkat_now() - sc->start;
+            pthread_mutex_unlock(&sc->lock);
+            sc->opts->progress(sc->opts->progress_user, tp);
+            pthread_mutex_lock(&sc->lock);
+        }
+    }
     job *j = sc->done[sc->done_head];
     sc->done_head = (sc->done_head + 1) % sc->done_cap;
     sc->done_count--;
@@ -1083,7 +1180,7 @@ static void on_progress(void *user, const vkat_search_stats *st)
     p->evaluated = st->evaluated;
     p->resumed = st->resumed;
     p->failed = st->failed;
-    p->best_s = st->best_s;
+    p->best_s = fmin(st->best_s, p->best_s); /* p's may be a measurement not reported yet (hook_complete) */
     p->elapsed_s = st->elapsed_s;
     p->done = st->final; /* not st->stop: that is set while the evaluations in flight still complete */
     if (sc->opts->progress)
@@ -1142,7 +1239,8 @@ static vkat_result check_devices(const vkat_space *space, const vkat_instance *i
 /* Starts one lane whose fields vkat_tune_devices has set: its buffers and env, its own store connection, its device
  * (setup_device), its pool of preparing threads and its measuring thread. What it got is undone by lane_stop and
  * teardown_device. */
-static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs, vkat_error *err)
+static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs, unsigned lane_window,
+                              vkat_error *err)
 {
     vkat_result r;
     pthread_cond_init(&c->cv, NULL);
@@ -1155,7 +1253,7 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
     if ((r = setup_device(c, err)) != VKAT_OK)
         return r;
     /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
-    c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, WINDOW, prepare, c);
+    c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, lane_window, prepare, c);
     if (!c->pool)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "cannot start %u worker threads", lane_jobs);
     if (pthread_create(&c->thread, NULL, lane_main, c) != 0)
@@ -1246,7 +1344,12 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     unsigned lane_jobs = device_count > 1 ? (jobs + (unsigned)device_count - 1) / (unsigned)device_count : jobs;
     report->times.jobs = jobs;
 
-    size_t window = WINDOW * device_count;
+    uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
+    unsigned lane_window =
+        vkat_strategy_ops_blind(vkat_strategy_find(pick_strategy(opts, vkat_space_raw_count(space), budget)))
+            ? BLIND_WINDOW
+            : WINDOW;
+    size_t window = (size_t)lane_window * device_count;
     size_t np = space->param_count, nsym = vkat_symtab_count(space->symbols);
     search_ctx sc = {0};
     sc.space = space;
@@ -1255,12 +1358,20 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.store = store;
     sc.nlanes = device_count;
     sc.ordered = device_count == 1;
+    sc.measured_best_s = INFINITY;
     pthread_mutex_init(&sc.lock, NULL);
     pthread_cond_init(&sc.done_cv, NULL);
     sc.race = vkat_race_defaults(&opts->race, opts->timing.repetitions);
     report->race = !sc.race.disabled;
     vkat_race_bound_init(&sc.bound);
     sc.trace = vkat_measure_trace_open();
+    const char *in_order = getenv("VKAT_MEASURE_IN_ORDER");
+    sc.in_order = in_order && *in_order && strcmp(in_order, "0");
+    const char *check = getenv("VKAT_RACE_CHECK_FACTOR"); /* the checked run's cut (race.h); negative: off */
+    if (check && *check)
+        sc.race.check_factor = atof(check);
+    const char *strip = getenv("VKAT_PIPELINE_STRIP_DEBUG");
+    sc.strip_debug = strip && *strip && strcmp(strip, "0");
     vkat_strategy *strategy = NULL;
     job *slots = calloc(window, sizeof *slots);
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice);
@@ -1288,7 +1399,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         sc.free_list[sc.nfree++] = &slots[i];
     }
     vkat_search_space sp;
-    uint64_t budget = opts->budget ? opts->budget : DEFAULT_BUDGET;
     if ((r = create_strategy(&sc, counts, budget, &sp, &strategy, err)) != VKAT_OK)
         goto cleanup;
 
@@ -1304,7 +1414,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->times = &lane_times[i];
         c->sources = &sources;
         c->compile_cache = cache;
-        if ((r = start_lane(c, store, lane_jobs, err)) != VKAT_OK)
+        if ((r = start_lane(c, store, lane_jobs, lane_window, err)) != VKAT_OK)
             goto cleanup;
     }
 

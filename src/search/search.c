@@ -175,6 +175,11 @@ int vkat_search_in_shard(const vkat_search_space *space, uint64_t index)
 extern const vkat_strategy_ops vkat_strategy_annealing, vkat_strategy_genetic, vkat_strategy_local, vkat_strategy_de,
     vkat_strategy_model, vkat_strategy_forest, vkat_strategy_gp, vkat_strategy_bandit;
 
+bool vkat_strategy_ops_blind(const vkat_strategy_ops *ops)
+{
+    return ops && ops->observe == ignore_observation;
+}
+
 const vkat_strategy_ops *const vkat_strategies[] = {&exhaustive_ops,         &random_ops,          &vkat_strategy_bandit,
                                                     &vkat_strategy_annealing, &vkat_strategy_genetic, &vkat_strategy_local,
                                                     &vkat_strategy_de,        &vkat_strategy_model, &vkat_strategy_forest,

@@ -49,6 +49,9 @@ typedef struct vkat_strategy_ops {
 extern const vkat_strategy_ops *const vkat_strategies[];
 /* Looks a strategy up by name; NULL when unknown. */
 const vkat_strategy_ops *vkat_strategy_find(const char *name);
+/* Whether a strategy's proposals never depend on what it observes (exhaustive, random): a run may then propose as
+ * far ahead as it likes without changing which configurations it measures. NULL: false. */
+bool vkat_strategy_ops_blind(const vkat_strategy_ops *ops);
 
 /* A generic handle so callers need not carry ops + state separately. */
 struct vkat_strategy {
