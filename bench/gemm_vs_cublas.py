@@ -24,8 +24,10 @@ cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini: cmgemm with split K, a s
 slices) runs only where M * N <= 4 Mi (here M=4096, N=512); gemm_verify does not run two-dispatch kernels (manifest
 version 2), so its rows carry the tuner's checked figure and say so in the re-measured column.
 
-int8 (spaces/cmgemm_s8.ini: int8 inputs, exact int32 accumulation and output) is compared with torch._int_mm
-(cuBLAS's int8 GEMM, int32 out) in TOPS, timed with B row-major and column-major; the faster counts. Each kernel's "of peak" is its re-measured rate over the peak that
+int8 (spaces/cmgemm_s8.ini: int8 inputs, exact int32 accumulation and output) runs in both layouts of B, each
+compared with torch._int_mm (cuBLAS's int8 GEMM, int32 out) in TOPS with B stored the same way: BT = 0 (B K x N
+row-major, torch._int_mm(a, b) with b contiguous K x N) and BT = 1 (B stored N x K, torch._int_mm(a, b.t()) with b
+contiguous N x K: cuBLAS's fast int8 layout). Each kernel's "of peak" is its re-measured rate over the peak that
 `vkautotune peaks` measured on the same device in the same run (--refresh-peaks measures again rather than using
 the database's cache): the tensor-core peak of its input and accumulator types, the fp32 FMA rate for fp32.
 
@@ -60,15 +62,21 @@ SPLITK_MAX_MN = 4 * 1024 * 1024
 # (vkautotune peaks), the fp32 FMA rate for fp32.
 PEAK_TYPES = {"fp16": ("float16", "float32"), "bf16": ("bfloat16", "float32"), "int8": ("int8", "int32")}
 PROBLEMS = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 512, 14336)]
+# The layouts of B each dtype runs in (the space's BT problem value) and what the table calls them. Float GEMMs run
+# with their spaces' default (B K x N); int8 in both, since cuBLAS's int8 GEMM is fast only with B stored N x K.
+B_LAYOUTS = {"int8": [(0, "K x N"), (1, "N x K")]}
+DEFAULT_LAYOUT = [(None, "K x N")]
 CPU_PROBLEMS = [None, (128, 64, 512)]  # None: the space's [problem.cpu]
 
 
-def tune(args, template, space, problem):
-    """Runs vkautotune; returns (report of the first device, command line)."""
+def tune(args, template, space, problem, bt=None):
+    """Runs vkautotune (bt: the problem's BT, None for the space's own); returns (report of the first device,
+    command line)."""
     cmd = [args.bin, os.path.join(args.src, template), "--space", os.path.join(args.src, space),
            "--budget", args.budget, "--db", args.db, "--json", "--top", "1", "--seed", str(args.seed)]
-    if problem:
-        cmd += ["--problem", "M=%d,N=%d,K=%d" % problem]
+    sizes = (["M=%d,N=%d,K=%d" % problem] if problem else []) + (["BT=%d" % bt] if bt is not None else [])
+    if sizes:
+        cmd += ["--problem", ",".join(sizes)]
     if args.device:
         cmd += ["--device", args.device]
     if args.warm_start:
@@ -139,7 +147,8 @@ def tflops_text(t):
 
 
 def cublas_timer():
-    """A function (dtype, M, N, K) -> median seconds through torch.matmul, or a string saying why there is none."""
+    """A function (dtype, M, N, K, bt) -> median seconds through torch.matmul (torch._int_mm for int8, with B stored
+    as bt says), or a string saying why there is none."""
     try:
         import torch
     except ImportError:
@@ -167,20 +176,21 @@ def cublas_timer():
             times.append(e0.elapsed_time(e1) / 1e3)
         return statistics.median(times)
 
-    def measure(dtype, m, n, k):
+    def measure(dtype, m, n, k, bt=None):
         if dtype == "int8":
-            # torch._int_mm (cuBLAS's int8 GEMM, int32 out) with B row-major as the Vulkan kernel reads it, and with
-            # B column-major (cuBLAS's own int8 layout, often much faster): the faster counts, both are logged.
+            # torch._int_mm (cuBLAS's int8 GEMM, int32 out) with B stored as the Vulkan kernel reads it: K x N
+            # row-major (bt 0), or N x K row-major and passed transposed (bt 1, cuBLAS's own int8 layout).
             a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
-            b_row = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
-            b_col = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8).t()
-            t_row = time_op(lambda: torch._int_mm(a, b_row))
-            t_col = time_op(lambda: torch._int_mm(a, b_col))
-            sys.stderr.write("torch._int_mm %dx%dx%d: B row-major %.1f TOPS, B column-major %.1f TOPS\n" % (
-                m, n, k, 2e-12 * m * n * k / t_row, 2e-12 * m * n * k / t_col))
-            del a, b_row, b_col
+            if bt:
+                b = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8).t()
+            else:
+                b = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
+            t = time_op(lambda: torch._int_mm(a, b))
+            sys.stderr.write("torch._int_mm %dx%dx%d, B stored %s: %.1f TOPS\n" % (
+                m, n, k, "N x K" if bt else "K x N", 2e-12 * m * n * k / t))
+            del a, b
             torch.cuda.empty_cache()
-            return min(t_row, t_col)
+            return t
         a = torch.rand(m, k, device="cuda", dtype=types[dtype]) * 2 - 1
         b = torch.rand(k, n, device="cuda", dtype=types[dtype]) * 2 - 1
         c = torch.matmul(a, b)
@@ -260,15 +270,16 @@ def main():
     for name, dtype, template, space in TEMPLATES:
         if (dtypes and dtype not in dtypes) or (names and name not in names):
             continue
-        for problem in problems:
+        for problem, (bt, layout) in [(p, l) for p in problems for l in B_LAYOUTS.get(dtype, DEFAULT_LAYOUT)]:
             if name == "cmgemm_splitk" and problem and problem[0] * problem[1] > SPLITK_MAX_MN:
                 continue
             t0 = time.monotonic()
-            rep, cmd = tune(args, template, space, problem)
+            rep, cmd = tune(args, template, space, problem, bt)
             commands.append(cmd)
             shape = rep.get("problem") or ("M=%d,N=%d,K=%d" % problem if problem else "[problem.cpu]")
-            row = {"template": name, "dtype": dtype, "problem": shape, "vk": "-", "cublas": "-", "ratio": "-",
-                   "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-", "peak": "-", "of_peak": "-"}
+            row = {"template": name, "dtype": dtype, "problem": shape, "layout": layout, "vk": "-", "cublas": "-",
+                   "ratio": "-", "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-", "peak": "-",
+                   "of_peak": "-"}
             best = (rep.get("best") or [None])[0]
             if "error" in rep:
                 row["config"] = "failed: " + str(rep["error"])
@@ -298,19 +309,20 @@ def main():
                 if p == p:
                     row.update(peak="%.4g" % p, of_peak="%.2f" % (vk_tflops / p))
                 if callable(timer):
-                    cu = 2.0 * m * n * k / timer(dtype, m, n, k) / 1e12
+                    cu = 2.0 * m * n * k / timer(dtype, m, n, k, bt) / 1e12
                     row.update(cublas="%.2f" % cu, ratio="%.0f%%" % (100.0 * vk_tflops / cu))
                 else:
                     row["cublas"] = timer
             rows.append(row)
-            sys.stderr.write("%s %s %s: %s TFLOP/s (re-measured %s, fp64 err %s), cuBLAS %s (%.0f s)\n" % (
-                name, dtype, shape, row["vk"], row["remeasured"], row["fp64_err"], row["cublas"],
+            sys.stderr.write("%s %s %s, B %s: %s TFLOP/s (re-measured %s, fp64 err %s), cuBLAS %s (%.0f s)\n" % (
+                name, dtype, shape, layout, row["vk"], row["remeasured"], row["fp64_err"], row["cublas"],
                 time.monotonic() - t0))
 
-    head = ["template", "dtype", "problem", "tuner TFLOP/s", "re-measured TFLOP/s", "cuBLAS TFLOP/s", "ratio",
-            "peak TFLOP/s", "of peak", "best config", "rel_l2", "fp64 sampled max rel err"]
-    keys = ["template", "dtype", "problem", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak", "config",
-            "rel_l2", "fp64_err"]
+    head = ["template", "dtype", "problem", "B stored", "tuner TFLOP/s (TOPS)", "re-measured TFLOP/s",
+            "cuBLAS, same B layout", "ratio", "peak TFLOP/s (TOPS)", "of peak", "best config", "rel_l2",
+            "fp64 sampled max rel err"]
+    keys = ["template", "dtype", "problem", "layout", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak",
+            "config", "rel_l2", "fp64_err"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
     table = "\n".join(lines)
