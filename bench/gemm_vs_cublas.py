@@ -20,7 +20,7 @@ warm-up. The ratio to cuBLAS uses that re-measured figure.
 cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 50. fp16/bf16 in torch use
 fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
 
-cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini: cmgemm with split K, a second dispatch adding the K
+cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini, _s8.ini: cmgemm with split K, a second dispatch adding the K
 slices) runs only where M * N <= 4 Mi (here M=4096, N=512); gemm_verify does not run two-dispatch kernels (manifest
 version 2), so its rows carry the tuner's checked figure and say so in the re-measured column.
 
@@ -54,6 +54,7 @@ TEMPLATES = [  # name, dtype, template, space
     ("cmgemm", "int8", "shaders/cmgemm.comp.in", "spaces/cmgemm_s8.ini"),
     ("cmgemm_splitk", "fp16", "shaders/cmgemm.comp.in", "spaces/cmgemm_splitk_f16.ini"),
     ("cmgemm_splitk", "bf16", "shaders/cmgemm.comp.in", "spaces/cmgemm_splitk_bf16.ini"),
+    ("cmgemm_splitk", "int8", "shaders/cmgemm.comp.in", "spaces/cmgemm_splitk_s8.ini"),
 ]
 # Split K (two dispatches) is for few output tiles: its spaces size the scratch buffer for M * N <= 4 Mi only, so
 # elsewhere they would only repeat cmgemm's one-pass search.
@@ -244,6 +245,7 @@ def main():
                     help="vkautotune --start (repeatable): measured first by the searches of every template whose "
                          "space has exactly the parameters CONFIG names, at every problem where it is valid")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
+    ap.add_argument("--bt", help="comma list of int8's layouts of B to run: 0 (K x N), 1 (N x K); default both")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
     ap.add_argument("--refresh-peaks", action="store_true", help="measure the device's peaks again (vkautotune peaks --refresh)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
@@ -260,6 +262,10 @@ def main():
     problems = CPU_PROBLEMS if args.cpu else PROBLEMS
     dtypes = set(args.only.split(",")) if args.only else None
     names = set(args.templates.split(",")) if args.templates else None
+    if args.bt:
+        wanted = {int(b) for b in args.bt.split(",")}
+        for dtype in B_LAYOUTS:
+            B_LAYOUTS[dtype] = [l for l in B_LAYOUTS[dtype] if l[0] in wanted]
     if args.problems and not args.cpu:
         problems = [tuple(int(d) for d in p.split("x")) for p in args.problems.split(",")]
 
