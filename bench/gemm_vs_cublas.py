@@ -31,6 +31,9 @@ contiguous N x K: cuBLAS's fast int8 layout). Each kernel's "of peak" is its re-
 `vkautotune peaks` measured on the same device in the same run (--refresh-peaks measures again rather than using
 the database's cache): the tensor-core peak of its input and accumulator types, the fp32 FMA rate for fp32.
 
+The last column counts the variants each search checked, how many of them the device check passed (the rest were
+read back and compared on the host) and the check's seconds per variant.
+
 Without torch or CUDA the cuBLAS columns say 'not available'. --cpu runs the spaces' [problem.cpu] sizes (and a
 tiny skinny one) with a budget of 5, for trying the script on lavapipe, where the cooperative-matrix spaces are
 skipped (the table says why).
@@ -141,6 +144,16 @@ def verify(args, space, problem):
         return {"error": "gemm_verify: exit %d: %s" % (out.returncode, last)}, lines
     with open(result_file) as f:
         return json.loads(f.read().splitlines()[-1]), lines
+
+
+def checks_text(rep):
+    """How many variants the tuner checked, how many of them the device passed (--check-on), and the check's
+    seconds per variant: a search whose time goes to its check shows it here."""
+    t = rep.get("time_split_s") or {}
+    if not t.get("checked"):
+        return "-"
+    return "%d (%d on the device), %.3f s each" % (t["checked"], t.get("checked_on_gpu", 0),
+                                                  t.get("check", 0.0) / t["checked"])
 
 
 def tflops_text(t):
@@ -285,7 +298,7 @@ def main():
             shape = rep.get("problem") or ("M=%d,N=%d,K=%d" % problem if problem else "[problem.cpu]")
             row = {"template": name, "dtype": dtype, "problem": shape, "layout": layout, "vk": "-", "cublas": "-",
                    "ratio": "-", "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-", "peak": "-",
-                   "of_peak": "-"}
+                   "of_peak": "-", "checks": checks_text(rep)}
             best = (rep.get("best") or [None])[0]
             if "error" in rep:
                 row["config"] = "failed: " + str(rep["error"])
@@ -326,9 +339,9 @@ def main():
 
     head = ["template", "dtype", "problem", "B stored", "tuner TFLOP/s (TOPS)", "re-measured TFLOP/s",
             "cuBLAS, same B layout", "ratio", "peak TFLOP/s (TOPS)", "of peak", "best config", "rel_l2",
-            "fp64 sampled max rel err"]
+            "fp64 sampled max rel err", "variants checked"]
     keys = ["template", "dtype", "problem", "layout", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak",
-            "config", "rel_l2", "fp64_err"]
+            "config", "rel_l2", "fp64_err", "checks"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
     table = "\n".join(lines)
