@@ -20,14 +20,19 @@ warm-up. The ratio to cuBLAS uses that re-measured figure.
 cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 50. fp16/bf16 in torch use
 fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
 
-cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini: cmgemm with split K, a second dispatch adding the K
+cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini, _s8.ini: cmgemm with split K, a second dispatch adding the K
 slices) runs only where M * N <= 4 Mi (here M=4096, N=512); gemm_verify does not run two-dispatch kernels (manifest
 version 2), so its rows carry the tuner's checked figure and say so in the re-measured column.
 
-int8 (spaces/cmgemm_s8.ini: int8 inputs, exact int32 accumulation and output) is compared with torch._int_mm
-(cuBLAS's int8 GEMM, int32 out) in TOPS, timed with B row-major and column-major; the faster counts. Each kernel's "of peak" is its re-measured rate over the peak that
+int8 (spaces/cmgemm_s8.ini: int8 inputs, exact int32 accumulation and output) runs in both layouts of B, each
+compared with torch._int_mm (cuBLAS's int8 GEMM, int32 out) in TOPS with B stored the same way: BT = 0 (B K x N
+row-major, torch._int_mm(a, b) with b contiguous K x N) and BT = 1 (B stored N x K, torch._int_mm(a, b.t()) with b
+contiguous N x K: cuBLAS's fast int8 layout). Each kernel's "of peak" is its re-measured rate over the peak that
 `vkautotune peaks` measured on the same device in the same run (--refresh-peaks measures again rather than using
 the database's cache): the tensor-core peak of its input and accumulator types, the fp32 FMA rate for fp32.
+
+The last column counts the variants each search checked, how many of them the device check passed (the rest were
+read back and compared on the host) and the check's seconds per variant.
 
 Without torch or CUDA the cuBLAS columns say 'not available'. --cpu runs the spaces' [problem.cpu] sizes (and a
 tiny skinny one) with a budget of 5, for trying the script on lavapipe, where the cooperative-matrix spaces are
@@ -52,6 +57,7 @@ TEMPLATES = [  # name, dtype, template, space
     ("cmgemm", "int8", "shaders/cmgemm.comp.in", "spaces/cmgemm_s8.ini"),
     ("cmgemm_splitk", "fp16", "shaders/cmgemm.comp.in", "spaces/cmgemm_splitk_f16.ini"),
     ("cmgemm_splitk", "bf16", "shaders/cmgemm.comp.in", "spaces/cmgemm_splitk_bf16.ini"),
+    ("cmgemm_splitk", "int8", "shaders/cmgemm.comp.in", "spaces/cmgemm_splitk_s8.ini"),
 ]
 # Split K (two dispatches) is for few output tiles: its spaces size the scratch buffer for M * N <= 4 Mi only, so
 # elsewhere they would only repeat cmgemm's one-pass search.
@@ -60,15 +66,21 @@ SPLITK_MAX_MN = 4 * 1024 * 1024
 # (vkautotune peaks), the fp32 FMA rate for fp32.
 PEAK_TYPES = {"fp16": ("float16", "float32"), "bf16": ("bfloat16", "float32"), "int8": ("int8", "int32")}
 PROBLEMS = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 512, 14336)]
+# The layouts of B each dtype runs in (the space's BT problem value) and what the table calls them. Float GEMMs run
+# with their spaces' default (B K x N); int8 in both, since cuBLAS's int8 GEMM is fast only with B stored N x K.
+B_LAYOUTS = {"int8": [(0, "K x N"), (1, "N x K")]}
+DEFAULT_LAYOUT = [(None, "K x N")]
 CPU_PROBLEMS = [None, (128, 64, 512)]  # None: the space's [problem.cpu]
 
 
-def tune(args, template, space, problem):
-    """Runs vkautotune; returns (report of the first device, command line)."""
+def tune(args, template, space, problem, bt=None):
+    """Runs vkautotune (bt: the problem's BT, None for the space's own); returns (report of the first device,
+    command line)."""
     cmd = [args.bin, os.path.join(args.src, template), "--space", os.path.join(args.src, space),
            "--budget", args.budget, "--db", args.db, "--json", "--top", "1", "--seed", str(args.seed)]
-    if problem:
-        cmd += ["--problem", "M=%d,N=%d,K=%d" % problem]
+    sizes = (["M=%d,N=%d,K=%d" % problem] if problem else []) + (["BT=%d" % bt] if bt is not None else [])
+    if sizes:
+        cmd += ["--problem", ",".join(sizes)]
     if args.device:
         cmd += ["--device", args.device]
     if args.warm_start:
@@ -134,12 +146,23 @@ def verify(args, space, problem):
         return json.loads(f.read().splitlines()[-1]), lines
 
 
+def checks_text(rep):
+    """How many variants the tuner checked, how many of them the device passed (--check-on), and the check's
+    seconds per variant: a search whose time goes to its check shows it here."""
+    t = rep.get("time_split_s") or {}
+    if not t.get("checked"):
+        return "-"
+    return "%d (%d on the device), %.3f s each" % (t["checked"], t.get("checked_on_gpu", 0),
+                                                  t.get("check", 0.0) / t["checked"])
+
+
 def tflops_text(t):
     return "%.2f" % t if t >= 0.01 else "%.2g" % t
 
 
 def cublas_timer():
-    """A function (dtype, M, N, K) -> median seconds through torch.matmul, or a string saying why there is none."""
+    """A function (dtype, M, N, K, bt) -> median seconds through torch.matmul (torch._int_mm for int8, with B stored
+    as bt says), or a string saying why there is none."""
     try:
         import torch
     except ImportError:
@@ -167,20 +190,21 @@ def cublas_timer():
             times.append(e0.elapsed_time(e1) / 1e3)
         return statistics.median(times)
 
-    def measure(dtype, m, n, k):
+    def measure(dtype, m, n, k, bt=None):
         if dtype == "int8":
-            # torch._int_mm (cuBLAS's int8 GEMM, int32 out) with B row-major as the Vulkan kernel reads it, and with
-            # B column-major (cuBLAS's own int8 layout, often much faster): the faster counts, both are logged.
+            # torch._int_mm (cuBLAS's int8 GEMM, int32 out) with B stored as the Vulkan kernel reads it: K x N
+            # row-major (bt 0), or N x K row-major and passed transposed (bt 1, cuBLAS's own int8 layout).
             a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
-            b_row = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
-            b_col = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8).t()
-            t_row = time_op(lambda: torch._int_mm(a, b_row))
-            t_col = time_op(lambda: torch._int_mm(a, b_col))
-            sys.stderr.write("torch._int_mm %dx%dx%d: B row-major %.1f TOPS, B column-major %.1f TOPS\n" % (
-                m, n, k, 2e-12 * m * n * k / t_row, 2e-12 * m * n * k / t_col))
-            del a, b_row, b_col
+            if bt:
+                b = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8).t()
+            else:
+                b = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
+            t = time_op(lambda: torch._int_mm(a, b))
+            sys.stderr.write("torch._int_mm %dx%dx%d, B stored %s: %.1f TOPS\n" % (
+                m, n, k, "N x K" if bt else "K x N", 2e-12 * m * n * k / t))
+            del a, b
             torch.cuda.empty_cache()
-            return min(t_row, t_col)
+            return t
         a = torch.rand(m, k, device="cuda", dtype=types[dtype]) * 2 - 1
         b = torch.rand(k, n, device="cuda", dtype=types[dtype]) * 2 - 1
         c = torch.matmul(a, b)
@@ -234,6 +258,7 @@ def main():
                     help="vkautotune --start (repeatable): measured first by the searches of every template whose "
                          "space has exactly the parameters CONFIG names, at every problem where it is valid")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
+    ap.add_argument("--bt", help="comma list of int8's layouts of B to run: 0 (K x N), 1 (N x K); default both")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")
     ap.add_argument("--refresh-peaks", action="store_true", help="measure the device's peaks again (vkautotune peaks --refresh)")
     ap.add_argument("--out", default="gemm_vs_cublas.md")
@@ -250,6 +275,10 @@ def main():
     problems = CPU_PROBLEMS if args.cpu else PROBLEMS
     dtypes = set(args.only.split(",")) if args.only else None
     names = set(args.templates.split(",")) if args.templates else None
+    if args.bt:
+        wanted = {int(b) for b in args.bt.split(",")}
+        for dtype in B_LAYOUTS:
+            B_LAYOUTS[dtype] = [l for l in B_LAYOUTS[dtype] if l[0] in wanted]
     if args.problems and not args.cpu:
         problems = [tuple(int(d) for d in p.split("x")) for p in args.problems.split(",")]
 
@@ -260,15 +289,16 @@ def main():
     for name, dtype, template, space in TEMPLATES:
         if (dtypes and dtype not in dtypes) or (names and name not in names):
             continue
-        for problem in problems:
+        for problem, (bt, layout) in [(p, l) for p in problems for l in B_LAYOUTS.get(dtype, DEFAULT_LAYOUT)]:
             if name == "cmgemm_splitk" and problem and problem[0] * problem[1] > SPLITK_MAX_MN:
                 continue
             t0 = time.monotonic()
-            rep, cmd = tune(args, template, space, problem)
+            rep, cmd = tune(args, template, space, problem, bt)
             commands.append(cmd)
             shape = rep.get("problem") or ("M=%d,N=%d,K=%d" % problem if problem else "[problem.cpu]")
-            row = {"template": name, "dtype": dtype, "problem": shape, "vk": "-", "cublas": "-", "ratio": "-",
-                   "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-", "peak": "-", "of_peak": "-"}
+            row = {"template": name, "dtype": dtype, "problem": shape, "layout": layout, "vk": "-", "cublas": "-",
+                   "ratio": "-", "config": "-", "rel_l2": "-", "remeasured": "-", "fp64_err": "-", "peak": "-",
+                   "of_peak": "-", "checks": checks_text(rep)}
             best = (rep.get("best") or [None])[0]
             if "error" in rep:
                 row["config"] = "failed: " + str(rep["error"])
@@ -298,19 +328,20 @@ def main():
                 if p == p:
                     row.update(peak="%.4g" % p, of_peak="%.2f" % (vk_tflops / p))
                 if callable(timer):
-                    cu = 2.0 * m * n * k / timer(dtype, m, n, k) / 1e12
+                    cu = 2.0 * m * n * k / timer(dtype, m, n, k, bt) / 1e12
                     row.update(cublas="%.2f" % cu, ratio="%.0f%%" % (100.0 * vk_tflops / cu))
                 else:
                     row["cublas"] = timer
             rows.append(row)
-            sys.stderr.write("%s %s %s: %s TFLOP/s (re-measured %s, fp64 err %s), cuBLAS %s (%.0f s)\n" % (
-                name, dtype, shape, row["vk"], row["remeasured"], row["fp64_err"], row["cublas"],
+            sys.stderr.write("%s %s %s, B %s: %s TFLOP/s (re-measured %s, fp64 err %s), cuBLAS %s (%.0f s)\n" % (
+                name, dtype, shape, layout, row["vk"], row["remeasured"], row["fp64_err"], row["cublas"],
                 time.monotonic() - t0))
 
-    head = ["template", "dtype", "problem", "tuner TFLOP/s", "re-measured TFLOP/s", "cuBLAS TFLOP/s", "ratio",
-            "peak TFLOP/s", "of peak", "best config", "rel_l2", "fp64 sampled max rel err"]
-    keys = ["template", "dtype", "problem", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak", "config",
-            "rel_l2", "fp64_err"]
+    head = ["template", "dtype", "problem", "B stored", "tuner TFLOP/s (TOPS)", "re-measured TFLOP/s",
+            "cuBLAS, same B layout", "ratio", "peak TFLOP/s (TOPS)", "of peak", "best config", "rel_l2",
+            "fp64 sampled max rel err", "variants checked"]
+    keys = ["template", "dtype", "problem", "layout", "vk", "remeasured", "cublas", "ratio", "peak", "of_peak",
+            "config", "rel_l2", "fp64_err", "checks"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows]
     table = "\n".join(lines)

@@ -1,9 +1,10 @@
 /* test_check_gpu.c — the device-side output check against the host's (check.c) on the machine's Vulkan device
- * (lavapipe here), for float32, float16 and bfloat16: the output buffer is filled from the host with chosen bits
+ * (lavapipe here). Floats (float32, float16, bfloat16): the output buffer is filled from the host with chosen bits
  * (exact, slightly off, far off, poison, NaN/Inf, subnormals, an odd count so the last 16-bit word is half used),
  * then both checks look at it. The device must pass exactly what the host passes (away from a tolerance's edge),
  * with the same max abs and the rel L2 within rounding, and count unwritten and non-finite elements as the host
- * does. */
+ * does. Integers (int32, uint32, int8, uint8), compared exactly with no float64 needed: bit flips in every lane of a
+ * packed word and in the half-used last word, unwritten elements, a reference that holds the poison. */
 #include "check_gpu.h"
 #include "test.h"
 #include "util.h"
@@ -174,6 +175,90 @@ cleanup:
     free(got);
 }
 
+/* ---- Integer outputs: compared exactly, on any device ---------------------------------------------------------- */
+
+/* Upload `got`, compare on the device and on the host: same verdict, unwritten count, and the device's wrong count is
+ * the elements that differ and are not unwritten, as the host's compare_ints counts them. */
+static void compare_exact(vkat_workspace *ws, vkat_gpu_check *gc, vkat_elem_type t, const unsigned char *got,
+                          const unsigned char *ref, uint64_t want_wrong, uint64_t want_unwritten, const char *what)
+{
+    vkat_error err = {0};
+    CHECK_MSG(vkat_workspace_upload_data(ws, 1, got, &err) == VKAT_OK, "%s", err.message);
+    vkat_gpu_check_report g;
+    /* Tolerances do not apply to integers: a loose one must not pass a wrong element. */
+    vkat_check_opts loose = {1.0, INFINITY};
+    CHECK_MSG(vkat_gpu_check_compare(gc, 1, &loose, &g, &err) == VKAT_OK, "%s: %s", what, err.message);
+    void *back = NULL;
+    int canary_ok = 0;
+    CHECK(vkat_workspace_read(ws, 1, &back, &canary_ok, &err) == VKAT_OK && canary_ok);
+    if (!back)
+        return;
+    unsigned char poison[4];
+    vkat_poison_element(t, poison);
+    vkat_check_report h;
+    vkat_check_compare(t, back, ref, N, poison, &loose, &h);
+    free(back);
+    int want_ok = want_wrong == 0 && want_unwritten == 0;
+    CHECK_MSG(g.ok == want_ok && h.ok == want_ok, "%s %s: device ok %d, host ok %d (%s), want %d",
+              vkat_elem_type_name(t), what, g.ok, h.ok, h.reason, want_ok);
+    CHECK_MSG(g.wrong == want_wrong && g.unwritten == want_unwritten && h.unwritten == want_unwritten,
+              "%s %s: device wrong %llu unwritten %llu, host unwritten %llu; want %llu and %llu",
+              vkat_elem_type_name(t), what, (unsigned long long)g.wrong, (unsigned long long)g.unwritten,
+              (unsigned long long)h.unwritten, (unsigned long long)want_wrong, (unsigned long long)want_unwritten);
+    CHECK(g.rel_l2 == 0 && g.max_abs == 0 && !g.nonfinite && !g.ref_mismatch);
+}
+
+static void test_exact_type(vkat_elem_type t)
+{
+    const vkat_buffer_spec specs[2] = {{"IN", t, N, VKAT_INIT_RANDOM, -100.0, 100.0, VKAT_DIR_IN},
+                                       {"OUT", t, N, VKAT_INIT_ZERO, 0, 0, VKAT_DIR_OUT}};
+    size_t size = vkat_elem_type_size(t);
+    vkat_error err = {0};
+    vkat_workspace *ws = NULL;
+    vkat_gpu_check *gc = NULL;
+    unsigned char *ref = calloc(N, size), *got = calloc(N, size), poison[4];
+    vkat_poison_element(t, poison);
+    CHECK(vkat_workspace_create(gpu, specs, 2, 7, &ws, &err) == VKAT_OK);
+    if (!ws || !ref || !got)
+        goto cleanup;
+    /* Every byte value in every lane, so that a shift or mask error in unpacking narrow elements shows. */
+    for (uint32_t i = 0; i < N * size; i++)
+        ref[i] = (unsigned char)(i * 131u + (i >> 8));
+    /* A reference element that holds the poison: a variant writing it there is right, not unwritten. */
+    memcpy(ref + 17 * size, poison, size);
+    void *refs[2] = {NULL, ref};
+    int use[2] = {0, 1};
+    CHECK_MSG(vkat_gpu_check_create(ws, specs, 2, refs, use, &gc, &err) == VKAT_OK, "%s", err.message);
+    CHECK_MSG(vkat_gpu_check_covers(gc, 1), "%s output not covered by the device check", vkat_elem_type_name(t));
+    if (!vkat_gpu_check_covers(gc, 1))
+        goto cleanup;
+
+    memcpy(got, ref, (size_t)N * size);
+    compare_exact(ws, gc, t, got, ref, 0, 0, "exact copy");
+    /* Off by one in the lowest bit, in the first, a middle and the last element (the last word's used lane). */
+    got[0] ^= 1;
+    got[(N / 2) * size] ^= 1;
+    got[(N - 1) * size] ^= 1;
+    compare_exact(ws, gc, t, got, ref, 3, 0, "three elements off by one bit");
+    /* Only the top bit of an element (the sign of a signed type). */
+    memcpy(got, ref, (size_t)N * size);
+    got[(N / 3) * size + size - 1] ^= 0x80;
+    compare_exact(ws, gc, t, got, ref, 1, 0, "top bit flipped");
+    /* Unwritten elements, one per workgroup's range, next to a wrong one. */
+    memcpy(got, ref, (size_t)N * size);
+    uint64_t unwritten = 0;
+    for (uint32_t i = 40; i < N; i += 1500, unwritten++)
+        memcpy(got + i * size, poison, size);
+    got[41 * size] ^= 4;
+    compare_exact(ws, gc, t, got, ref, 1, unwritten, "unwritten and one wrong");
+
+cleanup:
+    vkat_gpu_check_destroy(gc);
+    vkat_workspace_destroy(ws);
+    free(ref);
+    free(got);
+}
+
 /* A buffer overrun is the workspace's to see, with the canary alone read back. */
 static void test_canary(void)
 {
@@ -228,10 +313,16 @@ int main(void)
     CHECK(vkat_gpu_create(inst, dev, &gpu, &err) == VKAT_OK);
     if (!gpu)
         TEST_END();
+    /* Integers need no float64: compared exactly on every device. */
+    CHECK(vkat_gpu_check_supported(gpu, VKAT_INT32) && vkat_gpu_check_supported(gpu, VKAT_UINT32) &&
+          vkat_gpu_check_supported(gpu, VKAT_INT8) && vkat_gpu_check_supported(gpu, VKAT_UINT8));
+    test_exact_type(VKAT_INT32);
+    test_exact_type(VKAT_UINT32);
+    test_exact_type(VKAT_INT8);
+    test_exact_type(VKAT_UINT8);
     if (!gpu->float64)
-        TEST_SKIP("%s has no shaderFloat64: the device check is off there", gpu->info->name);
+        TEST_SKIP("%s has no shaderFloat64: the device check of float outputs is off there", gpu->info->name);
     CHECK(vkat_gpu_check_supported(gpu, VKAT_FLOAT32) && vkat_gpu_check_supported(gpu, VKAT_BFLOAT16));
-    CHECK(!vkat_gpu_check_supported(gpu, VKAT_INT32) && !vkat_gpu_check_supported(gpu, VKAT_UINT8));
     test_type(VKAT_FLOAT32);
     test_type(VKAT_FLOAT16);
     test_type(VKAT_BFLOAT16);

@@ -1,12 +1,13 @@
-/* check_gpu.c — the device-side half of the output check: a built-in compute shader per float element type reduces
- * (variant output, reference) into one partial per workgroup (float64 sums of squared differences and of squared
- * reference, the largest absolute difference, counts of unwritten and non-finite elements), and the host adds the
- * partials up in workgroup order, so the totals do not depend on scheduling.
+/* check_gpu.c — the device-side half of the output check: a built-in compute shader per element kind reduces
+ * (variant output, reference) into one partial per workgroup, and the host adds the partials up in workgroup order,
+ * so the totals do not depend on scheduling. Float kinds: float64 sums of squared differences and of squared
+ * reference, the largest absolute difference, counts of unwritten and non-finite elements. Every other type is an
+ * integer, compared exactly as check.c does (compare_ints): counts of unwritten and of differing elements, and no
+ * float64 needed, so the check runs on devices without shaderFloat64 too.
  *
- * It mirrors check.c's element rules (compare_float_slice) and must not judge a failure: a variant that is not
- * clearly correct goes back to the host check, which reads the buffer and gives the reason. Elements are
- * classified by their bits and converted to float64 by hand, so no driver's denormal flushing or fast NaN
- * handling can change a verdict. */
+ * It mirrors check.c's element rules and must not judge a failure: a variant that is not clearly correct goes back
+ * to the host check, which reads the buffer and gives the reason. Elements are classified by their bits and
+ * converted to float64 by hand, so no driver's denormal flushing or fast NaN handling can change a verdict. */
 #include "check_gpu.h"
 
 #include "util.h"
@@ -22,13 +23,21 @@
  * comparing. */
 #define MIN_PER_INVOCATION 16u
 #define CHECK_TIMEOUT_NS (60ull * 1000000000ull)
-#define ELEM_KINDS 3 /* float32, float16, bfloat16: the shader's ELEM */
+/* The shader's ELEM: float32, float16, bfloat16, then exact integers of 32, 16 and 8 bits (any type check.c
+ * compares with compare_ints, by its size). */
+#define ELEM_KINDS 6
+#define FIRST_EXACT_KIND 3
 
-/* One workgroup's result, laid out as the shader's std430 Partial. */
+/* One workgroup's result, laid out as the float shader's std430 Partial. */
 typedef struct gpu_partial {
     double diff2, ref2, max_abs;
     uint32_t unwritten, nonfinite, ref_mismatch, pad;
 } gpu_partial;
+
+/* The exact (integer) shader's Partial. */
+typedef struct gpu_exact_partial {
+    uint32_t unwritten, wrong;
+} gpu_exact_partial;
 
 typedef struct check_buffer {
     int used;
@@ -37,7 +46,7 @@ typedef struct check_buffer {
     uint32_t poison, per_group, groups;
     VkBuffer ref, partials;
     VkDeviceMemory ref_memory, partials_memory;
-    const gpu_partial *partials_map;
+    const void *partials_map; /* gpu_partial[groups], or gpu_exact_partial[groups] for an exact kind */
     VkDescriptorSet set;
 } check_buffer;
 
@@ -138,19 +147,70 @@ static const char shader_body[] =
     "        part[gl_WorkGroupID.x] = Partial(s_diff2[0], s_ref2[0], s_max[0], s_n[0].x, s_n[0].y, s_n[0].z, 0u);\n"
     "}\n";
 
+/* Integer outputs (BITS 32, 16 or 8; narrow elements packed in 32-bit words, so no 8- or 16-bit storage feature is
+ * needed): an element is right when its bits are the reference's, unwritten when it holds the poison and the
+ * reference does not, and wrong otherwise, as in check.c's compare_ints. */
+static const char exact_shader_body[] =
+    "layout(local_size_x = 256) in;\n"
+    "layout(std430, binding = 0) readonly buffer Got { uint got[]; };\n"
+    "layout(std430, binding = 1) readonly buffer Ref { uint ref[]; };\n"
+    "struct Partial { uint unwritten; uint wrong; };\n"
+    "layout(std430, binding = 2) writeonly buffer Partials { Partial part[]; };\n"
+    "layout(push_constant) uniform Push { uint count; uint poison; uint per_group; } p;\n"
+    "#if BITS == 32\n"
+    "#define LOAD(a, i) a[i]\n"
+    "#else\n"
+    "const uint PER_WORD = 32u / BITS;\n"
+    "#define LOAD(a, i) ((a[(i) / PER_WORD] >> (((i) % PER_WORD) * BITS)) & ((1u << BITS) - 1u))\n"
+    "#endif\n"
+    "shared uvec2 s_n[256];\n"
+    "void main()\n"
+    "{\n"
+    "    uint t = gl_LocalInvocationID.x;\n"
+    "    uint base = gl_WorkGroupID.x * p.per_group;\n"
+    "    uint end = min(base + p.per_group, p.count);\n"
+    "    uvec2 n = uvec2(0u); // unwritten, wrong\n"
+    "    for (uint i = base + t; i < end; i += 256u) {\n"
+    "        uint g = LOAD(got, i), r = LOAD(ref, i);\n"
+    "        if (g == r) continue;\n"
+    "        if (g == p.poison && r != p.poison) n.x++; else n.y++;\n"
+    "    }\n"
+    "    s_n[t] = n;\n"
+    "    memoryBarrierShared();\n"
+    "    barrier();\n"
+    "    for (uint s = 128u; s > 0u; s >>= 1) {\n"
+    "        if (t < s) s_n[t] += s_n[t + s];\n"
+    "        memoryBarrierShared();\n"
+    "        barrier();\n"
+    "    }\n"
+    "    if (t == 0u) part[gl_WorkGroupID.x] = Partial(s_n[0].x, s_n[0].y);\n"
+    "}\n";
+
 static int elem_kind(vkat_elem_type type)
 {
     switch (type) {
     case VKAT_FLOAT32: return 0;
     case VKAT_FLOAT16: return 1;
     case VKAT_BFLOAT16: return 2;
+    default: break;
+    }
+    switch (vkat_elem_type_size(type)) { /* check.c compares every other type as an integer, exactly */
+    case 4: return FIRST_EXACT_KIND;
+    case 2: return FIRST_EXACT_KIND + 1;
+    case 1: return FIRST_EXACT_KIND + 2;
     default: return -1;
     }
 }
 
+static int is_exact_kind(int kind)
+{
+    return kind >= FIRST_EXACT_KIND;
+}
+
 int vkat_gpu_check_supported(const vkat_gpu *gpu, vkat_elem_type type)
 {
-    return gpu && gpu->float64 && elem_kind(type) >= 0;
+    int kind = elem_kind(type);
+    return gpu && kind >= 0 && (is_exact_kind(kind) || gpu->float64);
 }
 
 /* ---- Setting up ---------------------------------------------------------------------------------------------- */
@@ -160,11 +220,15 @@ static vkat_result create_pipeline(vkat_gpu_check *gc, int kind, vkat_error *err
     if (gc->pipelines[kind])
         return VKAT_OK;
     VkDevice dev = gc->gpu->device;
-    size_t size = sizeof shader_body + 64;
+    size_t size = sizeof shader_body + sizeof exact_shader_body + 64;
     char *src = malloc(size);
     if (!src)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    snprintf(src, size, "#version 450\n#define ELEM %d\n%s", kind, shader_body);
+    if (is_exact_kind(kind))
+        snprintf(src, size, "#version 450\n#define BITS %d\n%s", 32 >> (kind - FIRST_EXACT_KIND),
+                 exact_shader_body);
+    else
+        snprintf(src, size, "#version 450\n#define ELEM %d\n%s", kind, shader_body);
     vkat_spirv spirv = {0};
     vkat_result r = vkat_compile_glsl(src, "<built-in output check>", gc->gpu->info->api_version, &spirv, err);
     free(src);
@@ -258,11 +322,12 @@ static vkat_result setup_buffer(vkat_gpu_check *gc, size_t index, const vkat_buf
                          "32-bit indexing", spec->name, (unsigned long long)spec->count);
     b->kind = elem_kind(spec->type);
     b->count = spec->count;
-    unsigned char poison[4] = {0};
+    unsigned char poison[8] = {0};
     vkat_poison_element(spec->type, poison);
-    b->poison = spec->type == VKAT_FLOAT32 ? (uint32_t)poison[0] | (uint32_t)poison[1] << 8 |
-                                                 (uint32_t)poison[2] << 16 | (uint32_t)poison[3] << 24
-                                           : (uint32_t)poison[0] | (uint32_t)poison[1] << 8;
+    size_t elem_size = vkat_elem_type_size(spec->type);
+    b->poison = 0; /* one element's bits, little-endian, as the shader's LOAD gives them */
+    for (size_t k = 0; k < elem_size && k < 4; k++)
+        b->poison |= (uint32_t)poison[k] << (8 * k);
     uint64_t per = (b->count + MAX_GROUPS - 1) / MAX_GROUPS;
     per = (per + LOCAL_SIZE - 1) / LOCAL_SIZE * LOCAL_SIZE;
     if (per < LOCAL_SIZE * MIN_PER_INVOCATION)
@@ -272,7 +337,7 @@ static vkat_result setup_buffer(vkat_gpu_check *gc, size_t index, const vkat_buf
 
     uint64_t data_bytes = 0, range = 0;
     VkBuffer got = vkat_workspace_buffer(gc->ws, index, &data_bytes, &range);
-    uint64_t words_bytes = (data_bytes + 3) / 4 * 4; /* 16-bit outputs are read as words; the canary follows */
+    uint64_t words_bytes = (data_bytes + 3) / 4 * 4; /* narrow outputs are read as words; the canary follows */
     if (words_bytes > range)
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "output check: buffer %zu has no room after its data",
                          index);
@@ -286,7 +351,8 @@ static vkat_result setup_buffer(vkat_gpu_check *gc, size_t index, const vkat_buf
     const VkMemoryPropertyFlags host[] = {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
                                               VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
                                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
-    uint64_t partial_bytes = (uint64_t)b->groups * sizeof(gpu_partial);
+    uint64_t partial_bytes =
+        (uint64_t)b->groups * (is_exact_kind(b->kind) ? sizeof(gpu_exact_partial) : sizeof(gpu_partial));
     r = vkat_gpu_make_buffer(gc->gpu, partial_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, host, VKAT_COUNTOF(host),
                              &b->partials, &b->partials_memory, err);
     if (r)
@@ -431,9 +497,20 @@ vkat_result vkat_gpu_check_compare(vkat_gpu_check *gc, size_t index, const vkat_
     vkat_result r = vkat_workspace_submit(gc->ws, record_check, &args, CHECK_TIMEOUT_NS, "the output check", err);
     if (r)
         return r;
+    if (is_exact_kind(b->kind)) {
+        /* Exact: right only when every element is; tolerances do not apply (nor do they on the host). */
+        const gpu_exact_partial *parts = b->partials_map;
+        for (uint32_t g = 0; g < b->groups; g++) {
+            out->unwritten += parts[g].unwritten;
+            out->wrong += parts[g].wrong;
+        }
+        out->ok = !out->unwritten && !out->wrong;
+        return VKAT_OK;
+    }
+    const gpu_partial *parts = b->partials_map;
     double diff2 = 0, ref2 = 0;
     for (uint32_t g = 0; g < b->groups; g++) {
-        const gpu_partial *p = &b->partials_map[g];
+        const gpu_partial *p = &parts[g];
         diff2 += p->diff2;
         ref2 += p->ref2;
         if (p->max_abs > out->max_abs)

@@ -1,8 +1,9 @@
-/* check_gpu.h — internal: compares a variant's float outputs with the reference on the device, so that a check of
- * a large output reads back a few kilobytes of partial sums instead of the whole buffer.
+/* check_gpu.h — internal: compares a variant's outputs with the reference on the device, so that a check of a large
+ * output reads back a few kilobytes of partial sums instead of the whole buffer.
  *
- * The device only ever says "clearly correct": no unwritten element, no NaN/Inf where the reference is finite, every
- * reference NaN/Inf matched, and both tolerances met by more than rounding. Anything else is for the host check
+ * The device only ever says "clearly correct": for floats, no unwritten element, no NaN/Inf where the reference is
+ * finite, every reference NaN/Inf matched, and both tolerances met by more than rounding; for integers, every
+ * element equal to the reference's. Anything else is for the host check
  * (check.c), which alone explains failures, so reasons read the same whichever side looked first. The canary is not
  * this module's business: vkat_workspace_read_canary reads it.
  *
@@ -16,7 +17,8 @@
 typedef struct vkat_gpu_check vkat_gpu_check;
 
 /* Can `gpu` compare buffers of `type`? Float types (float32, float16, bfloat16) on a device with shaderFloat64:
- * the sums are float64, as the host's, so that large float32 buffers do not lose the error in rounding. */
+ * the sums are float64, as the host's, so that large float32 buffers do not lose the error in rounding. Integer
+ * types (compared exactly) on any device. */
 int vkat_gpu_check_supported(const vkat_gpu *gpu, vkat_elem_type type);
 
 /* Prepares the device-side check of the workspace's buffers i with use[i] != 0 (the caller picks outputs that
@@ -35,6 +37,7 @@ typedef struct vkat_gpu_check_report {
     int ok;          /* 1: clearly correct, the verdict stands; 0: let the host check decide and explain */
     double rel_l2, max_abs; /* as vkat_check_compare computes them (sums in another order: equal within rounding) */
     uint64_t unwritten, nonfinite, ref_mismatch; /* as in vkat_check_report; ref_mismatch: reference NaN/Inf missed */
+    uint64_t wrong; /* integer outputs: elements that differ from the reference, unwritten ones aside; 0 for floats */
 } vkat_gpu_check_report;
 
 /* Compares buffer `index` (covered) as the last kernel left it with its reference. Errors are the device's

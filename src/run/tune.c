@@ -406,8 +406,8 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
             wanted++;
         } else if (where == VKAT_CHECK_GPU) {
             vkat_log(VKAT_LOG_WARN, "buffer '%s' is checked on the host: %s", s->buffers[i].name,
-                     c->gpu->float64 ? "the device check compares float outputs only"
-                                     : "the device has no shaderFloat64 for the device check's sums");
+                     c->gpu->float64 ? "the device check does not know its element type"
+                                     : "the device has no shaderFloat64 for the device check's float sums");
         }
     }
     vkat_result r = VKAT_OK;

@@ -36,10 +36,10 @@ typedef struct vkat_tune_opts {
      * timings and the bound it was cut at; resumed with racing off, it is measured again in full. */
     vkat_race_opts race;
     uint64_t run_timeout_ns; /* the checked run; 0: 10 s */
-    /* Where outputs are checked. The device (sums in float64: it needs shaderFloat64; float outputs only) only
-     * passes a variant; one it does not clearly pass is read back and judged by the host, so statuses and
-     * reasons are the same either way. Integer outputs, and every output on a device without shaderFloat64, are
-     * always checked on the host. */
+    /* Where outputs are checked. The device (float sums in float64: it needs shaderFloat64; integer outputs
+     * compared exactly, on any device) only passes a variant; one it does not clearly pass is read back and
+     * judged by the host, so statuses and reasons are the same either way. Float outputs on a device without
+     * shaderFloat64, and compared slices, are always checked on the host. */
     vkat_check_on check_on;
     /* Configurations measured first ("TM=4,TN=4,..." naming every parameter): the user's --start. */
     const char *const *starts;

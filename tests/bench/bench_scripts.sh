@@ -17,8 +17,12 @@ rc=$?
 check "gemm_vs_cublas.py --cpu runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/gemm.err"
 check "its table has re-measured sgemm rows with a cuBLAS ratio" \
-    grep -q "^| sgemm | fp32 | M=256,N=256,K=256,BT=0 | [0-9.e-]* | [0-9.e-]* | [0-9.]* | [0-9]*% |" "$T/gemm/gemm.md"
+    grep -q "^| sgemm | fp32 | M=256,N=256,K=256,BT=0 | K x N | [0-9.e-]* | [0-9.e-]* | [0-9.]* | [0-9]*% |" "$T/gemm/gemm.md"
+check "its sgemm rows say how many variants were checked and where" \
+    grep -q "^| sgemm | fp32 | M=256,N=256,K=256,BT=0 | .* | [0-9]* (0 on the device), [0-9.]* s each |$" "$T/gemm/gemm.md"
 check "its cmgemm rows say why they were skipped" grep -q "^| cmgemm | fp16 .*skipped: " "$T/gemm/gemm.md"
+check "int8 runs with B stored K x N and N x K (BT=0 and BT=1)" sh -c 'grep -q "^| cmgemm | int8 | [^|]* | K x N |" "$1" &&
+    grep -q "^| cmgemm | int8 | [^|]* | N x K |" "$1" && grep -q "cmgemm_s8\.ini .*--problem BT=1" "$1"' - "$T/gemm/gemm.md"
 check "--start went to the sgemm searches" grep -q "sgemm\.ini .*--start $START" "$T/gemm/gemm.md"
 # shellcheck disable=SC2016 # $1 is the inner shell's
 check "--start did not go to the cmgemm searches" sh -c '! grep -q "cmgemm_f16\.ini .*--start" "$1"' - "$T/gemm/gemm.md"

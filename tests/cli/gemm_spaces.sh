@@ -257,10 +257,18 @@ fi
 # (OpTypeInt 8 1) multiplied into int32 accumulators, on both B layouts and every staging path.
 for config in "FN=16,FK=32,WG_M=2,WG_N=2,TM=4,TN=4,BK=128,STAGES=1,PF=1,FB=0,PAD=1,SWZ=16" \
     "FN=16,FK=32,WG_M=2,WG_N=2,TM=4,TN=4,BK=64,STAGES=2,PF=0,FB=1,PAD=1,SWZ=16" \
-    "FN=16,FK=32,WG_M=2,WG_N=2,TM=2,TN=2,BK=32,STAGES=3,PF=0,FB=0,PAD=1,SWZ=4"; do
-    for bt in 0 1; do
-        name="compile cmgemm_s8 $config BT=$bt"
-        "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/spaces/cmgemm_s8.ini" --config "$config" \
+    "FN=16,FK=32,WG_M=2,WG_N=2,TM=2,TN=2,BK=32,STAGES=3,PF=0,FB=0,PAD=1,SWZ=4" \
+    "FN=16,FK=32,WG_M=4,WG_N=2,TM=2,TN=2,BK=128,STAGES=1,PF=1,FB=0,PAD=1,SWZ=4,CL=1" \
+    "FN=16,FK=32,WG_M=2,WG_N=2,TM=4,TN=4,BK=128,STAGES=1,PF=1,FB=1,PAD=1,SWZ=1,CL=1,BS=1" \
+    "FN=16,FK=32,WG_M=4,WG_N=2,TM=2,TN=2,BK=64,STAGES=2,PF=0,FB=0,PAD=1,SWZ=4,WS=2,WC=4" \
+    "splitk_s8:FN=16,FK=32,WG_M=4,WG_N=2,TM=2,TN=2,BK=128,STAGES=1,PF=0,FB=0,PAD=1,SWZ=4,KS=2"; do
+    space=cmgemm_s8
+    case $config in splitk_s8:*) space=cmgemm_splitk_s8; config=${config#splitk_s8:} ;; esac
+    bts="0 1"
+    case $config in *BS=1*) bts=0 ;; esac # BS = 1 transposes a K-major B: BT = 0 only
+    for bt in $bts; do
+        name="compile $space $config BT=$bt"
+        "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/spaces/$space.ini" --config "$config" \
             --problem BT=$bt --device-profile "$H200" --disassemble >"$T/cm8.dis" 2>"$T/cm8.err"
         rc=$?
         if [ $rc -ne 0 ]; then
