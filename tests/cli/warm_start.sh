@@ -15,7 +15,7 @@ first_config() {
 "$BIN" --space "$SPACE" --start WG_X=8 --budget 2 --db "$T/bad.db" -q 2>"$T/err"
 rc=$?
 check "a partial --start is a usage error (exit $rc)" [ $rc -eq 2 ]
-check "its message names the missing parameter" grep -q "^vkautotune: --start 'WG_X=8': missing parameter 'WG_Y'" "$T/err"
+check "its message names the missing parameters" grep -q "^vkautotune: --start 'WG_X=8': missing parameters 'WG_Y', 'TM', 'TN', 'BK', 'PAD'$" "$T/err"
 
 START=WG_X=8,WG_Y=16,TM=4,TN=2,BK=16,PAD=1
 # shellcheck disable=SC2086 # RUN holds several words on purpose
