@@ -6,6 +6,8 @@
 #     products, exits 1;
 #   - an fp16-input GEMM (tests/data/verify/hgemm.ini: shaderFloat16 and 16-bit storage, both B layouts, a
 #     specialization constant) passes, each layout picked with --problem;
+#   - an int8-input GEMM with an int32 C (tests/data/verify/igemm.ini) passes, compared exactly, in both layouts;
+#     one product short or a wrong layout claim fails, and mixed float/integer operands are refused;
 #   - a manifest that is not one, a kernel it lacks, exit 2; a requirement the device lacks, exit 3 "skipped: ...".
 #   sh gemm_verify.sh VKAUTOTUNE SOURCE_DIR GEMM_VERIFY
 set -u
@@ -98,4 +100,27 @@ for bt in 0 1; do
 done
 edit "$T/h" "$T/hbt" 'e["problem"]["BT"] = 1 - e["problem"]["BT"]'
 run hgemm_wrong_layout_claim 1 "$T/hbt" hgemm --problem M=64 --repetitions 0
+
+# ---- int8 inputs, exact int32 C, both layouts ------------------------------------------------------------------
+for bt in 0 1; do
+    "$BIN" "$SRC/tests/data/verify/igemm.comp.in" --space "$SRC/tests/data/verify/igemm.ini" --problem BT=$bt \
+        --budget 2 --db "$T/i.db" $TUNE >"$T/itune.out" 2>&1 || { sed 's/^/  | /' "$T/itune.out"; fail "tune igemm BT=$bt" "exit $?"; }
+done
+"$BIN" export --db "$T/i.db" --space "$SRC/tests/data/verify/igemm.ini" -o "$T/i" -q 2>"$T/iexport.err" \
+    || { cat "$T/iexport.err"; fail "export igemm" "exit $?"; }
+for bt in 0 1; do
+    run igemm_bt$bt 0 "$T/i" igemm --problem BT=$bt $RUN
+    check "igemm BT=$bt: int8 inputs" grep -q "^problem: M=64,N=48,K=96 BT=$bt; A int8, B int8, C int32" "$T/igemm_bt$bt.out"
+    check "igemm BT=$bt: compared exactly" grep -q '^check: ok: max rel err 0 (tolerance 0) over 4100 sampled elements' "$T/igemm_bt$bt.out"
+    check "igemm BT=$bt: TOPS" grep -q '^time: .*[0-9] TOPS' "$T/igemm_bt$bt.out"
+done
+# one product of 96 short: a relative error of about 1/96, which a float tolerance of 1e-3 would not even need
+edit "$T/i" "$T/ik" '[p.update(value=p["value"] - 1) for p in e["push_constants"] if p["name"] == "k"]'
+run igemm_one_product_short 1 "$T/ik" igemm --problem BT=0 --repetitions 0
+edit "$T/i" "$T/ibt" 'e["problem"]["BT"] = 1 - e["problem"]["BT"]'
+run igemm_wrong_layout_claim 1 "$T/ibt" igemm --problem M=64 --repetitions 0
+# a mixed GEMM is refused, not compared
+edit "$T/i" "$T/imix" '[b.update(type="float32") for b in e["bindings"] if b["name"] == "C"]'
+run igemm_mixed_types 2 "$T/imix" igemm --problem BT=0
+check "mixed types message" grep -q 'A, B and C must be all floating-point or all integer' "$T/igemm_mixed_types.out"
 finish
