@@ -41,6 +41,18 @@ json.dump(m, open(path, "w"))
 PY
 }
 
+# tune_export_both_layouts NAME TAG BUDGET: tunes tests/data/verify/NAME.ini at BT=0 and BT=1 into $T/TAG.db and
+# exports both winners into $T/TAG.
+tune_export_both_layouts() {
+    for bt in 0 1; do
+        "$BIN" "$SRC/tests/data/verify/$1.comp.in" --space "$SRC/tests/data/verify/$1.ini" --problem BT=$bt \
+            --budget "$3" --db "$T/$2.db" $TUNE >"$T/$2tune.out" 2>&1 ||
+            { sed 's/^/  | /' "$T/$2tune.out"; fail "tune $1 BT=$bt" "exit $?"; }
+    done
+    "$BIN" export --db "$T/$2.db" --space "$SRC/tests/data/verify/$1.ini" -o "$T/$2" -q 2>"$T/$2export.err" \
+        || { cat "$T/$2export.err"; fail "export $1" "exit $?"; }
+}
+
 # ---- fp32: tune, export, verify --------------------------------------------------------------------------------
 "$BIN" "$SRC/shaders/gemm.comp.in" --space "$SRC/spaces/gemm.ini" --budget 3 --db "$T/g.db" $TUNE >"$T/tune.out" 2>&1 \
     || { sed 's/^/  | /' "$T/tune.out"; fail "tune spaces/gemm.ini" "exit $?"; finish; exit 1; }
@@ -83,12 +95,7 @@ else
 fi
 
 # ---- fp16 inputs, both layouts ---------------------------------------------------------------------------------
-for bt in 0 1; do
-    "$BIN" "$SRC/tests/data/verify/hgemm.comp.in" --space "$SRC/tests/data/verify/hgemm.ini" --problem BT=$bt \
-        --budget 3 --db "$T/h.db" $TUNE >"$T/htune.out" 2>&1 || { sed 's/^/  | /' "$T/htune.out"; fail "tune hgemm BT=$bt" "exit $?"; }
-done
-"$BIN" export --db "$T/h.db" --space "$SRC/tests/data/verify/hgemm.ini" -o "$T/h" -q 2>"$T/hexport.err" \
-    || { cat "$T/hexport.err"; fail "export hgemm" "exit $?"; }
+tune_export_both_layouts hgemm h 3
 check "hgemm requires fp16 features" python3 -c '
 import json, sys
 for e in json.load(open(sys.argv[1]))["kernels"]:
@@ -102,12 +109,7 @@ edit "$T/h" "$T/hbt" 'e["problem"]["BT"] = 1 - e["problem"]["BT"]'
 run hgemm_wrong_layout_claim 1 "$T/hbt" hgemm --problem M=64 --repetitions 0
 
 # ---- int8 inputs, exact int32 C, both layouts ------------------------------------------------------------------
-for bt in 0 1; do
-    "$BIN" "$SRC/tests/data/verify/igemm.comp.in" --space "$SRC/tests/data/verify/igemm.ini" --problem BT=$bt \
-        --budget 2 --db "$T/i.db" $TUNE >"$T/itune.out" 2>&1 || { sed 's/^/  | /' "$T/itune.out"; fail "tune igemm BT=$bt" "exit $?"; }
-done
-"$BIN" export --db "$T/i.db" --space "$SRC/tests/data/verify/igemm.ini" -o "$T/i" -q 2>"$T/iexport.err" \
-    || { cat "$T/iexport.err"; fail "export igemm" "exit $?"; }
+tune_export_both_layouts igemm i 2
 for bt in 0 1; do
     run igemm_bt$bt 0 "$T/i" igemm --problem BT=$bt $RUN
     check "igemm BT=$bt: int8 inputs" grep -q "^problem: M=64,N=48,K=96 BT=$bt; A int8, B int8, C int32" "$T/igemm_bt$bt.out"
