@@ -7,7 +7,8 @@
  *
  * The entry is, among those of KERNEL (with the --problem sizes), the one measured on this device (same vendor, device and driver; else same vendor and
  * device; else same name), or the first. Its problem names M, N, K and optionally BT (1: B stored N x K); the
- * bindings named A, B, C (else the first two `in` and the first `out` bindings) are the GEMM's operands.
+ * bindings named A, B, C (else the first two `in` and the first `out` bindings) are the GEMM's operands: float32,
+ * float16 or bfloat16, or int8/uint8 A and B with an int32/uint32 C, which is compared exactly.
  * Exit: 0 ok, 1 wrong result, 2 usage / bad manifest / no such kernel / not a GEMM, 3 skipped (the device lacks what
  * the entry requires), 4 Vulkan error. A benchmark program: it prints figures, it asserts no speed. */
 #include "gemm_check.h"
@@ -42,7 +43,8 @@ static void usage(FILE *f)
                "  --problem K=V,...  only entries tuned for these problem sizes (default: any)\n"
                "  --samples S        elements of C to check besides the four corners (4096)\n"
                "  --tolerance T      max |got - ref| / sum_k |a b| (1e-5 for fp32 inputs, 1e-3 for 16-bit\n"
-               "                     inputs; plus 2^-11 / 2^-8 for an fp16 / bf16 C)\n"
+               "                     inputs; plus 2^-11 / 2^-8 for an fp16 / bf16 C; integer GEMMs are\n"
+               "                     compared exactly unless T is given)\n"
                "  --warmup SECONDS   dispatch this long before timing: clocks ramp (0.3)\n"
                "  --repetitions N    timed samples; 0 checks only (51)\n"
                "  --batch N          dispatches per timed sample (1)\n"
@@ -197,13 +199,20 @@ static int gemm_of(const manifest_entry *e, gemm_shape *s, int op[3])
         const manifest_binding *b = &e->bindings[op[i]];
         if (!gemm_type_supported(b->type) || b->elements < need[i]) {
             fprintf(stderr, "gemm_verify: binding '%s' (%s, %llu elements) cannot hold %s of this problem (%llu "
-                            "float32/float16/bfloat16 elements)\n", b->name, vkat_elem_type_name(b->type),
+                            "float32/float16/bfloat16 or int8/uint8/int32/uint32 elements)\n", b->name,
+                    vkat_elem_type_name(b->type),
                     (unsigned long long)b->elements, names[i], (unsigned long long)need[i]);
             return -1;
         }
     }
     *s = (gemm_shape){(uint64_t)m, (uint64_t)n, (uint64_t)k, (int)bt, e->bindings[op[0]].type,
                       e->bindings[op[1]].type, e->bindings[op[2]].type};
+    const char *why = gemm_shape_problem(s);
+    if (why) {
+        fprintf(stderr, "gemm_verify: %s: A %s, B %s, C %s: %s\n", e->kernel, vkat_elem_type_name(s->a_type),
+                vkat_elem_type_name(s->b_type), vkat_elem_type_name(s->c_type), why);
+        return -1;
+    }
     return 0;
 }
 
@@ -258,11 +267,12 @@ static int write_json(const char *path, const manifest_entry *e, const vkat_devi
 
 /* ---- Main -------------------------------------------------------------------------------------------------- */
 
-/* One element of the poison C starts as, so that an element the kernel never writes fails the check. */
+/* One element of the poison C starts as, so that an element the kernel never writes fails the check (as an
+ * int32 it is 2143289344, beyond any 8-bit GEMM's |C| below K = 131,000). */
 static void poison(void *c, vkat_elem_type t, uint64_t count)
 {
     for (uint64_t i = 0; i < count; i++)
-        if (t == VKAT_FLOAT32)
+        if (vkat_elem_type_size(t) == 4)
             ((uint32_t *)c)[i] = 0x7fc00000u;
         else
             ((uint16_t *)c)[i] = t == VKAT_FLOAT16 ? 0x7e00u : 0x7fc0u;
@@ -423,8 +433,8 @@ int main(int argc, char **argv)
         median = o.repetitions % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
         min = times[0];
         tflops = median > 0 ? 2.0 * (double)s.m * (double)s.n * (double)s.k / (median * 1e-3) * 1e-12 : NAN;
-        printf("time: median %.4f ms, min %.4f ms over %u samples of %u dispatch(es); %.4g TFLOP/s", median, min,
-               o.repetitions, o.batch, tflops);
+        printf("time: median %.4f ms, min %.4f ms over %u samples of %u dispatch(es); %.4g %s", median, min,
+               o.repetitions, o.batch, tflops, gemm_type_integer(s.c_type) ? "TOPS" : "TFLOP/s");
         if (isfinite(e->measured_median_ms))
             printf(" (the tuner measured median %.4f ms)", e->measured_median_ms);
         printf("\n");

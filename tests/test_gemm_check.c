@@ -122,8 +122,49 @@ static void test_check(void)
     CHECK(gemm_default_tolerance(&f32) == 1e-5);
 }
 
+/* int8 x int8 -> int32: the whole input range, exact sums, tolerance 0, and the operand types that go together. */
+static void test_integer(void)
+{
+    enum { M = 8, N = 6, K = 300 };
+    static int8_t a[M * K], b[K * N];
+    static int32_t c[M * N];
+    gemm_shape s = {M, N, K, 0, VKAT_INT8, VKAT_INT8, VKAT_INT32};
+    CHECK(gemm_shape_problem(&s) == NULL && gemm_default_tolerance(&s) == 0);
+    gemm_fill_random(a, VKAT_INT8, M * K, 3);
+    gemm_fill_random(b, VKAT_INT8, K * N, 4);
+    int lo = 0, hi = 0;
+    for (int i = 0; i < M * K; i++) {
+        lo = a[i] < lo ? a[i] : lo;
+        hi = a[i] > hi ? a[i] : hi;
+    }
+    CHECK(lo < -120 && hi > 120); /* signed, the whole range */
+    CHECK(gemm_load(a, VKAT_INT8, 0) == (double)a[0]);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int32_t acc = 0;
+            for (int x = 0; x < K; x++)
+                acc += a[i * K + x] * b[x * N + j];
+            c[i * N + j] = acc;
+        }
+    gemm_check_result r;
+    gemm_check_sampled(&s, a, b, c, 64, 1, &r);
+    CHECK(r.checked == 68 && r.max_rel_err == 0 && r.nonfinite == 0);
+    c[3 * N + 2] += 1; /* one off by one: seen, however large the sum */
+    gemm_check_sampled(&s, a, b, c, 400, 1, &r);
+    CHECK(r.max_rel_err > 0 && r.worst_i == 3 && r.worst_j == 2);
+    gemm_shape mixed = {M, N, K, 0, VKAT_INT8, VKAT_INT8, VKAT_FLOAT32};
+    CHECK_STR(gemm_shape_problem(&mixed), "A, B and C must be all floating-point or all integer");
+    gemm_shape wide = {M, N, K, 0, VKAT_INT32, VKAT_INT32, VKAT_INT32};
+    CHECK(gemm_shape_problem(&wide) != NULL);
+    gemm_shape narrow_c = {M, N, K, 0, VKAT_UINT8, VKAT_UINT8, VKAT_UINT8};
+    CHECK(gemm_shape_problem(&narrow_c) != NULL);
+    gemm_shape floats = {M, N, K, 1, VKAT_FLOAT16, VKAT_FLOAT16, VKAT_FLOAT32};
+    CHECK(gemm_shape_problem(&floats) == NULL && gemm_default_tolerance(&floats) > 0);
+}
+
 int main(void)
 {
+    test_integer();
     test_rounding();
     test_reference();
     test_check();

@@ -8,7 +8,25 @@
 
 int gemm_type_supported(vkat_elem_type t)
 {
-    return t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16;
+    return t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || gemm_type_integer(t);
+}
+
+int gemm_type_integer(vkat_elem_type t)
+{
+    return t == VKAT_INT8 || t == VKAT_UINT8 || t == VKAT_INT32 || t == VKAT_UINT32;
+}
+
+const char *gemm_shape_problem(const gemm_shape *s)
+{
+    int ia = gemm_type_integer(s->a_type), ib = gemm_type_integer(s->b_type), ic = gemm_type_integer(s->c_type);
+    if (ia != ib || ia != ic)
+        return "A, B and C must be all floating-point or all integer";
+    /* 8-bit products summed over K stay below 2^53 for any K a buffer can hold, so the reference is exact. */
+    if (ia && (vkat_elem_type_size(s->a_type) != 1 || vkat_elem_type_size(s->b_type) != 1))
+        return "an integer GEMM here takes 8-bit A and B (int32 or uint32 C)";
+    if (ic && vkat_elem_type_size(s->c_type) != 4)
+        return "an integer GEMM here writes a 32-bit C";
+    return NULL;
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -23,6 +41,10 @@ void gemm_fill_random(void *dst, vkat_elem_type type, uint64_t count, uint64_t s
 {
     uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
     for (uint64_t i = 0; i < count; i++) {
+        if (type == VKAT_INT8 || type == VKAT_UINT8) { /* the whole range: -128..127 or 0..255 */
+            ((uint8_t *)dst)[i] = (uint8_t)(xorshift(&s) >> 56);
+            continue;
+        }
         /* x / 2^23 - 1 with a 24-bit x is exact in float32, so the one rounding is the conversion to `type`
          * (never double -> float -> half, which could round twice). */
         float v = (float)(xorshift(&s) >> 40) * 0x1p-23f - 1.0f;
@@ -37,6 +59,15 @@ void gemm_fill_random(void *dst, vkat_elem_type type, uint64_t count, uint64_t s
 
 double gemm_load(const void *buf, vkat_elem_type type, uint64_t index)
 {
+    if (type == VKAT_INT8)
+        return ((const int8_t *)buf)[index];
+    if (type == VKAT_UINT8)
+        return ((const uint8_t *)buf)[index];
+    if (type == VKAT_INT32 || type == VKAT_UINT32) {
+        uint32_t u;
+        memcpy(&u, (const unsigned char *)buf + 4 * index, sizeof u);
+        return type == VKAT_INT32 ? (double)(int32_t)u : (double)u;
+    }
     if (type == VKAT_FLOAT16)
         return vkat_half_to_float(((const uint16_t *)buf)[index]);
     if (type == VKAT_BFLOAT16)
@@ -101,9 +132,12 @@ void gemm_check_sampled(const gemm_shape *s, const void *a, const void *b, const
  *  - 16-bit inputs: their products are exact in fp32, so an fp32 accumulator is as accurate as above, but the
  *    cooperative-matrix hardware such kernels run on may align or accumulate in fewer bits. 1e-3 allows for that
  *    yet sees a dropped K tile (16 of 4096 products: 4e-3), where the 1e-2 often used for 16-bit data would not.
- *  - a 16-bit C adds its own rounding, at most its unit roundoff of |c| <= scale: 2^-11 (fp16), 2^-8 (bf16). */
+ *  - a 16-bit C adds its own rounding, at most its unit roundoff of |c| <= scale: 2^-11 (fp16), 2^-8 (bf16).
+ *  - integers (8-bit in, 32-bit out) are exact: 0. */
 double gemm_default_tolerance(const gemm_shape *s)
 {
+    if (gemm_type_integer(s->c_type))
+        return 0;
     double tol = s->a_type == VKAT_FLOAT32 && s->b_type == VKAT_FLOAT32 ? 1e-5 : 1e-3;
     if (s->c_type == VKAT_FLOAT16)
         tol += 0x1p-11;

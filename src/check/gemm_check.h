@@ -8,17 +8,23 @@
 #include <stdint.h>
 
 /* C[M][N] = A[M][K] * B, row-major; B is K x N (bt = 0) or stored transposed, N x K (bt = 1). Element types are
- * float32, float16 or bfloat16. */
+ * float32, float16 or bfloat16, or for an integer GEMM int8/uint8 A and B with an int32/uint32 C (exact). */
 typedef struct gemm_shape {
     uint64_t m, n, k;
     int bt;
     vkat_elem_type a_type, b_type, c_type;
 } gemm_shape;
 
-/* 1 for the element types a GEMM here may use (float32, float16, bfloat16). */
+/* 1 for the element types a GEMM here may use (float32, float16, bfloat16; int8, uint8, int32, uint32). */
 int gemm_type_supported(vkat_elem_type t);
+/* 1 for the integer ones. */
+int gemm_type_integer(vkat_elem_type t);
+/* NULL when the three types go together (all floating-point; or 8-bit integer A and B with a 32-bit integer C),
+ * else what is wrong with them. */
+const char *gemm_shape_problem(const gemm_shape *s);
 
-/* Writes `count` elements of `type` at `dst`: seeded, uniform in [-1, 1), rounded to nearest even in `type`. */
+/* Writes `count` elements of `type` at `dst`: seeded, uniform in [-1, 1), rounded to nearest even in `type`; an
+ * 8-bit integer type takes its whole range. */
 void gemm_fill_random(void *dst, vkat_elem_type type, uint64_t count, uint64_t seed);
 
 /* Element `index` of a buffer of `type`, widened exactly to double. */
@@ -41,7 +47,7 @@ typedef struct gemm_check_result {
 void gemm_check_sampled(const gemm_shape *s, const void *a, const void *b, const void *c, uint64_t samples,
                         uint64_t seed, gemm_check_result *out);
 
-/* The default tolerance on max_rel_err for these element types (gemm_check.c says why). */
+/* The default tolerance on max_rel_err for these element types (gemm_check.c says why; 0 for integers). */
 double gemm_default_tolerance(const gemm_shape *s);
 
 #endif

@@ -6,6 +6,8 @@
 #     products, exits 1;
 #   - an fp16-input GEMM (tests/data/verify/hgemm.ini: shaderFloat16 and 16-bit storage, both B layouts, a
 #     specialization constant) passes, each layout picked with --problem;
+#   - an int8-input GEMM with an int32 C (tests/data/verify/igemm.ini) passes, compared exactly, in both layouts;
+#     one product short or a wrong layout claim fails, and mixed float/integer operands are refused;
 #   - a manifest that is not one, a kernel it lacks, exit 2; a requirement the device lacks, exit 3 "skipped: ...".
 #   sh gemm_verify.sh VKAUTOTUNE SOURCE_DIR GEMM_VERIFY
 set -u
@@ -37,6 +39,18 @@ e = m["kernels"][0]
 exec(code)
 json.dump(m, open(path, "w"))
 PY
+}
+
+# tune_export_both_layouts NAME TAG BUDGET: tunes tests/data/verify/NAME.ini at BT=0 and BT=1 into $T/TAG.db and
+# exports both winners into $T/TAG.
+tune_export_both_layouts() {
+    for bt in 0 1; do
+        "$BIN" "$SRC/tests/data/verify/$1.comp.in" --space "$SRC/tests/data/verify/$1.ini" --problem BT=$bt \
+            --budget "$3" --db "$T/$2.db" $TUNE >"$T/$2tune.out" 2>&1 ||
+            { sed 's/^/  | /' "$T/$2tune.out"; fail "tune $1 BT=$bt" "exit $?"; }
+    done
+    "$BIN" export --db "$T/$2.db" --space "$SRC/tests/data/verify/$1.ini" -o "$T/$2" -q 2>"$T/$2export.err" \
+        || { cat "$T/$2export.err"; fail "export $1" "exit $?"; }
 }
 
 # ---- fp32: tune, export, verify --------------------------------------------------------------------------------
@@ -81,12 +95,7 @@ else
 fi
 
 # ---- fp16 inputs, both layouts ---------------------------------------------------------------------------------
-for bt in 0 1; do
-    "$BIN" "$SRC/tests/data/verify/hgemm.comp.in" --space "$SRC/tests/data/verify/hgemm.ini" --problem BT=$bt \
-        --budget 3 --db "$T/h.db" $TUNE >"$T/htune.out" 2>&1 || { sed 's/^/  | /' "$T/htune.out"; fail "tune hgemm BT=$bt" "exit $?"; }
-done
-"$BIN" export --db "$T/h.db" --space "$SRC/tests/data/verify/hgemm.ini" -o "$T/h" -q 2>"$T/hexport.err" \
-    || { cat "$T/hexport.err"; fail "export hgemm" "exit $?"; }
+tune_export_both_layouts hgemm h 3
 check "hgemm requires fp16 features" python3 -c '
 import json, sys
 for e in json.load(open(sys.argv[1]))["kernels"]:
@@ -98,4 +107,22 @@ for bt in 0 1; do
 done
 edit "$T/h" "$T/hbt" 'e["problem"]["BT"] = 1 - e["problem"]["BT"]'
 run hgemm_wrong_layout_claim 1 "$T/hbt" hgemm --problem M=64 --repetitions 0
+
+# ---- int8 inputs, exact int32 C, both layouts ------------------------------------------------------------------
+tune_export_both_layouts igemm i 2
+for bt in 0 1; do
+    run igemm_bt$bt 0 "$T/i" igemm --problem BT=$bt $RUN
+    check "igemm BT=$bt: int8 inputs" grep -q "^problem: M=64,N=48,K=96 BT=$bt; A int8, B int8, C int32" "$T/igemm_bt$bt.out"
+    check "igemm BT=$bt: compared exactly" grep -q '^check: ok: max rel err 0 (tolerance 0) over 4100 sampled elements' "$T/igemm_bt$bt.out"
+    check "igemm BT=$bt: TOPS" grep -q '^time: .*[0-9] TOPS' "$T/igemm_bt$bt.out"
+done
+# one product of 96 short: a relative error of about 1/96, which a float tolerance of 1e-3 would not even need
+edit "$T/i" "$T/ik" '[p.update(value=p["value"] - 1) for p in e["push_constants"] if p["name"] == "k"]'
+run igemm_one_product_short 1 "$T/ik" igemm --problem BT=0 --repetitions 0
+edit "$T/i" "$T/ibt" 'e["problem"]["BT"] = 1 - e["problem"]["BT"]'
+run igemm_wrong_layout_claim 1 "$T/ibt" igemm --problem M=64 --repetitions 0
+# a mixed GEMM is refused, not compared
+edit "$T/i" "$T/imix" '[b.update(type="float32") for b in e["bindings"] if b["name"] == "C"]'
+run igemm_mixed_types 2 "$T/imix" igemm --problem BT=0
+check "mixed types message" grep -q 'A, B and C must be all floating-point or all integer' "$T/igemm_mixed_types.out"
 finish
