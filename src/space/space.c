@@ -2057,18 +2057,26 @@ int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed,
     return 1;
 }
 
-void vkat_space_step(const vkat_space *s, uint32_t *choice, vkat_value *env)
+int vkat_space_step_free(const vkat_space *s, uint32_t *choice, vkat_value *env, const bool *fixed)
 {
     /* Odometer step: only the parameters that change are rewritten. */
     for (size_t i = s->param_count; i-- > 0;) {
         const vkat_param *p = &s->params[i];
+        if (fixed && fixed[i])
+            continue;
         if (++choice[i] < p->value_count) {
             env[p->slot] = vkat_int(p->values[choice[i]]);
-            break;
+            return 1;
         }
         choice[i] = 0;
         env[p->slot] = vkat_int(p->values[0]);
     }
+    return 0;
+}
+
+void vkat_space_step(const vkat_space *s, uint32_t *choice, vkat_value *env)
+{
+    vkat_space_step_free(s, choice, env, NULL);
 }
 
 vkat_result vkat_space_count_valid(const vkat_space *s, const vkat_value *env_template, uint64_t limit,

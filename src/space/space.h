@@ -208,6 +208,8 @@ int vkat_space_check(const vkat_space *s, const vkat_value *env, size_t *failed,
 
 /* Moves choice (and its values in env) to the next configuration in index order, wrapping after the last. */
 void vkat_space_step(const vkat_space *s, uint32_t *choice, vkat_value *env);
+/* The same step over the parameters not `fixed` (NULL: none fixed), the others kept; 0 when it wrapped. */
+int vkat_space_step_free(const vkat_space *s, uint32_t *choice, vkat_value *env, const bool *fixed);
 
 /* Walks the first `limit` configurations (0: all) in index order with `env_template` (from vkat_space_env_create)
  * and counts them: *raw walked, *valid passing every constraint, removed_by[i] (array of constraint_count, may be

@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Steps the unnamed parameters as an odometer, the last one fastest (the space's index order); 0 once it wraps. */
-static int next_unnamed(const vkat_space *s, uint32_t *choice, const bool *named)
-{
-    for (size_t i = s->param_count; i-- > 0;) {
-        if (named[i])
-            continue;
-        if (++choice[i] < s->params[i].value_count)
-            return 1;
-        choice[i] = 0;
-    }
-    return 0;
-}
-
 int vkat_space_complete_config(const vkat_space *s, const vkat_value *env_template, uint32_t *choice,
                                const bool *named, vkat_error *err)
 {
@@ -36,12 +23,11 @@ int vkat_space_complete_config(const vkat_space *s, const vkat_value *env_templa
     for (size_t i = 0; i < np; i++)
         if (!named[i])
             c[i] = 0;
-    do {
-        memcpy(env, env_template, nsym * sizeof *env);
-        vkat_space_env_apply(s, c, env);
-        size_t failed;
-        found = vkat_space_check(s, env, &failed, err);
-    } while (found == 0 && next_unnamed(s, c, named));
+    memcpy(env, env_template, nsym * sizeof *env);
+    vkat_space_env_apply(s, c, env);
+    do
+        found = vkat_space_check(s, env, NULL, err);
+    while (found == 0 && vkat_space_step_free(s, c, env, named));
     if (found == 1)
         memcpy(choice, c, np * sizeof *c);
 done:
