@@ -688,6 +688,22 @@ static int race_after_sample(void *user, const double *samples, uint32_t n)
     }
 }
 
+/* The row's timing figures from `tm` and the launch's work (flops, bytes, the rates they give at the median). */
+static void row_set_timing(vkat_row *row, const vkat_timing *tm, const vkat_launch *launch, const char *tensor)
+{
+    row->median_s = tm->median_s;
+    row->min_s = tm->min_s;
+    row->max_s = tm->max_s;
+    row->mad_s = tm->mad_s;
+    row->samples = tm->samples;
+    row->batch = tm->batch;
+    row->flops = launch->flops;
+    row->bytes = launch->bytes;
+    snprintf(row->tensor, sizeof row->tensor, "%s", tensor);
+    row->tflops = launch->flops > 0 && tm->median_s > 0 ? launch->flops / tm->median_s * 1e-12 : 0;
+    row->gbps = launch->bytes > 0 && tm->median_s > 0 ? launch->bytes / tm->median_s * 1e-9 : 0;
+}
+
 /* A variant the checked run alone raced out (vkat_race_check_cut). A driver that compiles at the first dispatch
  * (lavapipe) puts its compile into that dispatch, so one more dispatch, right after, must agree: the row holds
  * that one as its one sample. 1 when cut. */
@@ -711,14 +727,8 @@ static int cut_by_check(run_ctx *c, job *j, double run_s)
     snprintf(row->reason, sizeof row->reason,
              "raced out by its checked run: %.4g ms > %g x the best's upper bound %.4g ms", run_s * 1e3,
              sc->race.check_factor, bound * 1e3);
-    row->median_s = row->min_s = row->max_s = run_s;
-    row->mad_s = 0;
-    row->samples = row->batch = 1;
-    row->flops = j->launch.flops;
-    row->bytes = j->launch.bytes;
-    snprintf(row->tensor, sizeof row->tensor, "%s", c->space->tensor);
-    row->tflops = j->launch.flops > 0 ? j->launch.flops / run_s * 1e-12 : 0;
-    row->gbps = j->launch.bytes > 0 ? j->launch.bytes / run_s * 1e-9 : 0;
+    vkat_timing one = {.median_s = run_s, .min_s = run_s, .max_s = run_s, .samples = 1, .batch = 1};
+    row_set_timing(row, &one, &j->launch, c->space->tensor);
     j->samples = 1;
     return 1;
 }
@@ -787,19 +797,8 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
             } else if (r == VKAT_OK) {
                 vkat_race_bound_offer(&c->search->bound, &c->search->race, tm.median_s, tm.mad_s);
             }
-            if (r == VKAT_OK) {
-                row->median_s = tm.median_s;
-                row->min_s = tm.min_s;
-                row->max_s = tm.max_s;
-                row->mad_s = tm.mad_s;
-                row->samples = tm.samples;
-                row->batch = tm.batch;
-                row->flops = j->launch.flops;
-                row->bytes = j->launch.bytes;
-                snprintf(row->tensor, sizeof row->tensor, "%s", c->space->tensor);
-                row->tflops = j->launch.flops > 0 && tm.median_s > 0 ? j->launch.flops / tm.median_s * 1e-12 : 0;
-                row->gbps = j->launch.bytes > 0 && tm.median_s > 0 ? j->launch.bytes / tm.median_s * 1e-9 : 0;
-            }
+            if (r == VKAT_OK)
+                row_set_timing(row, &tm, &j->launch, c->space->tensor);
         }
     }
     if (r != VKAT_OK) {
