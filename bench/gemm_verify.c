@@ -1,13 +1,15 @@
 /* gemm_verify.c — the GEMM benchmark's second look at a winner (issue #5): runs one exported GEMM variant from an
- * export directory exactly as its manifest entry says (kernel_runner.c), checks sampled elements of C against an
- * fp64 dot product of the same rounded inputs (gemm_check.c), and measures it again with timestamp queries.
+ * export directory exactly as its manifest entry says (kernel_runner.c; a sequence such as split K and its reduce
+ * pass runs whole, each pass as exported), checks sampled elements of C against an fp64 dot product of the same
+ * rounded inputs (gemm_check.c), and measures it again with timestamp queries (per run of the whole sequence).
  *
  *   gemm_verify DIR KERNEL [--device INDEX] [--problem K=V,...] [--samples S] [--tolerance T] [--warmup SECONDS]
  *               [--repetitions N] [--batch N] [--seed N] [--json FILE]
  *
  * The entry is, among those of KERNEL (with the --problem sizes), the one measured on this device (same vendor, device and driver; else same vendor and
  * device; else same name), or the first. Its problem names M, N, K and optionally BT (1: B stored N x K); the
- * bindings named A, B, C (else the first two `in` and the first `out` bindings) are the GEMM's operands: float32,
+ * bindings named A, B, C (else the first two `in` and the first `out` bindings) are the GEMM's operands (the others,
+ * such as a split K's partial sums, are zeroed before the first run): float32,
  * float16 or bfloat16, or int8/uint8 A and B with an int32/uint32 C, which is compared exactly.
  * Exit: 0 ok, 1 wrong result, 2 usage / bad manifest / no such kernel / not a GEMM, 3 skipped (the device lacks what
  * the entry requires), 4 Vulkan error. A benchmark program: it prints figures, it asserts no speed. */
@@ -349,10 +351,17 @@ int main(int argc, char **argv)
     double tolerance = o.tolerance > 0 ? o.tolerance : gemm_default_tolerance(&s);
     printf("kernel: %s %s (tuned on %s; match: %s)\n", e->kernel, e->config, e->device_name, match_names[how]);
     printf("device: %s\n", dev->name);
-    printf("problem: M=%llu,N=%llu,K=%llu BT=%d; A %s, B %s, C %s; groups %u x %u x %u\n", (unsigned long long)s.m,
+    printf("problem: M=%llu,N=%llu,K=%llu BT=%d; A %s, B %s, C %s; groups", (unsigned long long)s.m,
            (unsigned long long)s.n, (unsigned long long)s.k, s.bt, vkat_elem_type_name(s.a_type),
-           vkat_elem_type_name(s.b_type), vkat_elem_type_name(s.c_type), e->workgroup_count[0],
-           e->workgroup_count[1], e->workgroup_count[2]);
+           vkat_elem_type_name(s.b_type), vkat_elem_type_name(s.c_type));
+    for (size_t p = 0; p < e->pass_count; p++) {
+        const manifest_pass *pass = &e->passes[p];
+        printf("%s %u x %u x %u", p ? "," : "", pass->workgroup_count[0], pass->workgroup_count[1],
+               pass->workgroup_count[2]);
+        if (e->pass_count > 1)
+            printf(" (%s)", pass->name);
+    }
+    printf("\n");
     fflush(stdout);
 
     runner_status st = runner_create(inst, index, e, &runner, err, sizeof err);
@@ -433,8 +442,11 @@ int main(int argc, char **argv)
         median = o.repetitions % 2 ? times[h] : 0.5 * (times[h - 1] + times[h]);
         min = times[0];
         tflops = median > 0 ? 2.0 * (double)s.m * (double)s.n * (double)s.k / (median * 1e-3) * 1e-12 : NAN;
-        printf("time: median %.4f ms, min %.4f ms over %u samples of %u dispatch(es); %.4g %s", median, min,
-               o.repetitions, o.batch, tflops, gemm_type_integer(s.c_type) ? "TOPS" : "TFLOP/s");
+        printf("time: median %.4f ms, min %.4f ms over %u samples of %u dispatch(es)", median, min, o.repetitions,
+               o.batch);
+        if (e->pass_count > 1)
+            printf(" of the %zu-pass sequence", e->pass_count);
+        printf("; %.4g %s", tflops, gemm_type_integer(s.c_type) ? "TOPS" : "TFLOP/s");
         if (isfinite(e->measured_median_ms))
             printf(" (the tuner measured median %.4f ms)", e->measured_median_ms);
         printf("\n");

@@ -21,8 +21,8 @@ cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, media
 fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
 
 cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini, _s8.ini: cmgemm with split K, a second dispatch adding the K
-slices) runs only where M * N <= 4 Mi (here M=4096, N=512); gemm_verify does not run two-dispatch kernels (manifest
-version 2), so its rows carry the tuner's checked figure and say so in the re-measured column.
+slices) runs only where M * N <= 4 Mi (here M=4096, N=512); gemm_verify runs its export (manifest version 2) as
+a whole sequence, both dispatches, and times the pair.
 
 int8 (spaces/cmgemm_s8.ini: int8 inputs, exact int32 accumulation and output) runs in both layouts of B, each
 compared with torch._int_mm (cuBLAS's int8 GEMM, int32 out) in TOPS with B stored the same way: BT = 0 (B K x N

@@ -24,13 +24,13 @@ struct kernel_runner {
     VkQueryPool queries;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
-    VkPipeline pipeline;
+    VkPipeline pipelines[MANIFEST_MAX_PASSES]; /* one per pass of the entry, in order */
     VkDescriptorPool descriptor_pool;
     VkDescriptorSet set;
     VkBuffer buffers[MANIFEST_MAX_ITEMS], staging;
     VkDeviceMemory memory[MANIFEST_MAX_ITEMS], staging_memory;
     uint64_t staging_size;
-    unsigned char push[4 * MANIFEST_MAX_ITEMS];
+    unsigned char push[MANIFEST_MAX_PASSES][4 * MANIFEST_MAX_ITEMS];
 };
 
 static runner_status fail(char *err, size_t size, runner_status s, const char *fmt, ...)
@@ -68,7 +68,7 @@ static uint32_t *read_spirv(const char *path, size_t *size)
     return words;
 }
 
-static runner_status create_pipeline(kernel_runner *r, char *err, size_t err_size)
+static runner_status create_layout(kernel_runner *r, char *err, size_t err_size)
 {
     const manifest_entry *e = r->entry;
     VkDevice dev = r->gpu->device;
@@ -91,14 +91,21 @@ static runner_status create_pipeline(kernel_runner *r, char *err, size_t err_siz
     pli.pushConstantRangeCount = e->push_size ? 1 : 0;
     pli.pPushConstantRanges = &pcr;
     VK_TRY(vkCreatePipelineLayout(dev, &pli, NULL, &r->layout));
+    return RUNNER_OK;
+}
 
+/* The pipeline of pass `i` (its module, its specialization) and its push-constant block. */
+static runner_status create_pipeline(kernel_runner *r, size_t i, char *err, size_t err_size)
+{
+    const manifest_pass *p = &r->entry->passes[i];
+    VkDevice dev = r->gpu->device;
     size_t code_size;
-    uint32_t *code = read_spirv(e->spirv_path, &code_size);
+    uint32_t *code = read_spirv(p->spirv_path, &code_size);
     if (!code)
-        return fail(err, err_size, RUNNER_BAD_ENTRY, "%s: cannot read a SPIR-V module from it", e->spirv_path);
+        return fail(err, err_size, RUNNER_BAD_ENTRY, "%s: cannot read a SPIR-V module from it", p->spirv_path);
     if (code[0] != 0x07230203u) {
         free(code);
-        return fail(err, err_size, RUNNER_BAD_ENTRY, "%s: not SPIR-V (no magic number)", e->spirv_path);
+        return fail(err, err_size, RUNNER_BAD_ENTRY, "%s: not SPIR-V (no magic number)", p->spirv_path);
     }
     VkShaderModuleCreateInfo smi = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     smi.codeSize = code_size;
@@ -111,27 +118,27 @@ static runner_status create_pipeline(kernel_runner *r, char *err, size_t err_siz
 
     VkSpecializationMapEntry map[MANIFEST_MAX_ITEMS];
     uint32_t values[MANIFEST_MAX_ITEMS];
-    for (size_t i = 0; i < e->spec_count; i++) {
-        map[i].constantID = e->spec[i].id;
-        map[i].offset = (uint32_t)(4 * i);
-        map[i].size = 4;
-        values[i] = e->spec[i].bits;
+    for (size_t s = 0; s < p->spec_count; s++) {
+        map[s].constantID = p->spec[s].id;
+        map[s].offset = (uint32_t)(4 * s);
+        map[s].size = 4;
+        values[s] = p->spec[s].bits;
     }
-    VkSpecializationInfo spec = {(uint32_t)e->spec_count, map, 4 * e->spec_count, values};
+    VkSpecializationInfo spec = {(uint32_t)p->spec_count, map, 4 * p->spec_count, values};
     VkComputePipelineCreateInfo cpi = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpi.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpi.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     cpi.stage.module = module;
-    cpi.stage.pName = e->entry_point;
-    cpi.stage.pSpecializationInfo = e->spec_count ? &spec : NULL;
+    cpi.stage.pName = r->entry->entry_point;
+    cpi.stage.pSpecializationInfo = p->spec_count ? &spec : NULL;
     cpi.layout = r->layout;
-    vr = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, NULL, &r->pipeline);
+    vr = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, NULL, &r->pipelines[i]);
     vkDestroyShaderModule(dev, module, NULL);
     if (vr != VK_SUCCESS)
         return fail(err, err_size, RUNNER_VULKAN, "vkCreateComputePipelines failed (VkResult %d)", vr);
 
-    for (size_t i = 0; i < e->push_count; i++)
-        memcpy(r->push + e->push[i].id, &e->push[i].bits, 4);
+    for (size_t c = 0; c < p->push_count; c++)
+        memcpy(r->push[i] + p->push[c].id, &p->push[c].bits, 4);
     return RUNNER_OK;
 }
 
@@ -271,14 +278,18 @@ runner_status runner_dispatch(kernel_runner *r, uint32_t count, double *ms, char
         vkCmdResetQueryPool(r->cmd, r->queries, 0, 2);
         vkCmdWriteTimestamp(r->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, r->queries, 0);
     }
-    vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipeline);
     vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &r->set, 0, NULL);
-    if (e->push_size)
-        vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, e->push_size, r->push);
-    for (uint32_t i = 0; i < count; i++) {
-        barrier(r);
-        vkCmdDispatch(r->cmd, e->workgroup_count[0], e->workgroup_count[1], e->workgroup_count[2]);
-    }
+    for (uint32_t i = 0; i < count; i++)
+        for (size_t p = 0; p < e->pass_count; p++) {
+            const manifest_pass *pass = &e->passes[p];
+            barrier(r);
+            if (i == 0 || e->pass_count > 1) { /* one pass: bound once, as before sequences */
+                vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipelines[p]);
+                if (e->push_size)
+                    vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, e->push_size, r->push[p]);
+            }
+            vkCmdDispatch(r->cmd, pass->workgroup_count[0], pass->workgroup_count[1], pass->workgroup_count[2]);
+        }
     if (ms)
         vkCmdWriteTimestamp(r->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, r->queries, 1);
     if ((st = submit(r, err, err_size)) || !ms)
@@ -345,7 +356,12 @@ runner_status runner_create(const vkat_instance *inst, uint32_t index, const man
         st = fail(err, err_size, RUNNER_VULKAN, "command pool, fence or query pool: VkResult %d", (int)vr);
         goto fail;
     }
-    if ((st = create_pipeline(r, err, err_size)) || (st = create_buffers(r, err, err_size)))
+    if ((st = create_layout(r, err, err_size)))
+        goto fail;
+    for (size_t i = 0; i < e->pass_count; i++)
+        if ((st = create_pipeline(r, i, err, err_size)))
+            goto fail;
+    if ((st = create_buffers(r, err, err_size)))
         goto fail;
     *out = r;
     return RUNNER_OK;
@@ -368,7 +384,8 @@ void runner_destroy(kernel_runner *r)
             vkFreeMemory(dev, r->memory[i], NULL);
         }
         vkDestroyDescriptorPool(dev, r->descriptor_pool, NULL);
-        vkDestroyPipeline(dev, r->pipeline, NULL);
+        for (size_t i = 0; i < MANIFEST_MAX_PASSES; i++)
+            vkDestroyPipeline(dev, r->pipelines[i], NULL);
         vkDestroyPipelineLayout(dev, r->layout, NULL);
         vkDestroyDescriptorSetLayout(dev, r->set_layout, NULL);
         vkDestroyQueryPool(dev, r->queries, NULL);

@@ -1,6 +1,7 @@
 /* kernel_runner.h — runs one exported variant (a manifest_entry) on one Vulkan device exactly as its manifest
  * entry says: a logical device with only the extensions and features `requires` names, set-0 storage buffers,
- * specialization and push constants, its workgroup count; dispatches timed with timestamp queries.
+ * specialization and push constants, its workgroup count, every pass of a sequence (manifest version 2) in
+ * order; runs timed with timestamp queries.
  * No printing: failures come back as a code and a message. */
 #ifndef VKAT_BENCH_KERNEL_RUNNER_H
 #define VKAT_BENCH_KERNEL_RUNNER_H
@@ -25,8 +26,9 @@ runner_status runner_create(const vkat_instance *inst, uint32_t index, const man
 runner_status runner_upload(kernel_runner *r, size_t i, const void *data, uint64_t size, char *err, size_t err_size);
 runner_status runner_download(kernel_runner *r, size_t i, void *data, uint64_t size, char *err, size_t err_size);
 
-/* Records `count` dispatches (each after a barrier on the previous, as vkautotune measures) in one submission and
- * waits for it. With `ms` non-NULL, timestamps bracket them and *ms is the time per dispatch in milliseconds. */
+/* Records `count` runs of the entry (each of its passes after a barrier on the previous dispatch, as vkautotune
+ * measures) in one submission and waits for it. With `ms` non-NULL, timestamps bracket them and *ms is the time per
+ * run (the whole sequence of a multi-pass entry) in milliseconds. */
 runner_status runner_dispatch(kernel_runner *r, uint32_t count, double *ms, char *err, size_t err_size);
 
 /* NULL is fine. */

@@ -113,37 +113,93 @@ static int value_bits(json_object *value, const char *type, uint32_t *bits)
     return 0;
 }
 
-static int read_values(reader *r, json_object *o, size_t idx, manifest_entry *e)
+/* The specialization and push constants of one dispatch (`o`: the entry, or one of its `passes`). */
+static int read_values(reader *r, json_object *o, size_t idx, manifest_pass *p)
 {
     json_object *arr;
-    if (array_field(r, o, idx, "specialization_constants", &arr, &e->spec_count))
+    if (array_field(r, o, idx, "specialization_constants", &arr, &p->spec_count))
         return -1;
-    for (size_t i = 0; i < e->spec_count; i++) {
+    for (size_t i = 0; i < p->spec_count; i++) {
         json_object *s = json_object_array_get_idx(arr, i), *id, *value;
         if (!json_object_is_type(s, json_type_object) || !(id = member(s, "id", json_type_int)) ||
             !(value = member(s, "value", json_type_int)))
             return fail(r, "kernels[%zu].specialization_constants[%zu]: needs integer 'id' and 'value'", idx, i);
-        string_field(r, s, idx, "name", e->spec[i].name, sizeof e->spec[i].name, 0);
-        e->spec[i].id = (uint32_t)json_object_get_int64(id);
-        e->spec[i].bits = (uint32_t)json_object_get_int64(value);
+        string_field(r, s, idx, "name", p->spec[i].name, sizeof p->spec[i].name, 0);
+        p->spec[i].id = (uint32_t)json_object_get_int64(id);
+        p->spec[i].bits = (uint32_t)json_object_get_int64(value);
     }
-    if (array_field(r, o, idx, "push_constants", &arr, &e->push_count))
+    if (array_field(r, o, idx, "push_constants", &arr, &p->push_count))
         return -1;
-    e->push_size = 0;
-    for (size_t i = 0; i < e->push_count; i++) {
-        json_object *p = json_object_array_get_idx(arr, i), *offset, *value;
+    p->push_size = 0;
+    for (size_t i = 0; i < p->push_count; i++) {
+        json_object *c = json_object_array_get_idx(arr, i), *offset, *value;
         char type[16];
-        if (!json_object_is_type(p, json_type_object) || !(offset = member(p, "offset", json_type_int)) ||
-            !json_object_object_get_ex(p, "value", &value) || string_field(r, p, idx, "type", type, sizeof type, 1) ||
-            value_bits(value, type, &e->push[i].bits) || json_object_get_int64(offset) < 0 ||
+        if (!json_object_is_type(c, json_type_object) || !(offset = member(c, "offset", json_type_int)) ||
+            !json_object_object_get_ex(c, "value", &value) || string_field(r, c, idx, "type", type, sizeof type, 1) ||
+            value_bits(value, type, &p->push[i].bits) || json_object_get_int64(offset) < 0 ||
             json_object_get_int64(offset) % 4 || json_object_get_int64(offset) > 4 * (MANIFEST_MAX_ITEMS - 1))
             return fail(r, "kernels[%zu].push_constants[%zu]: needs an 'offset' (a multiple of 4), a 'type' "
                            "(uint32, int32, float32) and a numeric 'value'", idx, i);
-        string_field(r, p, idx, "name", e->push[i].name, sizeof e->push[i].name, 0);
-        e->push[i].id = (uint32_t)json_object_get_int64(offset);
-        if (e->push[i].id + 4 > e->push_size)
-            e->push_size = e->push[i].id + 4;
+        string_field(r, c, idx, "name", p->push[i].name, sizeof p->push[i].name, 0);
+        p->push[i].id = (uint32_t)json_object_get_int64(offset);
+        if (p->push[i].id + 4 > p->push_size)
+            p->push_size = p->push[i].id + 4;
     }
+    return 0;
+}
+
+/* One dispatch's module, workgroup count and constants (`o`: the entry, or one of its `passes`). */
+static int read_dispatch(reader *r, const char *dir, json_object *o, size_t idx, manifest_pass *p)
+{
+    char spirv[1024];
+    if (string_field(r, o, idx, "spirv", spirv, sizeof spirv, 1))
+        return -1;
+    if (strstr(spirv, "..") || strchr(spirv, '/'))
+        return fail(r, "kernels[%zu]: 'spirv' must be a file name in the manifest's directory", idx);
+    snprintf(p->spirv_path, sizeof p->spirv_path, "%s/%s", dir, spirv);
+    json_object *wg = member(o, "workgroup_count", json_type_array);
+    if (!wg || json_object_array_length(wg) != 3)
+        return fail(r, "kernels[%zu]: 'workgroup_count' must be [x, y, z]", idx);
+    for (size_t i = 0; i < 3; i++) {
+        json_object *c = json_object_array_get_idx(wg, i);
+        if (!json_object_is_type(c, json_type_int) || json_object_get_int64(c) < 1 ||
+            json_object_get_int64(c) > UINT32_MAX)
+            return fail(r, "kernels[%zu]: workgroup_count[%zu] is not a positive 32-bit integer", idx, i);
+        p->workgroup_count[i] = (uint32_t)json_object_get_int64(c);
+    }
+    return read_values(r, o, idx, p);
+}
+
+/* A version-2 entry's `passes`. Every pass here binds the entry's own buffers: a pass whose `buffers` names
+ * another binding's buffer would need a descriptor set of its own, which this runner does not make. */
+static int read_passes(reader *r, const char *dir, json_object *passes, size_t idx, manifest_entry *e)
+{
+    size_t n = json_object_array_length(passes);
+    if (n < 1 || n > MANIFEST_MAX_PASSES)
+        return fail(r, "kernels[%zu]: 'passes' has %zu items; this program runs 1 to %d", idx, n,
+                    MANIFEST_MAX_PASSES);
+    for (size_t i = 0; i < n; i++) {
+        json_object *o = json_object_array_get_idx(passes, i), *buffers;
+        manifest_pass *p = &e->passes[i];
+        if (!json_object_is_type(o, json_type_object) || string_field(r, o, idx, "pass", p->name, sizeof p->name, 1))
+            return fail(r, "kernels[%zu].passes[%zu]: not an object with a 'pass' name", idx, i);
+        if (read_dispatch(r, dir, o, idx, p))
+            return -1;
+        if ((buffers = member(o, "buffers", json_type_array)))
+            for (size_t j = 0; j < json_object_array_length(buffers); j++) {
+                json_object *name = json_object_array_get_idx(buffers, j);
+                const manifest_binding *own = NULL;
+                for (size_t b = 0; b < e->binding_count; b++)
+                    if (e->bindings[b].binding == j)
+                        own = &e->bindings[b];
+                if (own && (!json_object_is_type(name, json_type_string) ||
+                            strcmp(json_object_get_string(name), own->name)))
+                    return fail(r, "kernels[%zu].passes[%zu] ('%s'): binding %zu holds buffer '%s', not its own "
+                                   "'%s'; this program does not run passes that rebind buffers", idx, i, p->name, j,
+                                json_object_get_string(name), own->name);
+            }
+    }
+    e->pass_count = n;
     return 0;
 }
 
@@ -176,16 +232,11 @@ static double optional_number(json_object *o, const char *key)
     return o && json_object_object_get_ex(o, key, &v) && is_number(v) ? json_object_get_double(v) : NAN;
 }
 
-static int read_entry(reader *r, const char *dir, json_object *o, size_t idx, manifest_entry *e)
+static int read_entry(reader *r, const char *dir, json_object *o, size_t idx, int64_t version, manifest_entry *e)
 {
-    char spirv[1024];
     if (string_field(r, o, idx, "entry_point", e->entry_point, sizeof e->entry_point, 1) ||
-        string_field(r, o, idx, "spirv", spirv, sizeof spirv, 1) ||
         string_field(r, o, idx, "config", e->config, sizeof e->config, 0))
         return -1;
-    if (strstr(spirv, "..") || strchr(spirv, '/'))
-        return fail(r, "kernels[%zu]: 'spirv' must be a file name in the manifest's directory", idx);
-    snprintf(e->spirv_path, sizeof e->spirv_path, "%s/%s", dir, spirv);
 
     json_object *dev = member(o, "device", json_type_object), *v;
     if (!dev || string_field(r, dev, idx, "name", e->device_name, sizeof e->device_name, 1))
@@ -206,19 +257,19 @@ static int read_entry(reader *r, const char *dir, json_object *o, size_t idx, ma
         s->value = json_object_get_int64(value);
     }
 
-    json_object *wg = member(o, "workgroup_count", json_type_array);
-    if (!wg || json_object_array_length(wg) != 3)
-        return fail(r, "kernels[%zu]: 'workgroup_count' must be [x, y, z]", idx);
-    for (size_t i = 0; i < 3; i++) {
-        json_object *c = json_object_array_get_idx(wg, i);
-        if (!json_object_is_type(c, json_type_int) || json_object_get_int64(c) < 1 ||
-            json_object_get_int64(c) > UINT32_MAX)
-            return fail(r, "kernels[%zu]: workgroup_count[%zu] is not a positive 32-bit integer", idx, i);
-        e->workgroup_count[i] = (uint32_t)json_object_get_int64(c);
-    }
-
-    if (read_bindings(r, o, idx, e) || read_values(r, o, idx, e) || read_requires(r, o, idx, e))
+    /* The entry's own dispatch fields are a sequence's first pass: read them always, so a malformed entry fails
+     * the same way whether or not it has `passes`. */
+    if (read_bindings(r, o, idx, e) || read_dispatch(r, dir, o, idx, &e->passes[0]) || read_requires(r, o, idx, e))
         return -1;
+    snprintf(e->passes[0].name, sizeof e->passes[0].name, "%s", e->kernel);
+    e->pass_count = 1;
+    json_object *passes = member(o, "passes", json_type_array);
+    if (version >= 2 && passes && read_passes(r, dir, passes, idx, e))
+        return -1;
+    e->push_size = 0;
+    for (size_t i = 0; i < e->pass_count; i++)
+        if (e->passes[i].push_size > e->push_size)
+            e->push_size = e->passes[i].push_size;
     json_object *measured = member(o, "measured", json_type_object);
     e->measured_median_ms = optional_number(measured, "median_ms");
     e->measured_tflops = optional_number(measured, "tflops");
@@ -242,8 +293,8 @@ int manifest_read_kernel(const char *dir, const char *kernel, manifest_entry **e
         fail(&r, "not a vkautotune manifest ('format' is not \"vkautotune-manifest\")");
         goto done;
     }
-    if (!version || json_object_get_int64(version) != 1) {
-        fail(&r, "manifest version %s; this program reads version 1",
+    if (!version || json_object_get_int64(version) < 1 || json_object_get_int64(version) > 2) {
+        fail(&r, "manifest version %s; this program reads versions 1 and 2",
              version ? json_object_get_string(version) : "missing");
         goto done;
     }
@@ -276,7 +327,7 @@ int manifest_read_kernel(const char *dir, const char *kernel, manifest_entry **e
             continue;
         manifest_entry *e = &(*entries)[*count];
         snprintf(e->kernel, sizeof e->kernel, "%s", nm);
-        if (read_entry(&r, dir, o, i, e))
+        if (read_entry(&r, dir, o, i, json_object_get_int64(version), e))
             goto done;
         (*count)++;
     }

@@ -8,6 +8,8 @@
 #     specialization constant) passes, each layout picked with --problem;
 #   - an int8-input GEMM with an int32 C (tests/data/verify/igemm.ini) passes, compared exactly, in both layouts;
 #     one product short or a wrong layout claim fails, and mixed float/integer operands are refused;
+#   - a two-pass split-K GEMM (tests/data/sequence/splitk.ini, manifest version 2) runs whole: its reduce pass
+#     left out or cut short fails the check, and a pass that rebinds buffers is refused;
 #   - a manifest that is not one, a kernel it lacks, exit 2; a requirement the device lacks, exit 3 "skipped: ...".
 #   sh gemm_verify.sh VKAUTOTUNE SOURCE_DIR GEMM_VERIFY
 set -u
@@ -125,4 +127,24 @@ run igemm_wrong_layout_claim 1 "$T/ibt" igemm --problem M=64 --repetitions 0
 edit "$T/i" "$T/imix" '[b.update(type="float32") for b in e["bindings"] if b["name"] == "C"]'
 run igemm_mixed_types 2 "$T/imix" igemm --problem BT=0
 check "mixed types message" grep -q 'A, B and C must be all floating-point or all integer' "$T/igemm_mixed_types.out"
+# ---- a sequence: split K and its reduce pass (manifest version 2) ----------------------------------------------
+"$BIN" "$SRC/tests/data/sequence/splitk_partial.comp" --space "$SRC/tests/data/sequence/splitk.ini" --budget 1 \
+    --start SPLIT=4,TILE=4 --db "$T/sk.db" $TUNE >"$T/sktune.out" 2>&1 || { sed 's/^/  | /' "$T/sktune.out"; fail "tune splitk" "exit $?"; }
+"$BIN" export --db "$T/sk.db" --space "$SRC/tests/data/sequence/splitk.ini" -o "$T/sk" -q 2>"$T/skexport.err" \
+    || { cat "$T/skexport.err"; fail "export splitk" "exit $?"; }
+check "the split-K export is a version-2 manifest of two passes" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["version"] == 2 and [p["pass"] for p in m["kernels"][0]["passes"]] == ["partial", "reduce"], m' "$T/sk/manifest.json"
+run splitk_ok 0 "$T/sk" gemm_splitk $RUN
+check "splitk: both passes' groups" grep -q '^problem: M=32,N=24,K=64 BT=0; .*; groups 6 x 8 x 4 (partial), 12 x 1 x 1 (reduce)$' "$T/splitk_ok.out"
+check "splitk: checked" grep -q '^check: ok: ' "$T/splitk_ok.out"
+check "splitk: timed per sequence" grep -q '^time: .* of the 2-pass sequence; ' "$T/splitk_ok.out"
+edit "$T/sk" "$T/sk1" 'e["passes"] = e["passes"][:1]'
+run splitk_without_reduce 1 "$T/sk1" gemm_splitk --repetitions 0
+edit "$T/sk" "$T/skh" 'e["passes"][1]["workgroup_count"][0] //= 2'
+run splitk_reduce_cut_short 1 "$T/skh" gemm_splitk --repetitions 0
+edit "$T/sk" "$T/skb" 'e["passes"][1]["buffers"] = ["A", "B", "P", "C"]'
+run splitk_rebinding_pass 2 "$T/skb" gemm_splitk
+check "rebinding message" grep -q "passes\[1\] ('reduce'): binding 2 holds buffer 'P', not its own 'C'" "$T/splitk_rebinding_pass.out"
 finish
