@@ -88,7 +88,8 @@ for space in cmgemm_f16 cmgemm_bf16; do
         "FN=16,FK=16,WG_M=2,WG_N=2,TM=2,TN=2,BK=32,STAGES=3,PF=0,FB=1,PAD=1,SWZ=4;1" \
         "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=2,PF=0,FB=0,PAD=1,SWZ=16,WS=2,WC=8;1" \
         "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=2,PF=0,FB=1,PAD=1,SWZ=16,WS=4,WC=0;1" \
-        "FN=16,FK=16,WG_M=2,WG_N=4,TM=4,TN=2,BK=32,STAGES=2,PF=0,FB=0,PAD=1,SWZ=16,WS=1,WC=4;1"; do
+        "FN=16,FK=16,WG_M=2,WG_N=4,TM=4,TN=2,BK=32,STAGES=2,PF=0,FB=0,PAD=1,SWZ=16,WS=1,WC=4;1" \
+        "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=64,STAGES=1,PF=0,FB=0,PAD=1,SWZ=16,LQ=1;1"; do
         config=${cfg%;*}
         h200=${cfg#*;}
         for bt in 0 1; do
@@ -239,10 +240,77 @@ for space in cm2gemm_f16 cm2gemm_bf16; do
         "BM=256,BN=128,BK=16,NSG=8,LOAD=0,KU=2,KW=16,STAGES=1,PAD=0,SWZ=1" \
         "BM=128,BN=128,BK=128,NSG=4,LOAD=0,KU=8,KW=16,STAGES=1,PAD=0,SWZ=8" \
         "BM=128,BN=128,BK=64,NSG=4,LOAD=1,KU=1,KW=32,STAGES=1,PAD=1,SWZ=1" \
-        "BM=128,BN=128,BK=32,NSG=8,LOAD=1,KU=1,KW=16,STAGES=2,PAD=1,SWZ=8"; do
+        "BM=128,BN=128,BK=32,NSG=8,LOAD=1,KU=1,KW=16,STAGES=2,PAD=1,SWZ=8" \
+        "BM=128,BN=128,BK=64,NSG=4,LOAD=0,KU=8,KW=16,STAGES=1,PAD=0,SWZ=8,LQ=1"; do
         for bt in 0 1; do
             compile_cm2 $space cm2gemm "$cfg" M=4096,N=4096,K=4096,BT=$bt
         done
+    done
+done
+
+# LQ, the qualifier of A and B (issue 21, session 9): the one it names reaches the SPIR-V as a decoration or memory
+# operand of A's and B's loads, and none without it (cmgemm and cm2gemm spaces take 0 and 1, the isolation space
+# also restrict and nontemporal). Both templates use the Vulkan memory model, where a coherent buffer's load has a
+# MakePointerVisible operand of queue-family scope (5; shared memory's have workgroup scope, 2).
+# lq_check NAME DISASSEMBLY LQ: what LQ must show in the disassembly, and that the others do not show
+lq_check() {
+    want=""
+    case $3 in 1) want="NonPrivatePointer %uint_5" ;; 2) want=Restrict ;; 3) want=Nontemporal ;; esac
+    bad=""
+    for word in "NonPrivatePointer %uint_5" Restrict Nontemporal; do
+        if [ "$word" = "$want" ]; then
+            grep -q "$word" "$2" || bad="$bad no $word;"
+        elif grep -q "$word" "$2"; then
+            bad="$bad $word without LQ = its value;"
+        fi
+    done
+    if [ -n "$bad" ]; then fail "$1" "$bad"; else ok "$1"; fi
+}
+for lq in 0 1; do
+    for sc in "cmgemm cmgemm_f16 FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=64,STAGES=1,PF=0,PAD=1,SWZ=16" \
+        "cm2gemm cm2gemm_bf16 BM=128,BN=128,BK=64,NSG=4,LOAD=0,KU=8,KW=16,STAGES=1,PAD=0,SWZ=8"; do
+        set -- $sc
+        "$BIN" compile "$SRC/shaders/$1.comp.in" --space "$SRC/spaces/$2.ini" --config "$3,LQ=$lq" \
+            --device-profile "$H200" --disassemble >"$T/lq.dis" 2>"$T/lq.out" ||
+            { fail "compile $2 LQ=$lq" "exit $?"; continue; }
+        lq_check "$2 LQ=$lq: the qualifier of A and B in the SPIR-V" "$T/lq.dis" $lq
+    done
+done
+for lq in 2 3; do
+    "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/bench/isolate/cmgemm_iso_f16.ini" \
+        --config "FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=64,STAGES=1,PF=1,PAD=1,SWZ=16,LQ=$lq" \
+        --device-profile "$H200" --disassemble >"$T/lq.dis" 2>"$T/lq.out" ||
+        { fail "compile cmgemm_iso_f16 LQ=$lq" "exit $?"; continue; }
+    lq_check "cmgemm_iso_f16 LQ=$lq: the qualifier of A and B in the SPIR-V" "$T/lq.dis" $lq
+done
+
+# The template's experiments that lost on the H200 (bench/isolate/cmgemm_iso_f16.ini, records/session9-issue-21-gemm.md):
+# touch prefetch (TP, one word per TPG bytes, its dummy kept alive by a store under gl_NumWorkGroups.z == 2^32 - 1),
+# split register prefetch (SP), loads before the barrier (PF = 2), restrict and nontemporal A and B, and the
+# isolations that move the loads to L1 (ISO = 4) or L2 (ISO = 5) hits: each compiles, valid under the H200's limits,
+# with multiply-adds, and a touch prefetch keeps its guard (the constant 4294967295 in the SPIR-V).
+C1X="FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=64,STAGES=1,FB=0,PAD=1,SWZ=16"
+K2X="FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=2,PF=0,FB=0,PAD=1,SWZ=16"
+for iso in 0 4 5; do
+    for cfg in "$C1X,PF=1,TP=2;TPG=32;BT=0" "$C1X,PF=0,TP=1;TPG=128;BT=0" "$C1X,PF=1,TP=2;TPG=32;BT=1" \
+        "$C1X,PF=2,LQ=2;TPG=32;BT=0" "$K2X,SP=1,TP=2,LQ=3;TPG=32;BT=0" "$K2X,SP=1;TPG=32;BT=1"; do
+        config=${cfg%%;*} problem="ISO=$iso,$(echo "${cfg#*;}" | tr ';' ',')"
+        name="compile cmgemm_iso_f16 $config $problem"
+        "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/bench/isolate/cmgemm_iso_f16.ini" --config "$config" \
+            --problem "$problem" --device-profile "$H200" --disassemble >"$T/isox.dis" 2>"$T/isox.out"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$name" "exit $rc"
+            sed 's/^/  | /' "$T/isox.out"
+        elif grep -q "fails constraint" "$T/isox.out"; then
+            fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/isox.out" | head -n 1)"
+        elif ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/isox.dis"; then
+            fail "$name" "no OpCooperativeMatrixMulAddKHR in the disassembly"
+        elif case $config in *TP=[12]*) ! grep -q 4294967295 "$T/isox.dis" ;; *) false ;; esac then
+            fail "$name" "touch prefetch without its guard (4294967295) in the disassembly"
+        else
+            ok "$name"
+        fi
     done
 done
 
