@@ -8,6 +8,7 @@ Modes (--modes, comma list; the first is the baseline every other is compared wi
             path before session 7)
   fullopt   the baseline from modules through SPIRV-Tools' -O without loop-unroll (VKAT_SPIRV_OPT=nounroll): its
             full figures against the baseline's say whether the passes changed the kernels' times
+  fullfull  the same with spirv-opt -O (VKAT_SPIRV_OPT=full)
   racefix   VKAT_SPIRV_OPT=0 --race --warmup 0.2 --warmup-min 0.2: racing with the fixed warm-up (session 6's default)
   race7     VKAT_SPIRV_OPT=0 VKAT_MEASURE_IN_ORDER=1 VKAT_RACE_CHECK_FACTOR=0 --race: racing and the adaptive
             warm-up, measured in proposal order, no cut by the checked run (session 7)
@@ -60,6 +61,8 @@ MODES = {
     "baseline": ["VKAT_SPIRV_OPT=0", "VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
     "fullopt": ["VKAT_SPIRV_OPT=nounroll", "VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min",
                 "0.2"],
+    "fullfull": ["VKAT_SPIRV_OPT=full", "VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min",
+                 "0.2"],
     "racefix": ["VKAT_SPIRV_OPT=0", "--race", "--warmup", "0.2", "--warmup-min", "0.2"],
     "race7": ["VKAT_SPIRV_OPT=0", "VKAT_MEASURE_IN_ORDER=1", "VKAT_RACE_CHECK_FACTOR=0", "--race"],
     "race8": ["VKAT_SPIRV_OPT=0", "--race"],
