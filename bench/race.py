@@ -3,13 +3,21 @@
 (racing and the adaptive warm-up) on the same variants and from scratch.
 
 Modes (--modes, comma list; the first is the baseline every other is compared with):
-  baseline  VKAT_MEASURE_IN_ORDER=1 --no-race --warmup 0.2 --warmup-min 0.2: every variant measured in full after a
-            fixed 0.2 s warm-up, strictly in proposal order (the path before session 7)
-  racefix   --race --warmup 0.2 --warmup-min 0.2: racing with the fixed warm-up (session 6's default)
-  race7     VKAT_MEASURE_IN_ORDER=1 VKAT_RACE_CHECK_FACTOR=0 --race: racing and the adaptive warm-up, measured in
-            proposal order, no cut by the checked run (session 7)
-  new       the defaults: racing (also by the checked run, past 10x the bound), warm-up until the variant's own
-            times stop falling (0.02-0.2 s), each lane measuring whichever prepared variant is oldest (session 8)
+  baseline  VKAT_SPIRV_OPT=0 VKAT_MEASURE_IN_ORDER=1 --no-race --warmup 0.2 --warmup-min 0.2: every variant
+            measured in full after a fixed 0.2 s warm-up, strictly in proposal order, from glslang's modules (the
+            path before session 7)
+  fullopt   the baseline from modules through SPIRV-Tools' -O without loop-unroll (VKAT_SPIRV_OPT=nounroll): its
+            full figures against the baseline's say whether the passes changed the kernels' times
+  fullfull  the same with spirv-opt -O (VKAT_SPIRV_OPT=full)
+  racefix   VKAT_SPIRV_OPT=0 --race --warmup 0.2 --warmup-min 0.2: racing with the fixed warm-up (session 6's default)
+  race7     VKAT_SPIRV_OPT=0 VKAT_MEASURE_IN_ORDER=1 VKAT_RACE_CHECK_FACTOR=0 --race: racing and the adaptive
+            warm-up, measured in proposal order, no cut by the checked run (session 7)
+  race8     VKAT_SPIRV_OPT=0 --race: session 8's path (racing, also by the checked run past 10x the bound, warm-up
+            until the variant's own times stop falling, each lane measuring whichever prepared variant is oldest)
+  new       the defaults (since session 9 the same as race8: no SPIRV-Tools passes by default)
+  newssa, newopt, newfull
+            new from modules through SPIRV-Tools' passes: VKAT_SPIRV_OPT=ssa (local variables to SSA values),
+            nounroll (-O without loop-unroll), full (-O); records/session9-issue-22-pipe.md
 
 1. Pairs: each space searched once per mode with the same random proposals (--strategy random, same seed and
    budget, so the same variants). Reported: variants/s, seconds and where they went, raced-out count, warm-ups
@@ -50,10 +58,18 @@ import time
 
 SPREAD_K, MARGIN = 3.0, 0.02  # as racing's defaults (src/run/race.c)
 MODES = {
-    "baseline": ["VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
-    "racefix": ["--race", "--warmup", "0.2", "--warmup-min", "0.2"],
-    "race7": ["VKAT_MEASURE_IN_ORDER=1", "VKAT_RACE_CHECK_FACTOR=0", "--race"],
+    "baseline": ["VKAT_SPIRV_OPT=0", "VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min", "0.2"],
+    "fullopt": ["VKAT_SPIRV_OPT=nounroll", "VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min",
+                "0.2"],
+    "fullfull": ["VKAT_SPIRV_OPT=full", "VKAT_MEASURE_IN_ORDER=1", "--no-race", "--warmup", "0.2", "--warmup-min",
+                 "0.2"],
+    "racefix": ["VKAT_SPIRV_OPT=0", "--race", "--warmup", "0.2", "--warmup-min", "0.2"],
+    "race7": ["VKAT_SPIRV_OPT=0", "VKAT_MEASURE_IN_ORDER=1", "VKAT_RACE_CHECK_FACTOR=0", "--race"],
+    "race8": ["VKAT_SPIRV_OPT=0", "--race"],
     "new": ["--race"],
+    "newssa": ["VKAT_SPIRV_OPT=ssa", "--race"],
+    "newopt": ["VKAT_SPIRV_OPT=nounroll", "--race"],
+    "newfull": ["VKAT_SPIRV_OPT=full", "--race"],
 }
 
 

@@ -220,7 +220,8 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         r = compile_failure(err, path, "linking", glslang_program_get_info_log(program), &inc);
         goto cleanup;
     }
-    /* No optimizer: drivers optimise anyway, and it would multiply compile time per variant. */
+    /* No optimizer here: drivers optimise anyway, and it would multiply compile time per variant; vkat_compile_cached
+     * runs SPIRV-Tools' passes itself where VKAT_SPIRV_OPT asks (compile.h says what they did on the H200). */
     glslang_spv_options_t spv_opts = {0};
     spv_opts.disable_optimizer = true;
     glslang_program_SPIRV_generate_with_options(program, in.stage, &spv_opts);
@@ -241,6 +242,103 @@ cleanup:
     glslang_shader_delete(shader);
     free(with_includes);
     return r;
+}
+
+/* ---- SPIRV-Tools passes -------------------------------------------------------------------------------------- */
+
+vkat_result vkat_spirv_run_passes(const vkat_spirv *in, uint32_t api, const char *const *flags, size_t count,
+                                  vkat_spirv *out, vkat_error *err)
+{
+    memset(out, 0, sizeof *out);
+    glslang_target_client_version_t client;
+    glslang_target_language_version_t spv;
+    spv_target_env env = SPV_ENV_UNIVERSAL_1_6;
+    if (api)
+        targets_for(api, &client, &spv, &env);
+    spv_optimizer_t *opt = spvOptimizerCreate(env);
+    spv_optimizer_options opts = spvOptimizerOptionsCreate();
+    spv_binary bin = NULL;
+    vkat_result r = VKAT_OK;
+    if (!opt || !opts) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "SPIRV-Tools could not create an optimizer");
+        goto done;
+    }
+    /* The caller validates what it keeps; the input was validated or comes straight from glslang. */
+    spvOptimizerOptionsSetRunValidator(opts, false);
+    if (!spvOptimizerRegisterPassesFromFlags(opt, (const char **)flags, count)) {
+        r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "SPIRV-Tools does not know the pass '%s'",
+                      count ? flags[0] : "");
+        goto done;
+    }
+    if (spvOptimizerRun(opt, in->words, in->count, &bin, opts) != SPV_SUCCESS || !bin) {
+        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIRV-Tools' %s failed on the module", count ? flags[0] : "");
+        goto done;
+    }
+    out->words = malloc(bin->wordCount * sizeof *out->words);
+    if (!out->words) {
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    memcpy(out->words, bin->code, bin->wordCount * sizeof *out->words);
+    out->count = bin->wordCount;
+done:
+    spvBinaryDestroy(bin);
+    spvOptimizerOptionsDestroy(opts);
+    spvOptimizerDestroy(opt);
+    return r;
+}
+
+/* spirv-opt's -O (SPIRV-Tools' performance recipe) without its loop-unroll: the [[unroll]] hints stay for the driver,
+ * and the module stays about glslang's size (-O's unrolling multiplied it up to 25x). */
+/* clang-format off */
+static const char *const passes_nounroll[] = {
+    "--wrap-opkill", "--eliminate-dead-branches", "--merge-return", "--inline-entry-points-exhaustive",
+    "--eliminate-dead-functions", "--eliminate-dead-code-aggressive", "--private-to-local",
+    "--eliminate-local-single-block", "--eliminate-local-single-store", "--eliminate-dead-code-aggressive",
+    "--scalar-replacement", "--convert-local-access-chains", "--eliminate-local-single-block",
+    "--eliminate-local-single-store", "--eliminate-dead-code-aggressive", "--ssa-rewrite",
+    "--eliminate-dead-code-aggressive", "--ccp", "--eliminate-dead-code-aggressive", "--eliminate-dead-branches",
+    "--redundancy-elimination", "--combine-access-chains", "--simplify-instructions", "--scalar-replacement",
+    "--convert-local-access-chains", "--eliminate-local-single-block", "--eliminate-local-single-store",
+    "--eliminate-dead-code-aggressive", "--ssa-rewrite", "--eliminate-dead-code-aggressive", "--vector-dce",
+    "--eliminate-dead-inserts", "--eliminate-dead-branches", "--simplify-instructions", "--if-conversion",
+    "--copy-propagate-arrays", "--reduce-load-size", "--eliminate-dead-code-aggressive", "--merge-blocks",
+    "--redundancy-elimination", "--eliminate-dead-branches", "--merge-blocks", "--simplify-instructions"};
+/* Only what turns function-local variables into SSA values (what the driver's front end otherwise does). */
+static const char *const passes_ssa[] = {
+    "--eliminate-local-single-block", "--eliminate-local-single-store", "--scalar-replacement",
+    "--convert-local-access-chains", "--eliminate-local-single-block", "--eliminate-local-single-store",
+    "--ssa-rewrite", "--eliminate-dead-code-aggressive"};
+/* clang-format on */
+static const char *const passes_full[] = {"-O"};
+
+static const struct {
+    const char *name;
+    const char *const *flags;
+    size_t count;
+} pass_sets[] = {
+    [VKAT_SPIRV_OPT_NONE] = {"0", NULL, 0},
+    [VKAT_SPIRV_OPT_SSA] = {"ssa", passes_ssa, VKAT_COUNTOF(passes_ssa)},
+    [VKAT_SPIRV_OPT_NOUNROLL] = {"nounroll", passes_nounroll, VKAT_COUNTOF(passes_nounroll)},
+    [VKAT_SPIRV_OPT_FULL] = {"full", passes_full, VKAT_COUNTOF(passes_full)},
+};
+
+vkat_spirv_opt vkat_spirv_opt_from_env(void)
+{
+    const char *v = getenv("VKAT_SPIRV_OPT");
+    if (v && *v)
+        for (size_t i = 0; i < VKAT_COUNTOF(pass_sets); i++)
+            if (!strcmp(v, pass_sets[i].name))
+                return (vkat_spirv_opt)i;
+    return VKAT_SPIRV_OPT_DEFAULT;
+}
+
+vkat_result vkat_spirv_optimize(const vkat_spirv *in, uint32_t api, vkat_spirv_opt set, vkat_spirv *out,
+                                vkat_error *err)
+{
+    if ((size_t)set >= VKAT_COUNTOF(pass_sets) || !pass_sets[set].count)
+        return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "no SPIR-V pass set %d", (int)set);
+    return vkat_spirv_run_passes(in, api, pass_sets[set].flags, pass_sets[set].count, out, err);
 }
 
 vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t api, vkat_error *err)

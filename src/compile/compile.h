@@ -18,6 +18,19 @@ void vkat_spirv_free(vkat_spirv *m); /* frees words, zeroes the struct; NULL-saf
 /* Initialises glslang's process state (idempotent). */
 void vkat_compile_init(void);
 
+/* Which SPIRV-Tools passes a variant's module gets after glslang (vkat_compile_cached), for measuring what the form of
+ * the module costs the driver (issue #22). None by default: on the H200 every set that cut NVIDIA's pipeline
+ * creation also changed the kernels the driver made (records/session9-issue-22-pipe.md: ssa made sgemm_wt's best
+ * variant 2.5% slower; full changed 39 of 40 binaries; nounroll cut nothing). VKAT_SPIRV_OPT names one: 0 (none),
+ * ssa, nounroll, full. */
+typedef enum vkat_spirv_opt {
+    VKAT_SPIRV_OPT_NONE = 0,  /* the default: glslang's module as it is */
+    VKAT_SPIRV_OPT_SSA,       /* local variables to SSA values only */
+    VKAT_SPIRV_OPT_NOUNROLL,  /* spirv-opt -O without loop-unroll */
+    VKAT_SPIRV_OPT_FULL,      /* spirv-opt -O, which fully unrolls [[unroll]] loops */
+} vkat_spirv_opt;
+#define VKAT_SPIRV_OPT_DEFAULT VKAT_SPIRV_OPT_NONE
+
 /* How #include is resolved (GL_GOOGLE_include_directive is always enabled, as glslc does): first the including
  * file's directory (the shader's `path` for the shader itself), then include_dirs in order. A zero struct (or
  * NULL) searches only the including file's directory. */
@@ -26,6 +39,8 @@ typedef struct vkat_compile_opts {
     size_t include_dir_count;
     uint64_t sources_hash; /* vkat_source_set_hash of the shader's files: part of the compile-cache key, so a
                               changed included file is compiled again */
+    vkat_spirv_opt spirv_opt; /* vkat_compile_cached's passes after glslang (part of the cache key); zero: the
+                                 default */
 } vkat_compile_opts;
 
 /* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the
@@ -41,6 +56,20 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
 
 /* Validates with SPIRV-Tools for the Vulkan version's environment. VKAT_ERR_VALIDATE with the validator's text. */
 vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t vulkan_api_version, vkat_error *err);
+
+/* SPIRV-Tools' optimizer with spirv-opt's command-line flags ("-O", "--strip-debug", ...) for the Vulkan version's
+ * environment (api 0: universal SPIR-V 1.6). *out is a new module; the result is not validated. VKAT_ERR_VALIDATE
+ * when a pass cannot process `in`, VKAT_ERR_INTERNAL for an unknown flag. */
+vkat_result vkat_spirv_run_passes(const vkat_spirv *in, uint32_t vulkan_api_version, const char *const *flags,
+                                  size_t count, vkat_spirv *out, vkat_error *err);
+
+/* The set VKAT_SPIRV_OPT names (an unknown or empty value: the default). */
+vkat_spirv_opt vkat_spirv_opt_from_env(void);
+
+/* `in` after the set's passes (not validated); VKAT_ERR_INTERNAL for VKAT_SPIRV_OPT_NONE. Host cost per sgemm_wt
+ * module (this machine): ssa 5-9 ms, nounroll 20-40 ms, full 0.1-3.9 s (it multiplies the module up to 25x). */
+vkat_result vkat_spirv_optimize(const vkat_spirv *in, uint32_t vulkan_api_version, vkat_spirv_opt set, vkat_spirv *out,
+                                vkat_error *err);
 
 /* Human-readable disassembly; *text is malloc'ed. */
 vkat_result vkat_disassemble_spirv(const vkat_spirv *m, char **text, vkat_error *err);
@@ -116,7 +145,9 @@ typedef struct vkat_compile_cache vkat_compile_cache;
 vkat_compile_cache *vkat_compile_cache_create(size_t capacity); /* NULL when out of memory */
 void vkat_compile_cache_destroy(vkat_compile_cache *cache);
 
-/* Compiles and validates `source` for `vulkan_api_version`, or copies the cached outcome. *out is the caller's
+/* Compiles, validates and optimizes (opts->spirv_opt's passes; where they fail or their module does not validate,
+ * glslang's module is kept, with a warning) `source` for
+ * `vulkan_api_version`, or copies the cached outcome. *out is the caller's
  * (free with vkat_spirv_free). *hit (may be NULL) says whether the cache answered. The error of a cached failure
  * is the original one. `compile_s`/`validate_s` (may be NULL) receive the seconds spent now (0 on a hit). */
 vkat_result vkat_compile_cached(vkat_compile_cache *cache, const char *source, const char *path,

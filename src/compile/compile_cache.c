@@ -112,6 +112,24 @@ static void insert(vkat_compile_cache *c, XXH128_hash_t key, uint32_t api, vkat_
     victim->spirv = copy;
 }
 
+/* Replaces *m by its optimized module where the passes succeed and their module validates; otherwise *m stays
+ * glslang's (a pass that cannot handle a module must not cost the variant). Counted as compile time. */
+static void optimize_or_keep(vkat_spirv *m, uint32_t api, vkat_spirv_opt set, const char *path)
+{
+    vkat_spirv o = {0};
+    vkat_error e = {0};
+    vkat_result r = vkat_spirv_optimize(m, api, set, &o, &e);
+    if (r == VKAT_OK)
+        r = vkat_validate_spirv(&o, api, &e);
+    if (r != VKAT_OK) {
+        vkat_log(VKAT_LOG_WARN, "%s: kept glslang's module unoptimized: %s", path ? path : "", e.message);
+        vkat_spirv_free(&o);
+        return;
+    }
+    vkat_spirv_free(m);
+    *m = o;
+}
+
 vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const char *path, uint32_t api,
                                 const vkat_compile_opts *opts, vkat_spirv *out, int *hit, double *compile_s,
                                 double *validate_s, vkat_error *err)
@@ -124,7 +142,9 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
     if (validate_s)
         *validate_s = 0;
     /* The included files are part of what was compiled: their hash seeds the key. */
-    XXH128_hash_t key = XXH3_128bits_withSeed(source, strlen(source), opts ? opts->sources_hash : 0);
+    vkat_spirv_opt set = opts ? opts->spirv_opt : VKAT_SPIRV_OPT_DEFAULT;
+    XXH128_hash_t key = XXH3_128bits_withSeed(
+        source, strlen(source), (opts ? opts->sources_hash : 0) ^ ((uint64_t)set * 0x9e3779b97f4a7c15ull));
     if (c) {
         pthread_mutex_lock(&c->lock);
         int r = lookup(c, key, api, out, err);
@@ -146,8 +166,11 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
         if (r != VKAT_OK)
             vkat_spirv_free(out);
     }
+    double t2 = vkat_now();
+    if (r == VKAT_OK && set != VKAT_SPIRV_OPT_NONE) /* after glslang's module validated: its errors are the user's */
+        optimize_or_keep(out, api, set, path);
     if (compile_s)
-        *compile_s = t1 - t0;
+        *compile_s = (t1 - t0) + (vkat_now() - t2);
     if (c && r != VKAT_ERR_NOMEM) {
         pthread_mutex_lock(&c->lock);
         insert(c, key, api, r, &local, out);

@@ -220,6 +220,7 @@ vkat_result vkat_shader_sources_load(const vkat_space *s, const char *path, int 
     out->opts.include_dirs = (const char *const *)s->include_dirs;
     out->opts.include_dir_count = s->include_dir_count;
     out->opts.sources_hash = vkat_source_set_hash(&out->set);
+    out->opts.spirv_opt = vkat_spirv_opt_from_env();
     return vkat_check_define_clashes(s, &out->set, reference, err);
 }
 

@@ -904,12 +904,11 @@ static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *sp
     return VKAT_OK;
 }
 
-/* Driver statistics of the pipeline's first executable (registers, spills, shared memory, as the driver names
- * them), through VK_KHR_pipeline_executable_properties. Best effort: a failure leaves stats empty. */
-static void read_pipeline_stats(VkDevice dev, vkat_kernel *k)
+void vkat_pipeline_stats_text(VkDevice dev, VkPipeline pipeline, char *out, size_t size)
 {
+    out[0] = 0;
     VkPipelineExecutableInfoKHR ei = {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
-    ei.pipeline = k->pipeline;
+    ei.pipeline = pipeline;
     ei.executableIndex = 0;
     uint32_t n = 0;
     if (vkGetPipelineExecutableStatisticsKHR(dev, &ei, &n, NULL) != VK_SUCCESS || n == 0)
@@ -921,7 +920,7 @@ static void read_pipeline_stats(VkDevice dev, vkat_kernel *k)
         st[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
     if (vkGetPipelineExecutableStatisticsKHR(dev, &ei, &n, st) == VK_SUCCESS || n > 0) {
         size_t used = 0;
-        for (uint32_t i = 0; i < n && used + 1 < sizeof k->stats; i++) {
+        for (uint32_t i = 0; i < n && used + 1 < size; i++) {
             char val[64];
             switch (st[i].format) {
             case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
@@ -937,9 +936,9 @@ static void read_pipeline_stats(VkDevice dev, vkat_kernel *k)
                 snprintf(val, sizeof val, "%g", st[i].value.f64);
                 break;
             }
-            int w = snprintf(k->stats + used, sizeof k->stats - used, "%s%s=%s", used ? "; " : "", st[i].name, val);
-            if (w < 0 || (size_t)w >= sizeof k->stats - used) {
-                k->stats[used] = 0;
+            int w = snprintf(out + used, size - used, "%s%s=%s", used ? "; " : "", st[i].name, val);
+            if (w < 0 || (size_t)w >= size - used) {
+                out[used] = 0;
                 break;
             }
             used += (size_t)w;
@@ -1014,7 +1013,7 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
         goto cleanup;
     }
     if (ws->gpu->pipeline_statistics)
-        read_pipeline_stats(dev, k);
+        vkat_pipeline_stats_text(dev, k->pipeline, k->stats, sizeof k->stats);
 cleanup:
     free(entries);
     free(values);

@@ -123,6 +123,11 @@ vkat_result vkat_kernel_create_sequence(vkat_workspace *ws, vkat_kernel **kernel
  * Valid as long as the kernel. */
 const char *vkat_kernel_stats(const vkat_kernel *k);
 
+/* The driver's statistics of a pipeline's first executable (registers, spills, shared memory, as the driver names
+ * them: "Register Count=128; Binary Size=..."), through VK_KHR_pipeline_executable_properties, into out (size bytes,
+ * NUL-terminated). Best effort: a failure leaves it empty. The pipeline needs CAPTURE_STATISTICS at its creation. */
+void vkat_pipeline_stats_text(VkDevice dev, VkPipeline pipeline, char *out, size_t size);
+
 /* One dispatch, waited for with `timeout_ns`. Group counts of 0 or beyond maxComputeWorkGroupCount are
  * VKAT_ERR_LIMITS. On VKAT_ERR_TIMEOUT the dispatch may still be running: the next call on the workspace (or its
  * kernels) first waits for it, bounded by that call's own timeout (60 s for reset/read/destroy), and destroy
