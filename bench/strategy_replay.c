@@ -6,7 +6,13 @@
  * from a table are charged one evaluation each (--missing charged, the default: the published benchmark's counting)
  * or ruled out free (--missing free, as a constraint check in a live run); every output says which.
  *
- * usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] [--strategies a,b] TABLE...
+ * With --trace, every evaluation of every seed is also written to OUT/trace-TABLE-STRATEGY.csv (seed, evaluation,
+ * who proposed it: a member of auto, else the strategy; whether it failed, a missing configuration counting as
+ * failed; the fraction of the optimum found so far), which bench/trace_summary.py sums up: where a strategy's
+ * evaluations go, by member and by stretch of the budget.
+ *
+ * usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] [--strategies a,b]
+ *                        [--trace] TABLE...
  * A benchmark, never a test: it asserts nothing. */
 #include "replay.h"
 
@@ -32,6 +38,39 @@ typedef struct job {
 } job;
 
 static int charge_missing = 1;
+static const char *trace_dir; /* --trace: the --out folder */
+
+/* One seed's trace rows: best-so-far is the trace's own, from the evaluations it is shown. */
+typedef struct trace_file {
+    FILE *f;
+    uint64_t seed;
+    double table_best, best;
+} trace_file;
+
+static void trace_row(void *user, uint64_t evaluation, const uint32_t *choice, double seconds, const char *origin)
+{
+    (void)choice;
+    trace_file *t = user;
+    if (seconds < t->best)
+        t->best = seconds;
+    fprintf(t->f, "%llu,%llu,%s,%d,%.6f\n", (unsigned long long)t->seed, (unsigned long long)evaluation, origin,
+            !isfinite(seconds), isfinite(t->best) ? t->table_best / t->best : 0.0);
+}
+
+/* OUT/trace-TABLE-STRATEGY.csv, its header written; NULL (and a message) when it cannot be opened. */
+static FILE *trace_open(const job *b)
+{
+    char path[4096];
+    const char *base = strrchr(b->table->label, '/');
+    snprintf(path, sizeof path, "%s/trace-%s-%s.csv", trace_dir, base ? base + 1 : b->table->label,
+             strategies[b->strategy]);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "strategy_replay: cannot write %s\n", path);
+    else
+        fprintf(f, "seed,evaluation,origin,failed,fraction\n");
+    return f;
+}
 
 static job *jobs;
 static size_t job_count, next_job;
@@ -49,8 +88,19 @@ static void *worker(void *arg)
         job *b = &jobs[j];
         if (!b->seeds)
             continue; /* not asked for */
+        trace_file tf = {trace_dir ? trace_open(b) : NULL, 0, b->table->best_s, INFINITY};
+        if (trace_dir && !tf.f) {
+            b->failed = 1;
+            continue;
+        }
         for (uint64_t s = 0; s < b->seeds; s++) {
-            vkat_replay_opts o = {strategies[b->strategy], s, marks[NMARKS - 1], 1, charge_missing};
+            vkat_replay_opts o = {strategies[b->strategy], s, marks[NMARKS - 1], 1, charge_missing, NULL, NULL};
+            if (tf.f) {
+                o.trace = trace_row;
+                o.trace_user = &tf;
+                tf.seed = s;
+                tf.best = INFINITY;
+            }
             double best_at[NMARKS];
             vkat_error err = {0};
             if (vkat_replay_run(b->table, &o, marks, NMARKS, best_at, NULL, &err) != VKAT_OK) {
@@ -63,6 +113,8 @@ static void *worker(void *arg)
                 b->sd[k] += f * f;
             }
         }
+        if (tf.f)
+            fclose(tf.f);
         for (size_t k = 0; k < NMARKS; k++) {
             b->mean[k] /= (double)b->seeds;
             b->sd[k] = sqrt(fmax(0, b->sd[k] / (double)b->seeds - b->mean[k] * b->mean[k]));
@@ -134,17 +186,21 @@ int main(int argc, char **argv)
             charge_missing = !strcmp(argv[++i], "charged");
         else if (!strcmp(argv[i], "--strategies") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--trace"))
+            trace_dir = "";
         else if (argv[i][0] != '-' && nt < MAX_TABLES)
             paths[nt++] = argv[i];
         else {
             fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
-                            "[--strategies a,b] TABLE...\n");
+                            "[--strategies a,b] [--trace] TABLE...\n");
             return 2;
         }
     }
+    if (trace_dir)
+        trace_dir = out; /* beside strategies.md */
     if (!nt || !seeds || !threads) {
         fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
-                            "[--strategies a,b] TABLE...\n");
+                            "[--strategies a,b] [--trace] TABLE...\n");
         return 2;
     }
     vkat_replay_table *tables[MAX_TABLES];

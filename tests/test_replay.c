@@ -65,6 +65,8 @@ static void write_mostly_missing(const char *path)
 /* Charged, auto spends far fewer of its evaluations on missing configurations than random sampling does at the
  * same budget (81 % of this table is missing). Measured: 426 of 800 failed (random 636), 436 without the learned oracle
  * (search_validity.c), which is why that model has its own test below. */
+static void trace_shows_every_evaluation(const vkat_replay_table *t);
+
 static void auto_fails_less_than_random(void)
 {
     char path[] = "/tmp/vkat_test_missing_XXXXXX";
@@ -93,7 +95,46 @@ static void auto_fails_less_than_random(void)
     CHECK(evaluated[0] == 800 && evaluated[1] == 800);
     CHECK_MSG(failed[0] * 4 < failed[1] * 3, "auto %llu, random %llu of 800 failed", (unsigned long long)failed[0],
               (unsigned long long)failed[1]);
+    trace_shows_every_evaluation(t);
     vkat_replay_free(t);
+}
+
+/* What a replay's trace saw: one row per unique evaluation, in order, with who proposed it. */
+typedef struct trace_seen {
+    uint64_t rows, failed, out_of_order, strangers;
+    const char *const *origins; /* NULL-terminated: the names a row may carry */
+} trace_seen;
+
+static void count_row(void *user, uint64_t evaluation, const uint32_t *choice, double seconds, const char *origin)
+{
+    (void)choice;
+    trace_seen *t = user;
+    t->out_of_order += evaluation != ++t->rows;
+    t->failed += !isfinite(seconds);
+    int known = 0;
+    for (size_t i = 0; origin && t->origins[i]; i++)
+        known |= !strcmp(origin, t->origins[i]);
+    t->strangers += !known;
+}
+
+/* The trace (strategy_replay --trace) shows every evaluation once, in order, and the member of auto that proposed
+ * it; its failures are the run's. A strategy that is no portfolio is named itself. */
+static void trace_shows_every_evaluation(const vkat_replay_table *t)
+{
+    static const char *const members[] = {"model", "local", "annealing", "gp", NULL}, *const rnd[] = {"random", NULL};
+    for (int r = 0; r < 2; r++) {
+        trace_seen seen = {0, 0, 0, 0, r ? rnd : members};
+        vkat_replay_opts o = {r ? "random" : "auto", 3, 60, 1, 1, count_row, &seen};
+        vkat_search_stats st = {0};
+        uint64_t m[] = {60};
+        double at[1];
+        vkat_error err = {0};
+        CHECK(vkat_replay_run(t, &o, m, 1, at, &st, &err) == VKAT_OK);
+        CHECK_MSG(seen.rows == 60 && st.evaluated == 60, "%llu rows", (unsigned long long)seen.rows);
+        CHECK(seen.out_of_order == 0 && seen.strangers == 0);
+        CHECK_MSG(seen.failed == st.failed && st.failed > 0, "%llu failed rows, %llu failed",
+                  (unsigned long long)seen.failed, (unsigned long long)st.failed);
+    }
 }
 
 /* 3 parameters of 4 values; the oracle rejects c == 3 when `with_oracle` is set. */

@@ -462,6 +462,9 @@ typedef struct replay_run {
     size_t mark_count;
     double *best_at;
     size_t next_mark;
+    const vkat_replay_opts *opts;
+    const vkat_strategy *strategy;
+    uint64_t completed;
 } replay_run;
 
 static int run_check(void *user, const uint32_t *choice)
@@ -492,6 +495,9 @@ static vkat_result run_complete(void *user, uint32_t *choice, double *seconds, i
     *resumed = 0;
     if (!vkat_replay_lookup(rr->t, choice, seconds))
         *seconds = INFINITY;
+    if (rr->opts->trace)
+        rr->opts->trace(rr->opts->trace_user, ++rr->completed, choice, *seconds,
+                        vkat_strategy_origin(rr->strategy, choice));
     return VKAT_OK;
 }
 
@@ -516,7 +522,7 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     if (r != VKAT_OK)
         return r;
     replay_run rr = {t, opts->charge_missing, NULL, 0, 0, opts->window ? opts->window : 1, marks, mark_count,
-                     best_at, 0};
+                     best_at, 0, opts, s, 0};
     if (!(rr.queue = calloc(rr.window * (t->param_count ? t->param_count : 1), sizeof *rr.queue))) {
         vkat_strategy_destroy(s);
         return nomem(err);

@@ -38,6 +38,11 @@ typedef struct vkat_replay_opts {
      * table as their validity oracle); 1 = charged, one evaluation each when proposed, as a failure, and no
      * oracle: how the published benchmark counted (Schoonhoven et al. 2022). */
     int charge_missing;
+    /* Optional: called once per unique evaluation, in order (evaluation counts from 1), before the strategy hears
+     * of it: the configuration, its seconds (INFINITY = failed or missing) and who proposed it
+     * (vkat_strategy_origin). A diagnostic of where a search's evaluations go (strategy_replay --trace). */
+    void (*trace)(void *user, uint64_t evaluation, const uint32_t *choice, double seconds, const char *origin);
+    void *trace_user;
 } vkat_replay_opts;
 
 /* vkat_replay_missing_name is public: include/vkautotune.h. */

@@ -253,6 +253,16 @@ vkat_result vkat_strategy_set_starts(vkat_strategy *s, const uint32_t *choices, 
     return VKAT_OK;
 }
 
+const char *vkat_strategy_origin(const vkat_strategy *s, const uint32_t *choice)
+{
+    size_t np = s->space.param_count;
+    for (size_t i = 0; i < s->start_count; i++)
+        if (!memcmp(s->starts + i * np, choice, np * sizeof *choice))
+            return "start";
+    const char *who = s->ops->origin ? s->ops->origin(s->state, choice) : NULL;
+    return who ? who : s->ops->name;
+}
+
 void vkat_strategy_observe(vkat_strategy *s, const uint32_t *choice, double seconds)
 {
     s->ops->observe(s->state, choice, seconds);

@@ -43,6 +43,9 @@ typedef struct vkat_strategy_ops {
      * configurations it did not propose (a portfolio shares what its members learn): it takes them as news. */
     void (*observe)(void *state, const uint32_t *choice, double seconds);
     void (*destroy)(void *state);
+    /* Optional (NULL = not a portfolio): the name of the member that proposed choice, a proposal not yet observed;
+     * NULL when unknown. For diagnostics only (a replay's trace of where the evaluations went). */
+    const char *(*origin)(void *state, const uint32_t *choice);
 } vkat_strategy_ops;
 
 /* NULL-terminated list of the built-in strategies. */
@@ -66,6 +69,9 @@ vkat_result vkat_strategy_create(const char *name, const vkat_search_space *spac
 void vkat_strategy_destroy(vkat_strategy *s);
 bool vkat_strategy_propose(vkat_strategy *s, uint32_t *choice);
 void vkat_strategy_observe(vkat_strategy *s, const uint32_t *choice, double seconds);
+/* Who proposed choice (not yet observed): "start" for a configuration of vkat_strategy_set_starts, a member's name
+ * for a portfolio (ops->origin), else the strategy's own name. Never NULL. */
+const char *vkat_strategy_origin(const vkat_strategy *s, const uint32_t *choice);
 /* Configurations proposed before the strategy's own, once each and in order: known-good points such as the winners
  * of other problem sizes (`--warm-start`) or the user's `--start`. The strategy observes their outcomes as news,
  * so its search starts from what they scored. Copies count choices of param_count values; replaces earlier ones. */

@@ -160,7 +160,15 @@ static void bandit_observe(void *state, const uint32_t *choice, double seconds)
         s->ops[i]->observe(s->arm[i], choice, seconds);
 }
 
+/* The member that proposed choice, until it is observed (the owner map's tag). */
+static const char *bandit_origin(void *state, const uint32_t *choice)
+{
+    const bandit_state *s = state;
+    size_t slot = vkat_index_map_find(&s->owner, vkat_search_encode(&s->sp, choice));
+    return slot != SIZE_MAX && s->owner.tags[slot] < (uint32_t)ARMS ? s->ops[s->owner.tags[slot]]->name : NULL;
+}
+
 const vkat_strategy_ops vkat_strategy_bandit = {
     "auto", "a bandit sharing the budget among model, local, annealing and gp by their recent gains",
-    bandit_create, bandit_propose, bandit_observe, bandit_destroy,
+    bandit_create, bandit_propose, bandit_observe, bandit_destroy, bandit_origin,
 };
