@@ -51,21 +51,15 @@ static runner_status fail(char *err, size_t size, runner_status s, const char *f
 
 /* ---- Pipeline ---------------------------------------------------------------------------------------------- */
 
+/* The module's words (a whole number of them), or NULL; vkat_read_file's buffer, which the caller frees. */
 static uint32_t *read_spirv(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *bytes = vkat_read_file(path, size);
+    if (bytes && (*size == 0 || *size % 4)) {
+        free(bytes);
         return NULL;
-    uint32_t *words = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n > 0 && n % 4 == 0 && fseek(f, 0, SEEK_SET) == 0 && (words = malloc((size_t)n)) &&
-        fread(words, 1, (size_t)n, f) != (size_t)n) {
-        free(words);
-        words = NULL;
     }
-    fclose(f);
-    *size = n > 0 ? (size_t)n : 0;
-    return words;
+    return (uint32_t *)(void *)bytes;
 }
 
 static runner_status create_layout(kernel_runner *r, char *err, size_t err_size)
