@@ -265,13 +265,15 @@ vkat_result vkat_spirv_run_passes(const vkat_spirv *in, uint32_t api, const char
     }
     /* The caller validates what it keeps; the input was validated or comes straight from glslang. */
     spvOptimizerOptionsSetRunValidator(opts, false);
-    if (!spvOptimizerRegisterPassesFromFlags(opt, (const char **)flags, count)) {
-        r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "SPIRV-Tools does not know the pass '%s'",
-                      count ? flags[0] : "");
-        goto done;
-    }
+    /* One flag at a time, in order, so that an unknown one is named (not just the first of the list). */
+    for (size_t i = 0; i < count; i++)
+        if (!spvOptimizerRegisterPassFromFlag(opt, flags[i])) {
+            r = vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "SPIRV-Tools does not know the pass '%s'", flags[i]);
+            goto done;
+        }
     if (spvOptimizerRun(opt, in->words, in->count, &bin, opts) != SPV_SUCCESS || !bin) {
-        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIRV-Tools' %s failed on the module", count ? flags[0] : "");
+        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIRV-Tools' passes (%zu, from %s) failed on the module",
+                      count, count ? flags[0] : "none");
         goto done;
     }
     out->words = malloc(bin->wordCount * sizeof *out->words);
