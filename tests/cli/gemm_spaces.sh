@@ -58,6 +58,23 @@ fi
 
 # ---- cooperative-matrix spaces: counts and compiles ---------------------------------------------------------------
 H200="$SRC/tests/data/profiles/h200.json" # `vkautotune devices --json` on the H200: its limits, no GPU needed
+# compile_h200 NAME STEM ARGS...: `vkautotune compile ARGS --device-profile $H200 --disassemble`, the disassembly in
+# $T/STEM.dis and the messages in $T/STEM.out; 0 when it compiled a configuration valid under the H200's limits,
+# else NAME fails (with the messages) and 1.
+compile_h200() {
+    name=$1 stem=$2
+    shift 2
+    "$BIN" compile "$@" --device-profile "$H200" --disassemble >"$T/$stem.dis" 2>"$T/$stem.out"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$name" "exit $rc"
+        sed 's/^/  | /' "$T/$stem.out"
+        return 1
+    elif grep -q "fails constraint" "$T/$stem.out"; then
+        fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/$stem.out" | head -n 1)"
+        return 1
+    fi
+}
 # (cm2gemm_f16 and cm2gemm_bf16 too: their comments say the same)
 for space in cmgemm_f16 cmgemm_bf16 cmgemm_s8 cm2gemm_f16 cm2gemm_bf16; do
     # the comment says 'Valid at 4096^3 with ... : N of R raw (N1 with BT=1)'
@@ -162,17 +179,8 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,SG=32"; do
     template=${sc%% *} rest=${sc#* }
     dtype=${rest%% *} config=${rest#* }
-    name="compile ${template}_$dtype $config"
-    "$BIN" compile "$SRC/shaders/$template.comp.in" --space "$SRC/spaces/${template}_$dtype.ini" \
-        --config "$config" --device-profile "$SRC/tests/data/profiles/h200.json" --disassemble \
-        >"$T/fanv.dis" 2>"$T/fanv.out"
-    rc=$?
-    if [ $rc -ne 0 ]; then
-        fail "$name" "exit $rc"
-        sed 's/^/  | /' "$T/fanv.out"
-    elif grep -q "fails constraint" "$T/fanv.out"; then
-        fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/fanv.out" | head -n 1)"
-    else
+    if compile_h200 "compile ${template}_$dtype $config" fanv "$SRC/shaders/$template.comp.in" \
+        --space "$SRC/spaces/${template}_$dtype.ini" --config "$config"; then
         missing=""
         # (SPIR-V headers spell the reduction and per-element names NV or EXT, by version)
         ops='OpCooperativeMatrixMulAddKHR OpCooperativeMatrixReduce OpCooperativeMatrixPerElementOp'
@@ -304,16 +312,9 @@ for iso in 0 4 5; do
     for cfg in "$C1X,PF=1,TP=2;TPG=32;BT=0" "$C1X,PF=0,TP=1;TPG=128;BT=0" "$C1X,PF=1,TP=2;TPG=32;BT=1" \
         "$C1X,PF=2,LQ=2;TPG=32;BT=0" "$K2X,SP=1,TP=2,LQ=3;TPG=32;BT=0" "$K2X,SP=1;TPG=32;BT=1"; do
         config=${cfg%%;*} problem="ISO=$iso,$(echo "${cfg#*;}" | tr ';' ',')"
-        name="compile cmgemm_iso_f16 $config $problem"
-        "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/bench/isolate/cmgemm_iso_f16.ini" --config "$config" \
-            --problem "$problem" --device-profile "$H200" --disassemble >"$T/isox.dis" 2>"$T/isox.out"
-        rc=$?
-        if [ $rc -ne 0 ]; then
-            fail "$name" "exit $rc"
-            sed 's/^/  | /' "$T/isox.out"
-        elif grep -q "fails constraint" "$T/isox.out"; then
-            fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/isox.out" | head -n 1)"
-        elif ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/isox.dis"; then
+        compile_h200 "compile cmgemm_iso_f16 $config $problem" isox "$SRC/shaders/cmgemm.comp.in" \
+            --space "$SRC/bench/isolate/cmgemm_iso_f16.ini" --config "$config" --problem "$problem" || continue
+        if ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/isox.dis"; then
             fail "$name" "no OpCooperativeMatrixMulAddKHR in the disassembly"
         elif case $config in *TP=[12]*) ! grep -q 4294967295 "$T/isox.dis" ;; *) false ;; esac then
             fail "$name" "touch prefetch without its guard (4294967295) in the disassembly"
@@ -344,15 +345,9 @@ for config in "FN=16,FK=32,WG_M=2,WG_N=2,TM=4,TN=4,BK=128,STAGES=1,PF=1,FB=0,PAD
     bts="0 1"
     case $config in *BS=1*) bts=0 ;; esac # BS = 1 transposes a K-major B: BT = 0 only
     for bt in $bts; do
-        name="compile $space $config BT=$bt"
-        "$BIN" compile "$SRC/shaders/cmgemm.comp.in" --space "$SRC/spaces/$space.ini" --config "$config" \
-            --problem BT=$bt --device-profile "$H200" --disassemble >"$T/cm8.dis" 2>"$T/cm8.err"
-        rc=$?
-        if [ $rc -ne 0 ]; then
-            fail "$name" "exit $rc: $(tail -n 1 "$T/cm8.err")"
-        elif grep -q "fails constraint" "$T/cm8.err"; then
-            fail "$name" "not valid under the H200's limits: $(grep "fails constraint" "$T/cm8.err" | head -n 1)"
-        elif ! grep -q "OpTypeInt 8 1" "$T/cm8.dis" || ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/cm8.dis"; then
+        compile_h200 "compile $space $config BT=$bt" cm8 "$SRC/shaders/cmgemm.comp.in" \
+            --space "$SRC/spaces/$space.ini" --config "$config" --problem BT=$bt || continue
+        if ! grep -q "OpTypeInt 8 1" "$T/cm8.dis" || ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/cm8.dis"; then
             fail "$name" "no int8 cooperative-matrix multiply-add in the disassembly"
         else
             ok "$name"
