@@ -87,8 +87,9 @@ def tune(args, template, space, problem, bt=None):
         cmd += ["--warm-start"]
     params = space_params(os.path.join(args.src, space))
     for start in args.start or []:
-        if {kv.split("=", 1)[0].strip() for kv in start.split(",")} == params:
-            cmd += ["--start", start]
+        config = start_for_space(start, space, params)
+        if config:
+            cmd += ["--start", config]
     out = subprocess.run(cmd, capture_output=True, text=True)
     line = " ".join(cmd)
     if out.returncode != 0:
@@ -112,6 +113,19 @@ def read_space(space):
 def space_params(space):
     """The names of the space's [params]: a --start configuration goes to the spaces it names exactly."""
     return set(read_space(space)["params"])
+
+
+def start_for_space(start, space, params):
+    """The configuration of a --start that goes to `space`, or None. 'SPACE:CONFIG' goes only to the space of that
+    file name (spaces/SPACE.ini: two spaces with the same parameters but other values, e.g. the fp16 and int8
+    split-K ones); a plain CONFIG to every space whose parameters are exactly the ones it names."""
+    target, sep, config = start.partition(":")
+    if not sep:
+        target, config = None, start
+    elif target != os.path.splitext(os.path.basename(space))[0]:
+        return None
+    names = {kv.split("=", 1)[0].strip() for kv in config.split(",")}
+    return config if target or names == params else None
 
 
 def kernel_name(space):
@@ -256,7 +270,8 @@ def main():
                     help="vkautotune --warm-start: each search first measures the winners of the other problems in --db")
     ap.add_argument("--start", action="append", metavar="CONFIG",
                     help="vkautotune --start (repeatable): measured first by the searches of every template whose "
-                         "space has exactly the parameters CONFIG names, at every problem where it is valid")
+                         "space has exactly the parameters CONFIG names, at every problem where it is valid; "
+                         "SPACE:CONFIG (SPACE a file name in spaces/ without .ini) goes to that space only")
     ap.add_argument("--problems", help="comma list of MxNxK problems to run (e.g. 4096x4096x4096)")
     ap.add_argument("--bt", help="comma list of int8's layouts of B to run: 0 (K x N), 1 (N x K); default both")
     ap.add_argument("--cpu", action="store_true", help="tiny problems and a budget of 5 (lavapipe)")

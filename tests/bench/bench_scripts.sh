@@ -10,9 +10,14 @@ need_python "to run the benchmark scripts"
 FAKE="$SRC/tests/bench/faketorch"
 
 # --start goes to the searches whose space names exactly its parameters: sgemm's here, not cmgemm's.
+# SPACE:CONFIG goes to that space only, whatever parameters it names: START_SG to sgemm.ini, START_CM to cmgemm_f16.ini
+# only (its search is skipped on lavapipe), and sgemm.ini must not take it although it names sgemm's parameters.
 START=WG_X=8,WG_Y=8,TM=2,TN=2,BK=8,PAD=0,VEC=1,DB=1,SV=1
+START_SG=WG_X=16,WG_Y=4,TM=4,TN=2,BK=16,PAD=1,VEC=1,DB=0,SV=2
+START_CM=WG_X=32,WG_Y=16,TM=8,TN=8,BK=32,PAD=4,VEC=4,DB=1,SV=4
 PYTHONPATH="$FAKE" python3 "$SRC/bench/gemm_vs_cublas.py" --cpu --bin "$BIN" --templates sgemm,cmgemm \
-    --start "$START" --out "$T/gemm/gemm.md" >"$T/gemm.out" 2>"$T/gemm.err"
+    --start "$START" --start "sgemm:$START_SG" --start "cmgemm_f16:$START_CM" \
+    --out "$T/gemm/gemm.md" >"$T/gemm.out" 2>"$T/gemm.err"
 rc=$?
 check "gemm_vs_cublas.py --cpu runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/gemm.err"
@@ -24,8 +29,16 @@ check "its cmgemm rows say why they were skipped" grep -q "^| cmgemm | fp16 .*sk
 check "int8 runs with B stored K x N and N x K (BT=0 and BT=1)" sh -c 'grep -q "^| cmgemm | int8 | [^|]* | K x N |" "$1" &&
     grep -q "^| cmgemm | int8 | [^|]* | N x K |" "$1" && grep -q "cmgemm_s8\.ini .*--problem BT=1" "$1"' - "$T/gemm/gemm.md"
 check "--start went to the sgemm searches" grep -q "sgemm\.ini .*--start $START" "$T/gemm/gemm.md"
+check "sgemm:CONFIG went to the sgemm searches, without its prefix" grep -q "sgemm\.ini .*--start $START_SG" "$T/gemm/gemm.md"
+check "cmgemm_f16:CONFIG went to the cmgemm_f16 search" grep -q "cmgemm_f16\.ini .*--start $START_CM" "$T/gemm/gemm.md"
+# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+check "cmgemm_f16:CONFIG did not go to the sgemm searches" sh -c '! grep "/sgemm\.ini" "$1" | grep -q -- "--start $2"' - \
+    "$T/gemm/gemm.md" "$START_CM"
+# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+check "the plain --start did not go to the cmgemm searches" sh -c '! grep "cmgemm_f16\.ini" "$1" | grep -q -- "--start $2"' - \
+    "$T/gemm/gemm.md" "$START"
 # shellcheck disable=SC2016 # $1 is the inner shell's
-check "--start did not go to the cmgemm searches" sh -c '! grep -q "cmgemm_f16\.ini .*--start" "$1"' - "$T/gemm/gemm.md"
+check "no search got a SPACE: prefix" sh -c '! grep -q -- "--start [a-z_0-9]*:" "$1"' - "$T/gemm/gemm.md"
 
 ONLY=softmax_f16,rmsnorm_f32,layernorm_bf16,reduce_sum_f16,reduce_max_f32,xent_f16,rope_f16,swiglu_f32,transpose,attention_f32
 ONLY=$ONLY,attention_decode_f16
