@@ -175,6 +175,9 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SG=32" \
     "attention_fa_nv bf16 BC=32,NSG=8,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=0,QR=4,SG=32" \
     "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=1,PF=3,PAD=0,THR=8,QS=1,SB=16,LM=1,PH=0,EW=0,RS=0,XP=0,QR=4,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=1,EH=0,SG=32" \
+    "attention_fa_nv f16 BC=64,NSG=4,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,SG=32" \
+    "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=1,XP=0,QR=0,SH=1,EH=1,SG=32" \
     "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,PF=1,SG=32" \
     "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,SG=32"; do
     template=${sc%% *} rest=${sc#* }
@@ -195,7 +198,8 @@ done
 
 # The softmax-in-accumulators prefill spaces: their valid counts under the H200's limits are the ones their comments
 # state ('N of R raw'), K and V taking turns behind the barrier (PF = 3), the lazy max (LM), half-precision
-# exponentials (PH), element loops (EW), row statistics per thread (RS) and their fused exponentials (XP) included.
+# exponentials (PH), element loops (EW), row statistics per thread (RS) and their fused exponentials (XP),
+# S in fp16 (SH) and fp16 exponentials (EH) included.
 for space in attention_fa_nv_f16 attention_fa_nv_bf16; do
     want=$(sed -n 's/.*size: \([0-9]*\) of [0-9]* raw.*/\1/p' "$SRC/spaces/$space.ini")
     "$BIN" "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/$space.ini" --dry-run --device-profile "$H200" \
@@ -209,7 +213,7 @@ for space in attention_fa_nv_f16 attention_fa_nv_bf16; do
 done
 # Its isolation space (bench/isolate/attention_fa_nv_iso_f16.ini): every cost dropped alone and together compiles,
 # for register prefetch, K and V taking turns (with and without prefetch) and two stages.
-for iso in 0 1 2 3 4 7; do
+for iso in 0 1 2 3 4 7 8 15 16 23 31; do
     for config in "BC=64,NSG=8,RT=1,STAGES=1,PF=2,PAD=1,THR=8,QS=0,SB=64,SG=32" \
         "BC=64,NSG=2,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,SG=32" \
         "BC=64,NSG=4,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
