@@ -41,6 +41,8 @@ KERNELS = [
     ("attention_f32", "attention"), ("attention_f16", "attention"), ("attention_bf16", "attention"),
     ("attention_cm_f16", "attention_cm"), ("attention_fa_f16", "attention_fa"),
     ("attention_fa_nv_f16", "attention_fa_nv"), ("attention_fa_nv_bf16", "attention_fa_nv"),
+    # the same with fp16 S and exponentials allowed (opt-in: less precise than FlashAttention's fp32 S)
+    ("attention_fa_nv_f16", "attention_fa_nv", {"FP16_S": 1}),
     ("attention_decode_f32", "attention_decode"), ("attention_decode_f16", "attention_decode"),
     ("attention_decode_bf16", "attention_decode"), ("attention_decode_nv_f16", "attention_decode_nv"),
     ("attention_decode_nv_bf16", "attention_decode_nv"),

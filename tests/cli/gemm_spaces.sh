@@ -175,15 +175,16 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SG=32" \
     "attention_fa_nv bf16 BC=32,NSG=8,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=0,QR=4,SG=32" \
     "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=1,PF=3,PAD=0,THR=8,QS=1,SB=16,LM=1,PH=0,EW=0,RS=0,XP=0,QR=4,SG=32" \
-    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=1,EH=0,SG=32" \
-    "attention_fa_nv f16 BC=64,NSG=4,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,SG=32" \
-    "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=1,XP=0,QR=0,SH=1,EH=1,SG=32" \
+    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=1,EH=0,SG=32 FP16_S=1" \
+    "attention_fa_nv f16 BC=64,NSG=4,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,SG=32 FP16_S=1" \
+    "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=1,XP=0,QR=0,SH=1,EH=1,SG=32 FP16_S=1" \
     "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,PF=1,SG=32" \
     "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,SG=32"; do
     template=${sc%% *} rest=${sc#* }
-    dtype=${rest%% *} config=${rest#* }
-    if compile_h200 "compile ${template}_$dtype $config" fanv "$SRC/shaders/$template.comp.in" \
-        --space "$SRC/spaces/${template}_$dtype.ini" --config "$config"; then
+    dtype=${rest%% *} config=${rest#* } problem=""
+    case $config in *" "*) problem=${config#* } config=${config%% *} ;; esac # a problem override after the config
+    if compile_h200 "compile ${template}_$dtype $config${problem:+ at $problem}" fanv "$SRC/shaders/$template.comp.in" \
+        --space "$SRC/spaces/${template}_$dtype.ini" --config "$config" ${problem:+--problem "$problem"}; then
         missing=""
         # (SPIR-V headers spell the reduction and per-element names NV or EXT, by version)
         ops='OpCooperativeMatrixMulAddKHR OpCooperativeMatrixReduce OpCooperativeMatrixPerElementOp'
@@ -211,6 +212,22 @@ for space in attention_fa_nv_f16 attention_fa_nv_bf16; do
         ok "$space valid at its problem, H200 limits ($n)"
     fi
 done
+# fp16 S (SH, EH) is opt-in: only a problem with FP16_S = 1 has it (the count the comment gives), and at the
+# default problem an SH configuration fails the constraint that says so.
+want=$(sed -n 's/.*raw (\([0-9]*\) with FP16_S=1;.*/\1/p' "$SRC/spaces/attention_fa_nv_f16.ini")
+"$BIN" "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_f16.ini" --dry-run \
+    --device-profile "$H200" --problem FP16_S=1 >"$T/fanvdry.out" 2>&1
+n=$(valid_count "$T/fanvdry.out")
+if [ -z "$n" ] || [ "$n" != "$want" ]; then
+    fail "attention_fa_nv_f16 valid with FP16_S=1, H200 limits" "'$n', the space's comment says '$want'"
+else
+    ok "attention_fa_nv_f16 valid with FP16_S=1, H200 limits ($n)"
+fi
+"$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_f16.ini" --device-profile "$H200" \
+    --config BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,SG=32 \
+    -o "$T/fanvsh.spv" >"$T/fanvsh.out" 2>&1
+check "attention_fa_nv_f16: SH = 1 at the default problem (FP16_S = 0) fails constraint 'halfs'" \
+    grep -q "fails constraint 'halfs'" "$T/fanvsh.out"
 # Its isolation space (bench/isolate/attention_fa_nv_iso_f16.ini): every cost dropped alone and together compiles,
 # for register prefetch, K and V taking turns (with and without prefetch) and two stages.
 for iso in 0 1 2 3 4 7 8 15 16 23 31; do
