@@ -41,13 +41,17 @@ static void test_first_dispatch_rule(void)
     /* Nothing learned: always confirm, however far past the cut. */
     CHECK(!vkat_first_dispatch_enough(&f, 1.0, 10, 1e-3));
     /* A driver that compiles when the pipeline is created: first dispatches within a few per cent of warm. */
-    vkat_first_dispatch_note(&f, 3.3e-3, 3.2e-3);
-    vkat_first_dispatch_note(&f, 5.0e-3, 5.1e-3); /* faster than its median: no excess */
+    vkat_first_dispatch_note(&f, 3.3e-3, 3.2e-3, 0.001, 0.05);
+    vkat_first_dispatch_note(&f, 5.0e-3, 5.1e-3, 0.001, 0.05); /* faster than its median: no excess */
     CHECK(!vkat_first_dispatch_enough(&f, 0.059, 10, 3.2e-3)); /* two seen: not yet */
-    vkat_first_dispatch_note(&f, NAN, 3e-3);                 /* no timestamps: not counted */
-    vkat_first_dispatch_note(&f, 4e-3, 0);
-    CHECK(f.seen == 2);
-    vkat_first_dispatch_note(&f, 4.2e-3, 4.0e-3);
+    vkat_first_dispatch_note(&f, NAN, 3e-3, 0.001, 0.05); /* no timestamps: not counted */
+    vkat_first_dispatch_note(&f, 4e-3, 0, 0.001, 0.05);
+    /* After an idle the clocks had fallen (the H200, session 10: 226 ms against 59 warm after 3.8 s): not a first
+     * dispatch's cost, and the cut is never made after such a gap anyway. */
+    vkat_first_dispatch_note(&f, 0.226, 0.059, 3.8, 0.05);
+    vkat_first_dispatch_note(&f, 0.226, 0.059, NAN, 0.05);
+    CHECK(f.seen == 2 && f.excess_s < 1e-3);
+    vkat_first_dispatch_note(&f, 4.2e-3, 4.0e-3, 0.05, 0.05);
     CHECK(f.seen == 3 && fabs(f.excess_s - 2e-4) < 1e-12);
     CHECK(vkat_first_dispatch_enough(&f, 0.059, 10, 3.2e-3));   /* 58.8 ms > 32 ms: no second dispatch */
     CHECK(!vkat_first_dispatch_enough(&f, 0.0321, 10, 3.2e-3)); /* past the cut only by less than the excess */
@@ -56,7 +60,7 @@ static void test_first_dispatch_rule(void)
     CHECK(!vkat_first_dispatch_enough(&f, 0.059, 0, 3.2e-3)); /* the cut off */
     /* A driver that compiles at the first dispatch (lavapipe, session 8: 17.65 ms against 1.54 warm): the excess
      * is the compile, and only a run past the cut by more than it is taken alone. */
-    vkat_first_dispatch_note(&f, 17.65e-3, 1.54e-3);
+    vkat_first_dispatch_note(&f, 17.65e-3, 1.54e-3, 0.01, 0.05);
     CHECK(!vkat_first_dispatch_enough(&f, 17.65e-3, 10, 1.54e-3));
     CHECK(!vkat_first_dispatch_enough(&f, 0.03, 10, 1.54e-3));
     CHECK(vkat_first_dispatch_enough(&f, 0.035, 10, 1.54e-3));

@@ -3,9 +3,9 @@
 
 #include <math.h>
 
-void vkat_first_dispatch_note(vkat_first_dispatch *f, double run_s, double median_s)
+void vkat_first_dispatch_note(vkat_first_dispatch *f, double run_s, double median_s, double gap_s, double max_gap_s)
 {
-    if (!isfinite(run_s) || !isfinite(median_s) || !(run_s > 0) || !(median_s > 0))
+    if (!isfinite(run_s) || !isfinite(median_s) || !(run_s > 0) || !(median_s > 0) || !(gap_s <= max_gap_s))
         return;
     f->seen++;
     if (run_s - median_s > f->excess_s)

@@ -24,8 +24,11 @@ typedef struct vkat_first_dispatch {
 } vkat_first_dispatch;
 
 /* A variant measured after its checked run: run_s is that run's dispatch time, median_s its samples' median
- * (either not finite or not positive: ignored). */
-void vkat_first_dispatch_note(vkat_first_dispatch *f, double run_s, double median_s);
+ * (either not finite or not positive: ignored), gap_s how long the GPU had idled before the checked run. Only runs
+ * after a gap of at most max_gap_s count: the cut is only made after such a gap, and after a longer one the clocks
+ * had fallen (on the H200 a 59 ms kernel's checked run took 226 ms after 3.8 s idle, session 10), which says
+ * nothing of what the first dispatch itself carries. */
+void vkat_first_dispatch_note(vkat_first_dispatch *f, double run_s, double median_s, double gap_s, double max_gap_s);
 
 /* 1 when the checked run alone is enough to race a variant out: at least VKAT_FIRST_DISPATCH_SEEN variants noted,
  * and run_s less the largest excess is still past factor x bound. */

@@ -831,7 +831,7 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
                 vkat_race_bound_offer(&c->search->bound, &c->search->race, tm.median_s, tm.mad_s);
             }
             if (r == VKAT_OK) {
-                vkat_first_dispatch_note(&c->first, run_s, tm.median_s);
+                vkat_first_dispatch_note(&c->first, run_s, tm.median_s, j->gap, c->search->race.check_gap_s);
                 vkat_busy_ran(&c->busy, j->t_measure); /* warm-up and samples: batches back to back */
             }
             if (r == VKAT_OK)
