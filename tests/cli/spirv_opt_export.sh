@@ -17,7 +17,7 @@ best=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[0]["best
 "$BIN" export --db "$T/r.db" --space "$SPACE" -o "$T/ex" --candidates 0 -q 2>"$T/err"
 rc=$?
 check "export without the variable (exit $rc)" [ $rc -eq 0 ]
-spv=$(ls "$T"/ex/*.spv 2>/dev/null | head -n 1)
+spv=$(find "$T/ex" -name "*.spv" 2>/dev/null | head -n 1)
 check "one module exported" [ -n "$spv" ]
 VKAT_SPIRV_OPT=full "$BIN" compile --space "$SPACE" --config "$best" -o "$T/full.spv" >/dev/null 2>"$T/err"
 "$BIN" compile --space "$SPACE" --config "$best" -o "$T/none.spv" >/dev/null 2>>"$T/err"
