@@ -23,7 +23,7 @@ static void test_busy_rule(void)
     CHECK(vkat_busy_warm(&b, 0.02, 0.05)); /* 21 ms with a 1 ms gap between */
     vkat_busy_idle(&b, 0.05, 0.05);
     CHECK(vkat_busy_warm(&b, 0.02, 0.05)); /* a gap of exactly the limit still counts as busy */
-    CHECK(!vkat_busy_warm(&b, 0.02, 0));    /* the rule off */
+    CHECK(!vkat_busy_warm(&b, 0.02, 0));   /* the rule off */
     CHECK(!vkat_busy_warm(&b, 0.02, -1));
     vkat_busy_idle(&b, 0.051, 0.05);
     CHECK(!vkat_busy_warm(&b, 0.02, 0.05)); /* idled past the limit: the stretch starts again */
@@ -44,7 +44,7 @@ static void test_first_dispatch_rule(void)
     vkat_first_dispatch_note(&f, 3.3e-3, 3.2e-3, 0.001, 0.05);
     vkat_first_dispatch_note(&f, 5.0e-3, 5.1e-3, 0.001, 0.05); /* faster than its median: no excess */
     CHECK(!vkat_first_dispatch_enough(&f, 0.059, 10, 3.2e-3)); /* two seen: not yet */
-    vkat_first_dispatch_note(&f, NAN, 3e-3, 0.001, 0.05); /* no timestamps: not counted */
+    vkat_first_dispatch_note(&f, NAN, 3e-3, 0.001, 0.05);      /* no timestamps: not counted */
     vkat_first_dispatch_note(&f, 4e-3, 0, 0.001, 0.05);
     /* After an idle the clocks had fallen (the H200, session 10: 226 ms against 59 warm after 3.8 s): not a first
      * dispatch's cost, and the cut is never made after such a gap anyway. */
@@ -149,8 +149,8 @@ static void test_runs(void)
     vkat_tune_opts fixed = opts;
     fixed.timing.min_warmup_s = fixed.timing.warmup_s = 0.01;
     if (run(space, inst, dev, tmp, "fixed", &fixed, "10", &rep, &cuts))
-        CHECK_MSG(rep.times.warmup_busy == 0 && rep.times.warmup >= 0.01 * (8 - cuts),
-                  "%llu waived, %g s of warm-up", (unsigned long long)rep.times.warmup_busy, rep.times.warmup);
+        CHECK_MSG(rep.times.warmup_busy == 0 && rep.times.warmup >= 0.01 * (8 - cuts), "%llu waived, %g s of warm-up",
+                  (unsigned long long)rep.times.warmup_busy, rep.times.warmup);
 
     vkat_space_destroy(space);
     vkat_instance_destroy(inst);
