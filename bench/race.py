@@ -14,7 +14,12 @@ Modes (--modes, comma list; the first is the baseline every other is compared wi
             warm-up, measured in proposal order, no cut by the checked run (session 7)
   race8     VKAT_SPIRV_OPT=0 --race: session 8's path (racing, also by the checked run past 10x the bound, warm-up
             until the variant's own times stop falling, each lane measuring whichever prepared variant is oldest)
-  new       the defaults (since session 9 the same as race8: no SPIRV-Tools passes by default)
+  race9     VKAT_SPIRV_OPT=0 VKAT_WARMUP_BUSY_GAP=0 VKAT_RACE_CONFIRM=1 --race: session 9's path (race8, every variant
+            given the minimum warm-up, every cut by the checked run confirmed by a second dispatch)
+  busywarm  VKAT_SPIRV_OPT=0 VKAT_RACE_CONFIRM=1 --race: race9 with no minimum warm-up for a variant whose GPU was
+            kept busy (session 10, src/run/busy.h)
+  new       the defaults (session 10: busywarm, and a cut by the checked run confirmed only where the lane's first
+            dispatches were seen to carry too much, src/run/first_dispatch.h)
   newssa, newopt, newfull
             new from modules through SPIRV-Tools' passes: VKAT_SPIRV_OPT=ssa (local variables to SSA values),
             nounroll (-O without loop-unroll), full (-O); records/session9-issue-22-pipe.md
@@ -66,6 +71,8 @@ MODES = {
     "racefix": ["VKAT_SPIRV_OPT=0", "--race", "--warmup", "0.2", "--warmup-min", "0.2"],
     "race7": ["VKAT_SPIRV_OPT=0", "VKAT_MEASURE_IN_ORDER=1", "VKAT_RACE_CHECK_FACTOR=0", "--race"],
     "race8": ["VKAT_SPIRV_OPT=0", "--race"],
+    "race9": ["VKAT_SPIRV_OPT=0", "VKAT_WARMUP_BUSY_GAP=0", "VKAT_RACE_CONFIRM=1", "--race"],
+    "busywarm": ["VKAT_SPIRV_OPT=0", "VKAT_RACE_CONFIRM=1", "--race"],
     "new": ["--race"],
     "newssa": ["VKAT_SPIRV_OPT=ssa", "--race"],
     "newopt": ["VKAT_SPIRV_OPT=nounroll", "--race"],
@@ -446,7 +453,7 @@ def main():
                 pair_lines.append(
                     f"| {name} | {r.get('problem', '?')} | {mode} | {n} | {secs:.1f} | "
                     f"{n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | {split(r)} | "
-                    f"{t.get('warmup_capped', 0)} | {bm:.4f} | {agreement} |")
+                    f"{t.get('warmup_capped', 0)} / {t.get('warmup_busy', 0)} | {bm:.4f} | {agreement} |")
 
         for space in (spaces[:args.search_spaces] if max(search_s.values()) > 0 else []):
             name = os.path.basename(space)
@@ -510,8 +517,9 @@ def main():
             + f"; baseline {base}.", "",
             f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. Time split: "
             + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the rest the measuring "
-            "thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to the maximum.", "",
-            "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped | best ms | "
+            "thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to the maximum; busy: "
+            "variants given no minimum warm-up, their GPU kept busy.", "",
+            "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped / busy | best ms | "
             "winner; agreement |", "|" + "---|" * 11, *pair_lines, ""]
     if verdict_lines:
         text += ["Same winner as the baseline (the same variant, or within the baseline winner's spread as the "

@@ -538,6 +538,7 @@ typedef struct vkat_tune_times {
     double warmup, wait, store;
     uint64_t warmup_capped; /* variants warmed up for the whole maximum: times still falling, or a fixed warm-up */
     uint64_t warmup_retaken; /* variants warmed up and sampled again: their samples beat the warm-up's end */
+    uint64_t warmup_busy;    /* variants given no minimum warm-up: their GPU had been kept busy at least that long */
 } vkat_tune_times;
 
 typedef struct vkat_tune_report {

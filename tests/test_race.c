@@ -165,7 +165,9 @@ static void test_runs(void)
     po.timing.min_warmup_s = 0.005;
     po.progress = count_progress;
     po.progress_user = &pc;
+    setenv("VKAT_WARMUP_BUSY_GAP", "0", 1); /* each warm-up its minimum, as asserted below (test_busy_warmup.c) */
     CHECK(vkat_tune_device(space, inst, dev, race, &po, &rrep, &err) == VKAT_OK);
+    unsetenv("VKAT_WARMUP_BUSY_GAP");
     CHECK_MSG(pc.done == 1 && pc.calls == 17, "%u calls, %u of them done", pc.calls, pc.done);
     CHECK(pc.raced_seen == rrep.totals.raced);
     CHECK(rrep.race && rrep.totals.evaluated == 16);

@@ -141,6 +141,7 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(t, "warmup", json_object_new_double(rep->times.warmup));
     json_object_object_add(t, "warmup_capped", json_object_new_int64((int64_t)rep->times.warmup_capped));
     json_object_object_add(t, "warmup_retaken", json_object_new_int64((int64_t)rep->times.warmup_retaken));
+    json_object_object_add(t, "warmup_busy", json_object_new_int64((int64_t)rep->times.warmup_busy));
     json_object_object_add(t, "wait", json_object_new_double(rep->times.wait));
     json_object_object_add(t, "store", json_object_new_double(rep->times.store));
     json_object_object_add(o, "time_split_s", t);

@@ -21,8 +21,11 @@ void vkat_compile_init(void);
 /* Which SPIRV-Tools passes a variant's module gets after glslang (vkat_compile_cached), for measuring what the form of
  * the module costs the driver (issue #22). None by default: on the H200 every set that cut NVIDIA's pipeline
  * creation also changed the kernels the driver made (records/session9-issue-22-pipe.md: ssa made sgemm_wt's best
- * variant 2.5% slower; full changed 39 of 40 binaries; nounroll cut nothing). VKAT_SPIRV_OPT names one: 0 (none),
- * ssa, nounroll, full. */
+ * variant 2.5% slower; full changed 39 of 40 binaries; nounroll cut nothing). Session 10 timed full: 30 of 40
+ * sgemm_wt and 32 of 40 cm2gemm_f16 kernels more than 2% off (0.05x-3.5x), cm2gemm_f16's winner 8% slower, the
+ * host's passes costing more CPU than they saved the driver (records/session10-issue-22-pipe.md), so it stays
+ * off. The module a row was timed with is the one stored and exported, whichever set made it. VKAT_SPIRV_OPT names
+ * one: 0 (none), ssa, nounroll, full. */
 typedef enum vkat_spirv_opt {
     VKAT_SPIRV_OPT_NONE = 0,  /* the default: glslang's module as it is */
     VKAT_SPIRV_OPT_SSA,       /* local variables to SSA values only */

@@ -1321,7 +1321,7 @@ double vkat_workspace_idle_s(const vkat_workspace *ws)
 
 /* The options with defaults filled in (zero fields mean "default", as everywhere in the library; a warm-up of 0 is
  * spelt as a negative value). */
-static vkat_timing_opts timing_defaults(const vkat_timing_opts *opts)
+vkat_timing_opts vkat_timing_defaults(const vkat_timing_opts *opts)
 {
     vkat_timing_opts o = {0};
     if (opts)
@@ -1447,7 +1447,7 @@ vkat_result vkat_kernel_measure(vkat_kernel *k, const uint32_t groups[3], const 
                                 const vkat_timing_opts *opts, vkat_timing *out, vkat_error *err)
 {
     memset(out, 0, sizeof *out);
-    vkat_timing_opts o = timing_defaults(opts);
+    vkat_timing_opts o = vkat_timing_defaults(opts);
     uint32_t cap = o.after_sample && o.max_repetitions > o.repetitions ? o.max_repetitions : o.repetitions;
     vkat_workspace *ws = k->ws;
     int host_timing = o.host_timing || !ws->queries;

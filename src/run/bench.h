@@ -170,6 +170,9 @@ typedef struct vkat_timing_opts {
     void *warmup_trace_user;
 } vkat_timing_opts;
 
+/* The options with every zero field's default filled in (a warm-up or minimum of 0 s is spelt negative). */
+vkat_timing_opts vkat_timing_defaults(const vkat_timing_opts *opts);
+
 typedef struct vkat_timing {
     double median_s, min_s, max_s, mean_s;
     double mad_s;        /* median absolute deviation: the spread measure */

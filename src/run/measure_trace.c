@@ -19,7 +19,7 @@ FILE *vkat_measure_trace_open(void)
     if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) /* new or empty (a restarted child appends) */
         fprintf(f, "# batch\tlane\tbatch\tdispatches\tat_ms\tper_dispatch_ms\tidle_ms\tconfig\n"
                    "# variant\tlane\tstatus\tsamples\twait_ms\tpipeline_ms\tcheck_ms\twarmup_ms\tmeasure_ms\tstore_ms"
-                   "\twarm_last_ms\tmedian_ms\tgap_ms\tseq\tready_ms\ttaken_ms\tconfig\n");
+                   "\twarm_last_ms\tmedian_ms\tgap_ms\tseq\tready_ms\ttaken_ms\tcheck_run_ms\tconfig\n");
     return f;
 }
 
@@ -33,8 +33,8 @@ void vkat_measure_trace_batch(void *user, const vkat_warmup_batch *b)
 
 void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_trace_variant *v)
 {
-    fprintf(f, "variant\t%u\t%s\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.6f\t%.6f\t%.3f\t%lu\t%.3f\t%.3f\t%s\n",
+    fprintf(f, "variant\t%u\t%s\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.6f\t%.6f\t%.3f\t%lu\t%.3f\t%.3f\t%.4f\t%s\n",
             lane, v->status, v->samples, v->wait_s * 1e3, v->pipeline_s * 1e3, v->check_s * 1e3, v->warmup_s * 1e3,
             v->measure_s * 1e3, v->store_s * 1e3, v->warm_last_s * 1e3, v->median_s * 1e3, v->gap_s * 1e3, v->seq,
-            v->ready_s * 1e3, v->taken_s * 1e3, v->config);
+            v->ready_s * 1e3, v->taken_s * 1e3, v->check_run_s * 1e3, v->config);
 }

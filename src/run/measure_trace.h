@@ -6,14 +6,15 @@
  *     one warm-up batch: its end in ms from the warm-up's start, its ms per dispatch, and how long the queue had
  *     idled before the warm-up began
  *   variant  lane  status  samples  wait_ms  pipeline_ms  check_ms  warmup_ms  measure_ms  store_ms
- *            warm_last_ms  median_ms  gap_ms  seq  ready_ms  taken_ms  config
+ *            warm_last_ms  median_ms  gap_ms  seq  ready_ms  taken_ms  check_run_ms  config
  *     one variant done: how long its lane waited for it to be prepared, its pipeline's creation (on a worker),
  *     checked run, warm-up, whole measurement (warm-up included) and the rows written for it; the last warm-up
  *     batch's and the samples' median ms per dispatch (the samples well below the warm-up's end: it ended early);
  *     how long the GPU had idled (since this lane's last submission finished) when its checked run began; its
  *     place in proposal order (0 first), and when, in ms from the search's start, its preparation ended and its
  *     lane took it to measure (lines come in measuring order: a seq out of order is a variant measured ahead of
- *     one still being prepared)
+ *     one still being prepared); the checked run's one dispatch in ms (nan: not timed), what its first dispatch
+ *     cost against the samples' median (first_dispatch.h)
  * Lines of several lanes interleave whole. Nothing here decides anything. */
 #ifndef VKAT_MEASURE_TRACE_H
 #define VKAT_MEASURE_TRACE_H
@@ -47,6 +48,7 @@ typedef struct vkat_measure_trace_variant {
     double gap_s;                 /* the GPU's idle time before the checked run */
     unsigned long seq;            /* proposal order */
     double ready_s, taken_s;      /* from the search's start: preparation done, taken to measure */
+    double check_run_s;           /* the checked run's one dispatch (NAN: not timed) */
 } vkat_measure_trace_variant;
 void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_trace_variant *v);
 

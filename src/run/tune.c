@@ -10,7 +10,9 @@
 #include "measured_spirv.h"
 #include "search.h"
 #include "build.h"
+#include "busy.h"
 #include "descriptors.h"
+#include "first_dispatch.h"
 #include "measure_trace.h"
 #include "shader_sources.h"
 #include "sequence.h"
@@ -149,6 +151,7 @@ typedef struct job {
     /* on the measuring thread, for the trace (measure_trace.h) */
     double t_wait, t_check, t_warmup, t_measure, t_store, warm_last;
     double gap; /* how long the GPU had idled when the checked run began */
+    double check_run; /* the checked run's dispatch, seconds (NAN: not timed) */
     uint32_t samples;
     unsigned long seq;      /* proposal order, from 0 */
     double t_ready, t_taken; /* preparation done; taken by the measuring thread (vkat_now) */
@@ -188,6 +191,10 @@ typedef struct run_ctx {
     int started, stopping;
     unsigned queued, in_flight;
     pthread_cond_t cv;
+    /* on the measuring thread: the GPU's stretch of load (busy.h) and what its first dispatches cost
+     * (first_dispatch.h) */
+    vkat_busy busy;
+    vkat_first_dispatch first;
 } run_ctx;
 
 /* The search over all lanes: the driver's hooks (search_run.c) run on the caller's thread, measurements on the
@@ -225,6 +232,11 @@ struct search_ctx {
     /* VKAT_PIPELINE_STRIP_DEBUG=1: the driver gets the module without its debug names (the SPIR-V stored, hashed and
      * exported keeps them); a measurement of the driver's creation time, not a default (session 8, #22). */
     int strip_debug;
+    /* VKAT_WARMUP_BUSY_GAP: the longest idle after which a lane kept busy needs no minimum warm-up (busy.h; 0 or
+     * negative: every variant gets it). VKAT_RACE_CONFIRM=1: every cut by the checked run takes its confirming
+     * dispatch, as in session 9 (first_dispatch.h). */
+    double busy_gap_s;
+    int always_confirm;
     /* The best full measurement so far, as the lanes measure it (guarded by `lock`): with out-of-order measuring it
      * can be ahead of the results reported in proposal order, and the progress shows it as soon as it exists. */
     double measured_best_s;
@@ -704,6 +716,17 @@ static void row_set_timing(vkat_row *row, const vkat_timing *tm, const vkat_laun
     row->gbps = launch->bytes > 0 && tm->median_s > 0 ? launch->bytes / tm->median_s * 1e-9 : 0;
 }
 
+/* The minimum warm-up is waived for a variant whose lane kept its GPU busy for at least that long (busy.h), unless
+ * the warm-up is fixed (--warmup-min equal to --warmup: asked for as it is) or has no minimum anyway. */
+static int busy_waives_minimum(run_ctx *c, const vkat_timing_opts *to)
+{
+    vkat_timing_opts o = vkat_timing_defaults(to);
+    if (!(o.min_warmup_s > 0) || o.min_warmup_s >= o.warmup_s)
+        return 0;
+    vkat_busy_idle(&c->busy, vkat_workspace_idle_s(c->ws), c->search->busy_gap_s); /* the check's host side */
+    return vkat_busy_warm(&c->busy, o.min_warmup_s, c->search->busy_gap_s);
+}
+
 /* A variant the checked run alone raced out (vkat_race_check_cut). A driver that compiles at the first dispatch
  * (lavapipe) puts its compile into that dispatch, so one more dispatch, right after, must agree: the row holds
  * that one as its one sample. 1 when cut. */
@@ -713,14 +736,17 @@ static int cut_by_check(run_ctx *c, job *j, double run_s)
     double bound = vkat_race_bound_get(&sc->bound);
     if (!vkat_race_check_cut(&sc->race, bound, run_s, j->gap))
         return 0;
-    double again = NAN;
-    vkat_error ignored = {0}; /* a failure here is the measurement's to meet and report */
-    if (vkat_kernel_run_timed(j->kernel, j->launch.groups, j->launch.push,
-                              c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, &again,
-                              &ignored) != VKAT_OK ||
-        !vkat_race_check_cut(&sc->race, bound, again, 0))
-        return 0;
-    run_s = again;
+    if (sc->always_confirm || !vkat_first_dispatch_enough(&c->first, run_s, sc->race.check_factor, bound)) {
+        double again = NAN;
+        vkat_error ignored = {0}; /* a failure here is the measurement's to meet and report */
+        if (vkat_kernel_run_timed(j->kernel, j->launch.groups, j->launch.push,
+                                  c->opts->run_timeout_ns ? c->opts->run_timeout_ns : 10000000000ull, &again,
+                                  &ignored) != VKAT_OK ||
+            !vkat_race_check_cut(&sc->race, bound, again, 0))
+            return 0;
+        vkat_busy_ran(&c->busy, again);
+        run_s = again;
+    }
     vkat_row *row = &j->row;
     row->status = VKAT_STATUS_RACED;
     row->race_bound_s = bound;
@@ -750,8 +776,11 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
         j->gap = vkat_workspace_idle_s(c->ws);
         double t0 = vkat_now(), run_s = NAN;
+        vkat_busy_idle(&c->busy, j->gap, c->search->busy_gap_s);
         r = checked_run(c, j->kernel, &j->launch, j->env, row, &run_s, &verr);
         double t1 = vkat_now();
+        j->check_run = run_s;
+        vkat_busy_ran(&c->busy, run_s - c->first.excess_s); /* what a first dispatch adds is not the kernel's load */
         t->check += t1 - t0;
         j->t_check = t1 - t0;
         t->checked++;
@@ -767,6 +796,10 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
              * configuration at 82 TOPS instead of 310 (issue #21, records/session6-issue-21.md). So every
              * variant is warmed up until its own times stop falling (bench.c, warmup.h), up to --warmup. */
             vkat_timing_opts to = c->opts->timing; /* zero fields: bench.c's defaults */
+            if (busy_waives_minimum(c, &to)) {
+                to.min_warmup_s = -1; /* none: the warm-up still runs until the times stop falling */
+                t->warmup_busy++;
+            }
             vkat_measure_trace_ctx trace = {c->search->trace, (unsigned)(c - c->search->lanes), row->config};
             if (trace.file) {
                 to.warmup_trace = vkat_measure_trace_batch;
@@ -796,6 +829,10 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
                          tm.samples, rc.cut_lower * 1e3, rc.cut_bound * 1e3);
             } else if (r == VKAT_OK) {
                 vkat_race_bound_offer(&c->search->bound, &c->search->race, tm.median_s, tm.mad_s);
+            }
+            if (r == VKAT_OK) {
+                vkat_first_dispatch_note(&c->first, run_s, tm.median_s, j->gap, c->search->race.check_gap_s);
+                vkat_busy_ran(&c->busy, j->t_measure); /* warm-up and samples: batches back to back */
             }
             if (r == VKAT_OK)
                 row_set_timing(row, &tm, &j->launch, c->space->tensor);
@@ -827,6 +864,7 @@ static vkat_result rebuild_device(run_ctx *c, vkat_pool *pool, vkat_error *err)
         vkat_pool_redo(pool, i);
     }
     teardown_device(c);
+    c->busy.load_s = 0; /* a new device: its load starts again */
     vkat_result r = setup_device(c, err);
     vkat_pool_resume(pool);
     return r;
@@ -964,6 +1002,7 @@ static void lane_measure(run_ctx *c, job *j)
     snprintf(pending.reason, sizeof pending.reason, "the process ended while this variant was running%s%s",
              c->opts->claim ? " " : "", c->opts->claim ? c->opts->claim : "");
     j->t_check = j->t_warmup = j->t_measure = j->warm_last = j->gap = 0;
+    j->check_run = NAN;
     j->samples = 0;
     double t0 = vkat_now();
     j->fatal = vkat_store_put(c->store, &pending, &j->fatal_error);
@@ -1003,7 +1042,8 @@ static void lane_measure(run_ctx *c, job *j)
         vkat_measure_trace_variant v = {vkat_status_name(j->row.status), j->row.config, j->samples, j->t_wait,
                                         j->t_pipeline, j->t_check, j->t_warmup, j->t_measure, j->t_store,
                                         j->warm_last, j->samples ? j->row.median_s : 0, j->gap, j->seq,
-                                        j->t_ready - c->search->start, j->t_taken - c->search->start};
+                                        j->t_ready - c->search->start, j->t_taken - c->search->start,
+                                        j->check_run};
         vkat_measure_trace_variant_line(c->search->trace, (unsigned)(c - c->search->lanes), &v);
     }
     if (j->fatal != VKAT_OK)
@@ -1312,6 +1352,7 @@ static void add_lane_times(vkat_tune_times *to, const vkat_tune_times *t)
     to->warmup += t->warmup;
     to->warmup_capped += t->warmup_capped;
     to->warmup_retaken += t->warmup_retaken;
+    to->warmup_busy += t->warmup_busy;
     to->wait += t->wait;
     to->store += t->store;
 }
@@ -1369,6 +1410,10 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     const char *check = getenv("VKAT_RACE_CHECK_FACTOR"); /* the checked run's cut (race.h); negative: off */
     if (check && *check)
         sc.race.check_factor = atof(check);
+    const char *busy = getenv("VKAT_WARMUP_BUSY_GAP");
+    sc.busy_gap_s = busy && *busy ? atof(busy) : VKAT_BUSY_GAP_DEFAULT;
+    const char *confirm = getenv("VKAT_RACE_CONFIRM");
+    sc.always_confirm = confirm && *confirm && strcmp(confirm, "0");
     const char *strip = getenv("VKAT_PIPELINE_STRIP_DEBUG");
     sc.strip_debug = strip && *strip && strcmp(strip, "0");
     vkat_strategy *strategy = NULL;
