@@ -2,10 +2,11 @@
 // VK_NVX_binary_import (issue 21: what asynchronous staging is worth, on the same device and API as the Vulkan
 // kernels).
 //
-//   nvx_gemm MODULE FUNCTION M N K [BN [REPS]]
+//   nvx_gemm MODULE FUNCTION M N K [BN [REPS [SMEM]]]
 //
 // FUNCTION takes (const half *A, const half *B, float *C, int M, int N, int K): C = A B with A M x K and B K x N
-// row-major fp16, C fp32, in blocks of BN (default 128, the kernel's own) threads over a (N / BN) x (M / 128) grid. A and B hold uniform values in
+// row-major fp16, C fp32, in blocks of BN (default 128, the kernel's own) threads over a (N / BN) x (M / 128) grid,
+// with SMEM bytes of dynamic shared memory (default 0; nvx_gemm.cu built with DYN = 1 needs its stages' size). A and B hold uniform values in
 // [-1, 1) rounded to fp16 (a fixed seed), uploaded to device-local buffers. One submission warms up (0.3 s of
 // launches, so the clocks ramp as the tuner's warm-up lets them), then REPS (default 51) launches are timed each
 // between two timestamps; prints the median and the minimum in ms and TFLOP/s (2 M N K per launch). C is then
@@ -67,9 +68,10 @@ int main(int argc, char **argv)
         return 2;
     }
     int M = atoi(argv[3]), N = atoi(argv[4]), K = atoi(argv[5]), bn = argc > 6 ? atoi(argv[6]) : 128;
-    int reps = argc > 7 ? atoi(argv[7]) : 51;
-    if (M <= 0 || N <= 0 || K <= 0 || bn <= 0 || M % 128 || bn % 64 || N % bn || K % 32 || reps < 1) {
-        fprintf(stderr, "nvx_gemm: M must be a positive multiple of 128, BN of 64, N of BN, K of 32, REPS at least 1\n");
+    int reps = argc > 7 ? atoi(argv[7]) : 51, smem = argc > 8 ? atoi(argv[8]) : 0;
+    if (M <= 0 || N <= 0 || K <= 0 || bn <= 0 || M % 128 || bn % 64 || N % bn || K % 32 || reps < 1 || smem < 0) {
+        fprintf(stderr, "nvx_gemm: M must be a positive multiple of 128, BN of 64, N of BN, K of 32, REPS at least 1, "
+                        "SMEM at least 0\n");
         return 2;
     }
     NvxDevice d;
@@ -103,6 +105,7 @@ int main(int argc, char **argv)
     li.gridDimZ = 1;
     li.blockDimX = (uint32_t)bn; // 2 x BN / 64 warps
     li.blockDimY = li.blockDimZ = 1;
+    li.sharedMemBytes = (uint32_t)smem;
     li.paramCount = 6;
     li.pParams = params;
 

@@ -9,7 +9,11 @@
 // 64 x 64 per block. M a multiple of 128, N of BN, K of 32; blocks of 2 * BN / 64 warps over (N / BN) x (M / 128).
 // All of a block's stages live in the 48 KiB of static shared memory (a larger dynamic allocation needs
 // cuFuncSetAttribute, which a Vulkan launch does not reach): STAGES * (128 + BN) * 64 bytes.
-//   nvcc -arch=sm_90 -ptx [-DSTAGES=2] [-DBN=256] -o nvx_gemm.ptx bench/isolate/nvx_gemm.cu     (or -cubin)
+// Experiments (not yet measured; results wrong by design, so nvx_gemm's check fails and its time is the figure):
+// ISO = 1 drops the K loop's cp.async loads (every step multiplies a stage filled before the loop again), ISO = 2 also
+// its waits and barriers, as cmgemm.comp.in's ISO does for the Vulkan kernel. DYN = 1 puts the stages in dynamic
+// shared memory, sized by the launch (nvx_gemm's SMEM argument), to try more than 48 KiB of them.
+//   nvcc -arch=sm_90 -ptx [-DSTAGES=2] [-DBN=256] [-DISO=1] [-DDYN=1] -o nvx_gemm.ptx bench/isolate/nvx_gemm.cu (or -cubin)
 #include <cuda_fp16.h>
 
 #define BM 128
@@ -22,6 +26,12 @@
 #endif
 #define THREADS (BN / 64 * 2 * 32)
 #define GROUP 8 // tile rows per group of the block order, so that blocks running at once share A and B in L2
+#ifndef ISO
+#define ISO 0
+#endif
+#ifndef DYN
+#define DYN 0
+#endif
 
 static __device__ __forceinline__ void cp16(unsigned dst, const void *src)
 {
@@ -34,7 +44,11 @@ static __device__ __forceinline__ unsigned b_off(int r, int c) { return (r * (BN
 extern "C" __global__ void __launch_bounds__(THREADS, 256 / THREADS)
     gemm_f16(const half *__restrict__ A, const half *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
+#if DYN
+    extern __shared__ __align__(128) unsigned char smem[]; // STAGES * (BM * BK + BK * BN) * 2 bytes, from the launch
+#else
     __shared__ __align__(128) unsigned char smem[STAGES * (BM * BK + BK * BN) * 2];
+#endif
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp / (BN / 64), wn = warp % (BN / 64);
     const int GX = N / BN, GY = M / BM, id = blockIdx.y * GX + blockIdx.x;
     const int first = id / (GROUP * GX) * GROUP, rows = min(GY - first, GROUP);
@@ -71,13 +85,24 @@ extern "C" __global__ void __launch_bounds__(THREADS, 256 / THREADS)
             load(s, s);
         asm volatile("cp.async.commit_group;\n" ::);
     }
+#if ISO >= 1
+    asm volatile("cp.async.wait_group 0;\n" ::); // the stages filled before the loop stand in for every tile
+    __syncthreads();
+#endif
     for (int kt = 0; kt < KT; kt++) {
+#if ISO == 0
         asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2)); // tile kt has landed (this thread's part)
         __syncthreads(); // everyone's part, and everyone is done with the stage refilled next
         if (kt + STAGES - 1 < KT)
             load((kt + STAGES - 1) % STAGES, kt + STAGES - 1);
         asm volatile("cp.async.commit_group;\n" ::);
         const unsigned sa = base + (kt % STAGES) * STG, sb = sa + ASZ;
+#else
+#if ISO == 1
+        __syncthreads(); // the loop's barrier stays
+#endif
+        const unsigned sa = base + (kt % (STAGES - 1)) * STG, sb = sa + ASZ;
+#endif
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             unsigned a[4][4], b[8][2];
