@@ -345,6 +345,32 @@ for iso in 0 4 5; do
     done
 done
 
+# Fragments straight from the buffer (AG, BG; records/session10-issue-21-gemm.md): each way compiles, valid under the
+# H200's limits, for both B layouts (B's fragments read row-major from a K x N B, column-major from an N x K one);
+# with neither operand staged the kernel has no barrier (the staged kernel has one per K step), and with AG = 2 or
+# BG = 2 the fragment loads inside the K loop outnumber the staged kernel's (tile t + 1's, issued there).
+G32X="FN=16,FK=16,WG_M=2,WG_N=2,TM=4,TN=4,BK=32,STAGES=1,PF=0,FB=0,PAD=1,SWZ=16"
+for bt in 0 1; do
+    for ab in "AG=0,BG=0" "AG=2,BG=0" "AG=0,BG=2" "AG=2,BG=2" "AG=1,BG=1" "AG=2,BG=1"; do
+        compile_h200 "compile cmgemm_iso_f16 $G32X,$ab BT=$bt" agbg "$SRC/shaders/cmgemm.comp.in" \
+            --space "$SRC/bench/isolate/cmgemm_iso_f16.ini" --config "$G32X,$ab" --problem "BT=$bt" || continue
+        barriers=$(grep -c OpControlBarrier "$T/agbg.dis")
+        loads=$(grep -c OpCooperativeMatrixLoadKHR "$T/agbg.dis")
+        case $ab in AG=0,BG=0) staged_loads=$loads ;; esac
+        if ! grep -q "OpCooperativeMatrixMulAddKHR" "$T/agbg.dis"; then
+            fail "$name" "no OpCooperativeMatrixMulAddKHR in the disassembly"
+        elif [ "$ab" = AG=2,BG=2 ] && [ "$barriers" -ne 0 ]; then
+            fail "$name" "$barriers OpControlBarrier with no operand staged"
+        elif [ "$ab" = AG=0,BG=0 ] && [ "$barriers" -eq 0 ]; then
+            fail "$name" "no OpControlBarrier in the staged kernel"
+        elif case $ab in *=2*) [ "$loads" -le "${staged_loads:-0}" ] ;; *) false ;; esac then
+            fail "$name" "$loads cooperative-matrix loads, not more than the staged kernel's ${staged_loads:-?}"
+        else
+            ok "$name"
+        fi
+    done
+done
+
 if [ $HAVE_DEVICE -eq 0 ]; then
     echo "tuning on a device: skip (no Vulkan device: vkautotune devices fails)"
     echo "$passed passed, $failed failed"
