@@ -206,7 +206,12 @@ int main(int argc, char **argv)
     }
     if (trace_dir)
         trace_dir = out; /* beside strategies.md */
-    if (!nt || !seeds || !threads || (known_after && !charge_missing)) {
+    if (known_after && !charge_missing) {
+        fprintf(stderr, "strategy_replay: --known-after needs --missing charged (free counting knows them from the "
+                        "start)\n");
+        return 2;
+    }
+    if (!nt || !seeds || !threads) {
         fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
                             "[--known-after N] [--strategies a,b] [--trace] TABLE...\n");
         return 2;
