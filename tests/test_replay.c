@@ -66,6 +66,7 @@ static void write_mostly_missing(const char *path)
  * same budget (81 % of this table is missing). Measured: 426 of 800 failed (random 636), 436 without the learned oracle
  * (search_validity.c), which is why that model has its own test below. */
 static void trace_shows_every_evaluation(const vkat_replay_table *t);
+static void known_after_is_an_oracle_from_there(const vkat_replay_table *t);
 
 static void auto_fails_less_than_random(void)
 {
@@ -96,6 +97,7 @@ static void auto_fails_less_than_random(void)
     CHECK_MSG(failed[0] * 4 < failed[1] * 3, "auto %llu, random %llu of 800 failed", (unsigned long long)failed[0],
               (unsigned long long)failed[1]);
     trace_shows_every_evaluation(t);
+    known_after_is_an_oracle_from_there(t);
     vkat_replay_free(t);
 }
 
@@ -134,6 +136,57 @@ static void trace_shows_every_evaluation(const vkat_replay_table *t)
         CHECK(seen.out_of_order == 0 && seen.strangers == 0);
         CHECK_MSG(seen.failed == st.failed && st.failed > 0, "%llu failed rows, %llu failed",
                   (unsigned long long)seen.failed, (unsigned long long)st.failed);
+    }
+}
+
+/* A run's evaluations in order: each configuration (as a number) and whether it failed. */
+typedef struct trace_log {
+    uint64_t rows, key[64];
+    int failed[64];
+} trace_log;
+
+static void log_row(void *user, uint64_t evaluation, const uint32_t *choice, double seconds, const char *origin)
+{
+    (void)origin;
+    trace_log *l = user;
+    if (evaluation != ++l->rows || l->rows > 64)
+        return;
+    uint64_t key = 0;
+    for (size_t p = 0; p < 6; p++)
+        key = key * 6 + choice[p];
+    l->key[l->rows - 1] = key;
+    l->failed[l->rows - 1] = !isfinite(seconds);
+}
+
+/* --known-after N: charged as usual for the first N evaluations (the same configurations as a plain charged run),
+ * then the table is the search's oracle, so not one later evaluation fails, where the plain run's still do. */
+static void known_after_is_an_oracle_from_there(const vkat_replay_table *t)
+{
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        trace_log plain = {0}, known = {0};
+        vkat_replay_opts po = {"auto", seed, 60, 1, 1, log_row, &plain};
+        vkat_replay_opts ko = {"auto", seed, 60, 1, 1, log_row, &known, 20};
+        vkat_search_stats ps = {0}, ks = {0};
+        uint64_t m[] = {60};
+        double at[1];
+        vkat_error err = {0};
+        CHECK(vkat_replay_run(t, &po, m, 1, at, &ps, &err) == VKAT_OK);
+        CHECK(vkat_replay_run(t, &ko, m, 1, at, &ks, &err) == VKAT_OK);
+        CHECK(plain.rows == 60 && known.rows == 60 && ks.evaluated == 60);
+        int same_start = 1, early = 0, late = 0, plain_late = 0;
+        for (size_t i = 0; i < 60; i++) {
+            if (i < 20) {
+                same_start &= plain.key[i] == known.key[i] && plain.failed[i] == known.failed[i];
+                early += known.failed[i];
+            } else {
+                late += known.failed[i];
+                plain_late += plain.failed[i];
+            }
+        }
+        CHECK(same_start);
+        CHECK_MSG(early > 0 && late == 0 && plain_late > 0, "seed %llu: %d failed before 20, %d after (plain %d)",
+                  (unsigned long long)seed, early, late, plain_late);
+        CHECK(ks.failed == (uint64_t)early);
     }
 }
 

@@ -467,11 +467,18 @@ typedef struct replay_run {
     uint64_t completed;
 } replay_run;
 
+/* Whether missing configurations are known yet: never when charged, unless opts->known_after has passed. */
+static int missing_known(const replay_run *rr)
+{
+    return !rr->charge_missing || (rr->opts->known_after && rr->completed >= rr->opts->known_after);
+}
+
 static int run_check(void *user, const uint32_t *choice)
 {
     replay_run *rr = user;
-    return rr->charge_missing ? 1 : oracle((void *)rr->t, choice); /* charged: a missing one fails when evaluated */
+    return missing_known(rr) ? oracle((void *)rr->t, choice) : 1; /* charged: a missing one fails when evaluated */
 }
+
 
 static vkat_result run_submit(void *user, const uint32_t *choice)
 {
@@ -495,8 +502,9 @@ static vkat_result run_complete(void *user, uint32_t *choice, double *seconds, i
     *resumed = 0;
     if (!vkat_replay_lookup(rr->t, choice, seconds))
         *seconds = INFINITY;
+    rr->completed++;
     if (rr->opts->trace)
-        rr->opts->trace(rr->opts->trace_user, ++rr->completed, choice, *seconds,
+        rr->opts->trace(rr->opts->trace_user, rr->completed, choice, *seconds,
                         vkat_strategy_origin(rr->strategy, choice));
     return VKAT_OK;
 }
@@ -512,8 +520,15 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
                             size_t mark_count, double *best_at, vkat_search_stats *stats, vkat_error *err)
 {
     vkat_search_space sp = vkat_replay_space(t);
-    if (opts->charge_missing)
+    replay_run rr = {t, opts->charge_missing, NULL, 0, 0, opts->window ? opts->window : 1, marks, mark_count,
+                     best_at, 0, opts, NULL, 0};
+    if (opts->charge_missing) {
         sp.valid = NULL; /* nothing is known of a configuration before it is evaluated */
+        if (opts->known_after) {
+            sp.valid = run_check; /* everything plausible until then, the table after */
+            sp.valid_ctx = &rr;
+        }
+    }
     vkat_strategy *s = NULL;
     vkat_search_stats local = {0};
     if (!stats)
@@ -521,8 +536,7 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     vkat_result r = vkat_strategy_create(opts->strategy ? opts->strategy : "auto", &sp, opts->seed, &s, err);
     if (r != VKAT_OK)
         return r;
-    replay_run rr = {t, opts->charge_missing, NULL, 0, 0, opts->window ? opts->window : 1, marks, mark_count,
-                     best_at, 0, opts, s, 0};
+    rr.strategy = s;
     if (!(rr.queue = calloc(rr.window * (t->param_count ? t->param_count : 1), sizeof *rr.queue))) {
         vkat_strategy_destroy(s);
         return nomem(err);

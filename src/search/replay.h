@@ -43,6 +43,11 @@ typedef struct vkat_replay_opts {
      * (vkat_strategy_origin). A diagnostic of where a search's evaluations go (strategy_replay --trace). */
     void (*trace)(void *user, uint64_t evaluation, const uint32_t *choice, double seconds, const char *origin);
     void *trace_user;
+    /* Optional, with charge_missing: 0 = off; N = after N evaluations the search is given the table as its
+     * validity oracle (missing configurations are then ruled out free, as with charge_missing 0). A diagnostic,
+     * not a strategy: the most any validity model learned from the first N evaluations could give, since none can
+     * beat knowing the answer (strategy_replay --known-after). */
+    uint64_t known_after;
 } vkat_replay_opts;
 
 /* vkat_replay_missing_name is public: include/vkautotune.h. */
