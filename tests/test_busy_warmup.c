@@ -5,6 +5,7 @@
 #include "busy.h"
 #include "first_dispatch.h"
 #include "test.h"
+#include "test_device_space.h"
 #include "tune.h"
 
 #include <math.h>
@@ -104,21 +105,11 @@ static int run(const vkat_space *space, vkat_instance *inst, uint32_t dev, const
 
 static void test_runs(void)
 {
-    vkat_error err = {0};
     vkat_instance *inst;
-    if (vkat_instance_create(&inst, &err) != VKAT_OK) {
-        fprintf(stderr, "skipping the runs: no Vulkan device (%s)\n", err.message);
-        return;
-    }
-    uint32_t dev, n;
-    CHECK(vkat_select_devices(inst, NULL, &dev, 1, &n, &err) == VKAT_OK);
+    uint32_t dev;
     vkat_space *space;
-    vkat_result r = vkat_space_load(VKAT_SOURCE_DIR "/tests/data/tune/race.ini", &space, &err);
-    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
-    if (r != VKAT_OK) {
-        vkat_instance_destroy(inst);
+    if (!test_open_device_space(VKAT_SOURCE_DIR "/tests/data/tune/race.ini", "the runs", &inst, &dev, &space))
         return;
-    }
     char tmp[] = "/tmp/vkat-test-busy-XXXXXX";
     CHECK(mkdtemp(tmp) != NULL);
 

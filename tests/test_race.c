@@ -5,6 +5,7 @@
  * racing and measures them again without it. */
 #include "race.h"
 #include "test.h"
+#include "test_device_space.h"
 #include "tune.h"
 
 #include <unistd.h>
@@ -114,21 +115,12 @@ static void count_progress(void *user, const vkat_tune_progress *p)
 
 static void test_runs(void)
 {
-    vkat_error err = {0};
     vkat_instance *inst;
-    if (vkat_instance_create(&inst, &err) != VKAT_OK) {
-        fprintf(stderr, "skipping the racing runs: no Vulkan device (%s)\n", err.message);
-        return;
-    }
-    uint32_t dev, n;
-    CHECK(vkat_select_devices(inst, NULL, &dev, 1, &n, &err) == VKAT_OK);
+    uint32_t dev;
     vkat_space *space;
-    vkat_result r = vkat_space_load(VKAT_SOURCE_DIR "/tests/data/tune/race.ini", &space, &err);
-    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
-    if (r != VKAT_OK) {
-        vkat_instance_destroy(inst);
+    if (!test_open_device_space(VKAT_SOURCE_DIR "/tests/data/tune/race.ini", "the racing runs", &inst, &dev, &space))
         return;
-    }
+    vkat_error err = {0};
     char tmp[] = "/tmp/vkat-test-race-XXXXXX";
     CHECK(mkdtemp(tmp) != NULL);
     char full_db[256], race_db[256];
