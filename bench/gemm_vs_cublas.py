@@ -39,13 +39,14 @@ tiny skinny one) with a budget of 5, for trying the script on lavapipe, where th
 skipped (the table says why).
 """
 import argparse
-import configparser
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
+
+from space_ini import read_space, starts_for_space
 
 TEMPLATES = [  # name, dtype, template, space
     ("sgemm", "fp32", "shaders/sgemm.comp.in", "spaces/sgemm.ini"),
@@ -85,11 +86,8 @@ def tune(args, template, space, problem, bt=None):
         cmd += ["--device", args.device]
     if args.warm_start:
         cmd += ["--warm-start"]
-    params = space_params(os.path.join(args.src, space))
-    for start in args.start or []:
-        config = start_for_space(start, space, params)
-        if config:
-            cmd += ["--start", config]
+    for config in starts_for_space(args.start, os.path.join(args.src, space)):
+        cmd += ["--start", config]
     out = subprocess.run(cmd, capture_output=True, text=True)
     line = " ".join(cmd)
     if out.returncode != 0:
@@ -99,33 +97,6 @@ def tune(args, template, space, problem, bt=None):
         return json.loads(out.stdout)[0], line
     except (ValueError, IndexError) as e:
         return {"error": "unreadable --json output (%s)" % e}, line
-
-
-def read_space(space):
-    """A space file as configparser reads it (the same INI dialect vkautotune reads: ';' and '#' comments)."""
-    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), comment_prefixes=(";", "#"), strict=False,
-                                   interpolation=None)
-    cp.optionxform = str
-    cp.read(space)
-    return cp
-
-
-def space_params(space):
-    """The names of the space's [params]: a --start configuration goes to the spaces it names exactly."""
-    return set(read_space(space)["params"])
-
-
-def start_for_space(start, space, params):
-    """The configuration of a --start that goes to `space`, or None. 'SPACE:CONFIG' goes only to the space of that
-    file name (spaces/SPACE.ini: two spaces with the same parameters but other values, e.g. the fp16 and int8
-    split-K ones); a plain CONFIG to every space whose parameters are exactly the ones it names."""
-    target, sep, config = start.partition(":")
-    if not sep:
-        target, config = None, start
-    elif target != os.path.splitext(os.path.basename(space))[0]:
-        return None
-    names = {kv.split("=", 1)[0].strip() for kv in config.split(",")}
-    return config if target or names == params else None
 
 
 def kernel_name(space):

@@ -17,13 +17,14 @@ peaks` measures in the same run (kernels on cooperative matrices, of their input
 SDPA's FlashAttention-2 and cuDNN backends timed in the same run on the same inputs.
 """
 import argparse
-import configparser
 import datetime
 import json
 import os
 import statistics
 import subprocess
 import sys
+
+import space_ini
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -63,11 +64,13 @@ def torch_dtype(torch, space):
     return {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[kind_dtype(space)[1]]
 
 
+def space_path(space):
+    """spaces/SPACE.ini of this checkout."""
+    return os.path.join(ROOT, "spaces", space + ".ini")
+
+
 def read_space(space):
-    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), comment_prefixes=(";", "#"), strict=False)
-    cp.optionxform = str
-    cp.read(os.path.join(ROOT, "spaces", space + ".ini"))
-    return cp
+    return space_ini.read_space(space_path(space))
 
 
 def space_info(space, cpu, override):
@@ -81,12 +84,6 @@ def space_info(space, cpu, override):
         prob.update(override)
     metrics = dict(cp["metrics"]) if cp.has_section("metrics") else {}
     return prob, metrics
-
-
-def space_params(space):
-    """The names of the space's [params]: a --start configuration goes to the spaces it names exactly."""
-    cp = read_space(space)
-    return set(cp["params"].keys()) if cp.has_section("params") else set()
 
 
 def uses_coopmat(space):
@@ -127,7 +124,7 @@ def evaluate(expr, prob):
 
 def tune(args, space, template, override):
     cmd = [args.binary, os.path.join(ROOT, "shaders", template + ".comp.in"), "--space",
-           os.path.join(ROOT, "spaces", space + ".ini"), "--budget", str(args.budget), "--db", args.db, "--json"]
+           space_path(space), "--budget", str(args.budget), "--db", args.db, "--json"]
     if override and not args.cpu_shapes:
         cmd += ["--problem", ",".join("%s=%d" % kv for kv in override.items())]
     if args.warmup:
@@ -136,10 +133,8 @@ def tune(args, space, template, override):
         cmd += ["--repetitions", str(args.repetitions)]
     if args.check_on:
         cmd += ["--check-on", args.check_on]
-    params = space_params(space)
-    for start in args.start or []:
-        if {kv.split("=", 1)[0].strip() for kv in start.split(",")} == params:
-            cmd += ["--start", start]
+    for config in space_ini.starts_for_space(args.start, space_path(space)):
+        cmd += ["--start", config]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         return None, "vkautotune exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
@@ -352,7 +347,7 @@ def main():
                          "is already one fused SDPA kernel)")
     ap.add_argument("--start", action="append", metavar="CONFIG",
                     help="vkautotune --start (repeatable): measured first by the searches of every space whose "
-                         "parameters it names exactly")
+                         "parameters it names exactly; SPACE:CONFIG goes to spaces/SPACE.ini only")
     ap.add_argument("--refresh-peaks", action="store_true",
                     help="measure the tensor-core peaks again (vkautotune peaks --refresh) rather than take --db's "
                          "cache")
