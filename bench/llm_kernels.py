@@ -15,6 +15,13 @@ Without torch (or without CUDA) the PyTorch columns are left empty with a note. 
 Attention prefill gets a second table: vkautotune's TFLOP/s, its fraction of the tensor-core peak that `vkautotune
 peaks` measures in the same run (kernels on cooperative matrices, of their input type with fp32 accumulation), and
 SDPA's FlashAttention-2 and cuDNN backends timed in the same run on the same inputs.
+
+The ratio to FlashAttention-2 is taken over rounds (--baseline-rounds, default 5), because one timing of it moved by
+9-11% within one call (session 10): each round times SDPA's backends (a time-based warm-up, then samples of 10
+back-to-back calls between two CUDA events, as vkautotune times batches of dispatches, so no host gap between calls
+is counted) and measures vkautotune's best configuration again (a fresh database, that configuration alone), in
+alternating order. The table gives the median of the rounds with their range, and the median of the rounds' paired
+ratios with theirs. --baseline-rounds 0: one SDPA timing after the search, against the search's figure.
 """
 import argparse
 import datetime
@@ -23,6 +30,8 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 import space_ini
 
@@ -146,6 +155,34 @@ def tune(args, space, template, override):
     return run, None
 
 
+def remeasure(args, space, template, override, config, db):
+    """vkautotune's median ms of one configuration, measured again in a fresh database `db` (None if it fails)."""
+    again = argparse.Namespace(**vars(args))
+    again.budget, again.db, again.start = "1", db, ["%s:%s" % (space, config)]
+    run, _ = tune(again, space, template, override)
+    return run["best"][0]["median_ms"] if run else None
+
+
+def prefill_rounds(args, torch, space, template, override, prob, config):
+    """args.baseline_rounds rounds of [vkautotune's `config` measured again (None without a config), SDPA's backends
+    timed]: [(ms or None, {backend: ms or reason})]. The order alternates, so that neither side always runs first."""
+    rounds = []
+    with tempfile.TemporaryDirectory(prefix="llm_rounds") as tmp:
+        for i in range(args.baseline_rounds):
+            def ours():
+                return remeasure(args, space, template, override, config,
+                                 os.path.join(tmp, "round%d.db" % i)) if config else None
+            ms = ours() if i % 2 == 0 else None
+            backends = sdpa_backends(torch, space, prob, time_cuda_steady)
+            if i % 2:
+                ms = ours()
+            rounds.append((ms, backends))
+            print("  round %d: vkautotune %s ms, %s" % (i + 1, fmt(ms, ".4f") or "-", ", ".join(
+                "%s %s" % (n, fmt(t, ".4f") if isinstance(t, float) else "-") for n, t in backends.items())),
+                file=sys.stderr, flush=True)
+    return rounds
+
+
 # ---- PyTorch side ---------------------------------------------------------------------------------------------
 
 def torch_setup():
@@ -171,6 +208,49 @@ def time_cuda(torch, fn, reps=50, warm=10):
         b.synchronize()
         times.append(a.elapsed_time(b))
     return statistics.median(times)
+
+
+def time_cuda_steady(torch, fn, calls=10, samples=20, warm_s=0.3):
+    """Milliseconds per call of fn: the median of `samples` samples, each `calls` back-to-back calls between two CUDA
+    events, all queued before one synchronize, so the GPU never waits for the host between calls (as vkautotune's
+    batches of dispatches); after a warm-up of at least warm_s seconds of calls, so the clocks are up."""
+    t0, n = time.perf_counter(), 0
+    while n < 10 or (time.perf_counter() - t0 < warm_s and n < 100000):
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+        n += calls
+    events = []
+    for _ in range(samples):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(calls):
+            fn()
+        b.record()
+        events.append((a, b))
+    torch.cuda.synchronize()
+    return statistics.median(a.elapsed_time(b) / calls for a, b in events)
+
+
+def spread(values):
+    """(median, least, greatest) of a non-empty list of numbers."""
+    return statistics.median(values), min(values), max(values)
+
+
+def round_summary(rounds):
+    """The rounds of one prefill row, [(vkautotune ms or None, {backend: ms or reason})], summarised: {'ms': spread of
+    vkautotune's ms, backend: {'ms': spread of its ms, 'ratio': spread of the paired ratios backend ms / vkautotune
+    ms over the rounds that have both}, or a backend's reason (str) when no round timed it}."""
+    ours = [r[0] for r in rounds if r[0]]
+    out = {"ms": spread(ours) if ours else None, "rounds": len(rounds)}
+    for name in dict.fromkeys(n for _, b in rounds for n in b):
+        times = [b[name] for _, b in rounds if isinstance(b.get(name), float)]
+        if not times:
+            out[name] = next(b[name] for _, b in rounds if name in b)
+            continue
+        ratios = [b[name] / o for o, b in rounds if o and isinstance(b.get(name), float)]
+        out[name] = {"ms": spread(times), "ratio": spread(ratios) if ratios else None}
+    return out
 
 
 def torch_op(torch, space, p):
@@ -249,10 +329,10 @@ def rmsnorm_composite(torch, space, p):
     return ms
 
 
-def sdpa_backends(torch, space, p):
-    """scaled_dot_product_attention timed with each backend PyTorch has for these inputs: {name: ms or reason}.
-    FLASH_ATTENTION is PyTorch's FlashAttention-2 (mma.sync tensor-core instructions, the class Vulkan's cooperative
-    matrices reach on NVIDIA); CUDNN_ATTENTION may use Hopper's wgmma, which Vulkan does not expose."""
+def sdpa_backends(torch, space, p, timer=time_cuda):
+    """scaled_dot_product_attention timed (by `timer`) with each backend PyTorch has for these inputs: {name: ms or
+    reason}. FLASH_ATTENTION is PyTorch's FlashAttention-2 (mma.sync tensor-core instructions, the class Vulkan's
+    cooperative matrices reach on NVIDIA); CUDNN_ATTENTION may use Hopper's wgmma, which Vulkan does not expose."""
     try:
         from torch.nn.attention import SDPBackend, sdpa_kernel
     except ImportError as e:
@@ -267,7 +347,7 @@ def sdpa_backends(torch, space, p):
             continue
         try:
             with sdpa_kernel(backend):
-                out[name] = time_cuda(torch, lambda: F.scaled_dot_product_attention(q, k, v, **kw))
+                out[name] = timer(torch, lambda: F.scaled_dot_product_attention(q, k, v, **kw))
         except RuntimeError as e:  # the backend refuses these inputs on this device: report why
             out[name] = str(e).splitlines()[0][:120]
     del q, k, v
@@ -307,24 +387,49 @@ def fmt(v, spec):
     return "" if v is None else format(v, spec)
 
 
+def fmt_spread(v, spec, scale=None):
+    """'median (least-greatest)' of a spread, each value through scale (e.g. ms -> TFLOP/s, which swaps the ends)."""
+    if v is None:
+        return ""
+    med, lo, hi = (scale(x) for x in v) if scale else v
+    lo, hi = min(lo, hi), max(lo, hi)
+    return "%s (%s-%s)" % (format(med, spec), format(lo, spec), format(hi, spec))
+
+
 def prefill_table(prefill, peaks):
-    """Markdown lines: attention prefill against the tensor-core peak and SDPA's backends, all from this run."""
+    """Markdown lines: attention prefill against the tensor-core peak and SDPA's backends, all from this run. With
+    rounds: each figure is the rounds' median (range); the ratios are the median (range) of the rounds' paired ones."""
     head = ["kernel", "dtype", "shape", "vkautotune ms", "TFLOP/s", "tensor-core peak", "of peak",
-            "FlashAttention-2 TFLOP/s", "x FlashAttention-2", "cuDNN TFLOP/s", "x cuDNN"]
+            "FlashAttention-2 TFLOP/s", "x FlashAttention-2", "cuDNN TFLOP/s", "x cuDNN", "rounds"]
     lines = ["", "## Attention prefill against the tensor-core peak and SDPA's backends (same run)", "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in prefill:
         peak = peaks[0](r["dtype"]) if peaks and r["coopmat"] else None
+        rate = lambda ms: r["flops"] / (ms * 1e-3) / 1e12  # noqa: E731
+        summ = r.get("summary")
+        if summ:
+            ms = summ["ms"]
+            tflops = rate(ms[0]) if ms else None
 
-        def backend(name):
-            t = r["backends"].get(name)
-            return (r["flops"] / (t * 1e-3) / 1e12, t / r["ms"] if r["ms"] else None) if isinstance(t, float) \
-                else (None, None)
-        fa2, cudnn = backend("FLASH_ATTENTION"), backend("CUDNN_ATTENTION")
-        lines.append("| " + " | ".join([
-            r["kernel"], r["dtype"], r["shape"], fmt(r["ms"], ".4f"), fmt(r["tflops"], ".1f"), fmt(peak, ".1f"),
-            fmt(r["tflops"] / peak if peak and r["tflops"] else None, ".2f"), fmt(fa2[0], ".1f"), fmt(fa2[1], ".2f"),
-            fmt(cudnn[0], ".1f"), fmt(cudnn[1], ".2f")]) + " |")
+            def backend(name):
+                b = summ.get(name)
+                if not isinstance(b, dict):
+                    return "", ""
+                return fmt_spread(b["ms"], ".1f", rate), fmt_spread(b["ratio"], ".2f")
+            cells = [fmt_spread(ms, ".4f"), fmt(tflops, ".1f")]
+            rounds = "%d" % summ["rounds"]
+        else:
+            tflops = r["tflops"]
+
+            def backend(name):
+                t = r["backends"].get(name)
+                return (fmt(rate(t), ".1f"), fmt(t / r["ms"] if r["ms"] else None, ".2f")) if isinstance(t, float) \
+                    else ("", "")
+            cells = [fmt(r["ms"], ".4f"), fmt(tflops, ".1f")]
+            rounds = "0 (the search's figure, one SDPA timing)"
+        lines.append("| " + " | ".join([r["kernel"], r["dtype"], r["shape"]] + cells + [
+            fmt(peak, ".1f"), fmt(tflops / peak if peak and tflops else None, ".2f")] +
+            list(backend("FLASH_ATTENTION")) + list(backend("CUDNN_ATTENTION")) + [rounds]) + " |")
     if peaks:
         lines += ["", "Tensor-core peak (fp32 accumulation): `%s`%s" % (
             peaks[1], "; failed: " + peaks[2] if peaks[2] else "")]
@@ -348,6 +453,10 @@ def main():
     ap.add_argument("--start", action="append", metavar="CONFIG",
                     help="vkautotune --start (repeatable): measured first by the searches of every space whose "
                          "parameters it names exactly; SPACE:CONFIG goes to spaces/SPACE.ini only")
+    ap.add_argument("--baseline-rounds", type=int, default=5, metavar="N",
+                    help="attention prefill: N rounds of SDPA's backends and vkautotune's best measured again, "
+                         "alternating; the table gives medians, ranges and paired ratios (0: one SDPA timing after "
+                         "the search, against the search's figure)")
     ap.add_argument("--refresh-peaks", action="store_true",
                     help="measure the tensor-core peaks again (vkautotune peaks --refresh) rather than take --db's "
                          "cache")
@@ -392,20 +501,32 @@ def main():
                              "vkautotune is %.2fx faster than it" % (space, composite, composite / ms))
             if kind.startswith("attention") and "flops" in metrics:
                 flops, nbytes = evaluate(metrics["flops"], prob), evaluate(metrics.get("bytes", "0"), prob)
-                backends = sdpa_backends(torch, space, prob)
-                if not kind.startswith("attention_decode"):
+                decode = kind.startswith("attention_decode")
+                summ = None
+                if decode or not args.baseline_rounds:
+                    backends = sdpa_backends(torch, space, prob)
+                else:  # prefill: rounds of SDPA's backends and vkautotune's best again (the ratio's spread)
+                    summ = round_summary(prefill_rounds(args, torch, space, template, override, prob,
+                                                        run["best"][0]["config"] if run else None))
+                    backends = {n: b["ms"][0] if isinstance(b, dict) else b for n, b in summ.items()
+                                if n not in ("ms", "rounds")}
+                if not decode:
                     prefill.append({"space": space, "kernel": kind, "dtype": dtype, "shape": shape,
                                     "tflops": tflops, "ms": ms, "coopmat": uses_coopmat(space), "flops": flops,
-                                    "backends": backends})
+                                    "backends": backends, "summary": summ})
                 for name, t in backends.items():
                     if isinstance(t, str):
                         notes.append("%s: SDPA backend %s: %s" % (space, name, t))
                     else:
                         # decode is memory-bound: its rate is bytes, prefill's is flops
-                        rate = ("%.0f GB/s" % (nbytes / (t * 1e-3) / 1e9) if kind.startswith("attention_decode")
+                        rate = ("%.0f GB/s" % (nbytes / (t * 1e-3) / 1e9) if decode
                                 else "%.1f TFLOP/s" % (flops / (t * 1e-3) / 1e12))
-                        notes.append("%s: SDPA backend %s: %.4f ms, %s%s" % (
-                            space, name, t, rate, "; vkautotune is %.2fx of it" % (t / ms) if ms else ""))
+                        ours = summ["ms"][0] if summ and summ["ms"] else ms
+                        notes.append("%s: SDPA backend %s: %.4f ms, %s%s%s" % (
+                            space, name, t, rate, "; vkautotune is %.2fx of it" % (t / ours) if ours else "",
+                            "" if not summ else "; median of %d rounds, %s ms; vkautotune %s ms; paired ratios %s" % (
+                                summ["rounds"], fmt_spread(summ[name]["ms"], ".4f"), fmt_spread(summ["ms"], ".4f"),
+                                fmt_spread(summ[name]["ratio"], ".3f"))))
         rows.append({
             "kernel": kind, "dtype": dtype, "shape": shape, "ms": ms, "gbs": gbs,
             "frac": gbs / copy_gbs if gbs and copy_gbs else None, "tflops": tflops, "eager": eager, "compile": comp,

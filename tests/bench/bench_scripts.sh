@@ -43,7 +43,7 @@ check "no search got a SPACE: prefix" sh -c '! grep -q -- "--start [a-z_0-9]*:" 
 ONLY=softmax_f16,rmsnorm_f32,layernorm_bf16,reduce_sum_f16,reduce_max_f32,xent_f16,rope_f16,swiglu_f32,transpose,attention_f32
 ONLY=$ONLY,attention_decode_f16
 PYTHONPATH="$FAKE" python3 "$SRC/bench/llm_kernels.py" --binary "$BIN" --cpu-shapes --budget 1 --only "$ONLY" \
-    --db "$T/k.db" --out "$T/llm.md" >"$T/llm.out" 2>"$T/llm.err"
+    --baseline-rounds 3 --db "$T/k.db" --out "$T/llm.md" >"$T/llm.out" 2>"$T/llm.err"
 rc=$?
 check "llm_kernels.py --cpu-shapes runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/llm.err"
@@ -56,10 +56,28 @@ check "attention is timed with SDPA's FlashAttention-2 backend" \
 check "a backend that refuses the inputs says why" grep -q "attention_f32: SDPA backend CUDNN_ATTENTION: No available" "$T/llm.md"
 check "decode attention is timed with SDPA's backends, as a bandwidth" \
     grep -q "attention_decode_f16: SDPA backend FLASH_ATTENTION: [0-9.]* ms, [0-9]* GB/s; vkautotune is" "$T/llm.md"
-# the prefill table: its rate against FlashAttention-2's in the same run; no tensor-core peak for a kernel without
+# the prefill table: its rate against FlashAttention-2's in the same run, over rounds (median (range) of vkautotune's
+# best measured again, of FlashAttention-2 and of the paired ratios); no tensor-core peak for a kernel without
 # cooperative matrices, and cuDNN's refusal leaves its columns empty; decode is not in it
-check "attention prefill has a row against FlashAttention-2" \
-    grep -q "^| attention | f32 | HEADS=2,S=128,D=128 | [0-9.]* | [0-9.]* |  |  | [0-9.]* | [0-9.]* |  |  |$" "$T/llm.md"
+R='[0-9.]* ([0-9.]*-[0-9.]*)'
+check "attention prefill has a row against FlashAttention-2, with the rounds' ranges" \
+    grep -q "^| attention | f32 | HEADS=2,S=128,D=128 | $R | [0-9.]* |  |  | $R | $R |  |  | 3 |$" "$T/llm.md"
+check "the baseline's note gives the rounds and the paired ratios" \
+    grep -q "attention_f32: SDPA backend FLASH_ATTENTION: .*; median of 3 rounds, $R ms; vkautotune $R ms; paired ratios $R$" "$T/llm.md"
+check "the rounds time SDPA in batches of 10 back-to-back calls (faketorch: 1 ms a sample, 0.1 ms a call)" \
+    grep -q "attention_f32: SDPA backend FLASH_ATTENTION: 0.1000 ms, " "$T/llm.md"
+check "each of the 3 rounds measured vkautotune's best again and timed FlashAttention-2" \
+    sh -c '[ "$(grep -c "^  round [123]: vkautotune [0-9.]* ms, FLASH_ATTENTION 0.1000, " "$1")" -eq 3 ]' - "$T/llm.err"
+# round_summary: the ratio is the median of the rounds' paired ratios (not the ratio of the medians), a round whose
+# re-measurement failed counts for the backend's time but not for a ratio, and a backend refused in every round
+# keeps its reason
+check "round_summary pairs the ratios per round" env PYTHONPATH="$FAKE:$SRC/bench" python3 -c '
+import llm_kernels as k
+s = k.round_summary([(1.0, {"F": 2.0, "C": "no"}), (2.0, {"F": 2.2, "C": "no"}), (4.0, {"F": 4.0, "C": "no"}),
+                     (None, {"F": 9.0, "C": "no"})])
+assert s["rounds"] == 4 and s["ms"] == (2.0, 1.0, 4.0), s
+assert s["F"]["ms"] == (3.1, 2.0, 9.0) and s["F"]["ratio"] == (1.1, 1.0, 2.0), s
+assert s["C"] == "no", s'
 check "decode is not in the prefill table" sh -c '! grep -q "^| attention_decode | f16 | .* |  |  |$" "$1"' - "$T/llm.md"
 
 # The runtime tuner's measurement (issue 24): candidates from M=N=K=32, the real problem 64; it builds the example
