@@ -178,9 +178,6 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=1,EH=0,SG=32 FP16_S=1" \
     "attention_fa_nv f16 BC=64,NSG=4,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,SG=32 FP16_S=1" \
     "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=1,XP=0,QR=0,SH=1,EH=1,SG=32 FP16_S=1" \
-    "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=0,EH=0,EP=2,SG=32" \
-    "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=1,XP=0,QR=0,SH=1,EH=0,EP=4,SG=32 FP16_S=1" \
-    "attention_fa_nv bf16 BC=32,NSG=8,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=4,EP=4,SG=32" \
     "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,PF=1,SG=32" \
     "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,SG=32"; do
     template=${sc%% *} rest=${sc#* }
@@ -231,16 +228,27 @@ fi
     -o "$T/fanvsh.spv" >"$T/fanvsh.out" 2>&1
 check "attention_fa_nv_f16: SH = 1 at the default problem (FP16_S = 0) fails constraint 'halfs'" \
     grep -q "fails constraint 'halfs'" "$T/fanvsh.out"
-# The FMA-pipe exponentials (EP) replace RS's fp32 exp2 only: without RS, or with EH's fp16 exponentials, the
-# constraint that says so rejects them
-"$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_f16.ini" --device-profile "$H200" \
-    --config BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=1,PH=0,EW=0,RS=0,XP=0,QR=0,SH=0,EH=0,EP=2,SG=32 \
-    -o "$T/fanvep.spv" >"$T/fanvep.out" 2>&1
-check "attention_fa_nv_f16: EP = 2 without RS fails constraint 'fmaexp'" grep -q "fails constraint 'fmaexp'" "$T/fanvep.out"
-"$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_f16.ini" --device-profile "$H200" \
-    --problem FP16_S=1 --config BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,EP=2,SG=32 \
-    -o "$T/fanvep.spv" >"$T/fanvep.out" 2>&1
-check "attention_fa_nv_f16: EP = 2 with EH = 1 fails constraint 'fmaexp'" grep -q "fails constraint 'fmaexp'" "$T/fanvep.out"
+# The template's experiments that live in the isolation space only (session 11): EP moves exponentials to the FMA
+# pipe (the polynomial's fma calls appear in the SPIR-V), FZ sets DenormFlushToZero for fp32,
+# and the constraint 'fmaexp' keeps EP to RS's fp32 exponentials (not without RS, not with EH's fp16 ones).
+ISOA=BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SG=32
+fmas() {
+    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/bench/isolate/attention_fa_nv_iso_f16.ini" \
+        --problem ISO=0 --config "$1" --device-profile "$H200" --disassemble 2>/dev/null | grep -c "Fma "
+}
+n0=$(fmas "$ISOA,EP=0") n2=$(fmas "$ISOA,EP=2")
+check "attention_fa_nv_iso_f16: EP = 2 computes exponentials by the polynomial (fma ops: $n0 at EP = 0, $n2 at 2)" \
+    [ "${n2:-0}" -gt "${n0:-0}" ]
+if compile_h200 "compile attention_fa_nv_iso_f16 $ISOA,FZ=1" fz "$SRC/shaders/attention_fa_nv.comp.in" \
+    --space "$SRC/bench/isolate/attention_fa_nv_iso_f16.ini" --problem ISO=0 --config "$ISOA,FZ=1"; then
+    check "FZ = 1 flushes fp32 denormals (DenormFlushToZero 32)" grep -q "ExecutionMode %main DenormFlushToZero 32" "$T/fz.dis"
+fi
+for config in BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=1,PH=0,EW=0,RS=0,XP=0,QR=0,SH=0,EH=0,EP=2,SG=32 \
+    BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,EP=2,SG=32; do
+    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/bench/isolate/attention_fa_nv_iso_f16.ini" \
+        --problem ISO=0 --config "$config" --device-profile "$H200" -o "$T/fanvep.spv" >"$T/fanvep.out" 2>&1
+    check "attention_fa_nv_iso_f16: $config fails constraint 'fmaexp'" grep -q "fails constraint 'fmaexp'" "$T/fanvep.out"
+done
 # Its isolation space (bench/isolate/attention_fa_nv_iso_f16.ini): every cost dropped alone and together compiles,
 # for register prefetch, K and V taking turns (with and without prefetch) and two stages.
 for iso in 0 1 2 3 4 7 8 15 16 23 31; do
