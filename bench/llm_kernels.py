@@ -16,6 +16,10 @@ Attention prefill gets a second table: vkautotune's TFLOP/s, its fraction of the
 peaks` measures in the same run (kernels on cooperative matrices, of their input type with fp32 accumulation), and
 SDPA's FlashAttention-2 and cuDNN backends timed in the same run on the same inputs.
 
+Every PyTorch figure is timed as vkautotune times its kernels: after a time-based warm-up, samples of 10 back-to-back
+calls between two CUDA events (time_cuda). Until session 11 each call was timed alone, which counted the host's
+launch gap into PyTorch's time; bench/torch_timers.py measures both ways.
+
 The ratio to FlashAttention-2 is taken over rounds (--baseline-rounds, default 5), because one timing of it moved by
 9-11% within one call (session 10): each round times SDPA's backends (a time-based warm-up, then samples of 10
 back-to-back calls between two CUDA events, as vkautotune times batches of dispatches, so no host gap between calls
@@ -173,7 +177,7 @@ def prefill_rounds(args, torch, space, template, override, prob, config):
                 return remeasure(args, space, template, override, config,
                                  os.path.join(tmp, "round%d.db" % i)) if config else None
             ms = ours() if i % 2 == 0 else None
-            backends = sdpa_backends(torch, space, prob, time_cuda_steady)
+            backends = sdpa_backends(torch, space, prob)
             if i % 2:
                 ms = ours()
             rounds.append((ms, backends))
@@ -195,25 +199,13 @@ def torch_setup():
     return torch, None
 
 
-def time_cuda(torch, fn, reps=50, warm=10):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
-
-
-def time_cuda_steady(torch, fn, calls=10, samples=20, warm_s=0.3):
+def time_cuda(torch, fn, calls=10, samples=20, warm_s=0.3):
     """Milliseconds per call of fn: the median of `samples` samples, each `calls` back-to-back calls between two CUDA
     events, all queued before one synchronize, so the GPU never waits for the host between calls (as vkautotune's
-    batches of dispatches); after a warm-up of at least warm_s seconds of calls, so the clocks are up."""
+    batches of dispatches); after a warm-up of at least warm_s seconds of calls, so the clocks are up. Every PyTorch
+    figure here is timed so. Until session 11 each call was timed alone after 10 warm-up calls, between two events
+    with a synchronize after it, which counted the host's launch gap (and torch.compile's guards) into PyTorch's
+    time; bench/torch_timers.py measures what that did."""
     t0, n = time.perf_counter(), 0
     while n < 10 or (time.perf_counter() - t0 < warm_s and n < 100000):
         for _ in range(calls):
@@ -329,8 +321,8 @@ def rmsnorm_composite(torch, space, p):
     return ms
 
 
-def sdpa_backends(torch, space, p, timer=time_cuda):
-    """scaled_dot_product_attention timed (by `timer`) with each backend PyTorch has for these inputs: {name: ms or
+def sdpa_backends(torch, space, p):
+    """scaled_dot_product_attention timed with each backend PyTorch has for these inputs: {name: ms or
     reason}. FLASH_ATTENTION is PyTorch's FlashAttention-2 (mma.sync tensor-core instructions, the class Vulkan's
     cooperative matrices reach on NVIDIA); CUDNN_ATTENTION may use Hopper's wgmma, which Vulkan does not expose."""
     try:
@@ -347,7 +339,7 @@ def sdpa_backends(torch, space, p, timer=time_cuda):
             continue
         try:
             with sdpa_kernel(backend):
-                out[name] = timer(torch, lambda: F.scaled_dot_product_attention(q, k, v, **kw))
+                out[name] = time_cuda(torch, lambda: F.scaled_dot_product_attention(q, k, v, **kw))
         except RuntimeError as e:  # the backend refuses these inputs on this device: report why
             out[name] = str(e).splitlines()[0][:120]
     del q, k, v

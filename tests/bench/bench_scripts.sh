@@ -50,6 +50,17 @@ check "llm_kernels.py --cpu-shapes runs (exit $rc)" [ $rc -eq 0 ]
 # (the main table's rows: the prefill table below it repeats the attention kernels)
 rows=$(sed '/^## Attention prefill/,$d' "$T/llm.md" | grep -c '^| [a-z_]* | [a-z0-9]* | .* | [0-9.]* | ')
 check "a measured row per kernel (${rows:-0} of 11)" [ "${rows:-0}" -eq 11 ]
+# every PyTorch figure (eager and torch.compile columns, not only SDPA's) is timed in batches of 10 back-to-back calls:
+# faketorch gives 1 ms a sample, so 0.1000 ms a call; the old per-call timer gave 1.0000
+check "the eager and torch.compile columns are timed in batches of back-to-back calls" \
+    grep -q "^| softmax | f16 | .* | 0.1000 | 0.1000 |" "$T/llm.md"
+PYTHONPATH="$FAKE" python3 "$SRC/bench/torch_timers.py" --cpu-shapes --rounds 2 --only softmax_f16,transpose_f16,attention_decode_f16 \
+    --out "$T/timers.md" >"$T/timers.out" 2>"$T/timers.err"
+rc=$?
+check "torch_timers.py runs (exit $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -n 5 "$T/timers.err"
+check "torch_timers.py times the copy, eager, compiled and SDPA both ways (faketorch: old 1.0000, new 0.1000)" sh -c \
+    '[ "$(grep -c "^| .* | 1.0000 | 0.1000 | 10.000 |$" "$1")" -eq 6 ]' - "$T/timers.md"
 check "the RMSNorm composite baseline is reported" grep -q "rmsnorm_f32: the textbook eager composite" "$T/llm.md"
 check "attention is timed with SDPA's FlashAttention-2 backend" \
     grep -q "attention_f32: SDPA backend FLASH_ATTENTION: [0-9.]* ms, [0-9.]* TFLOP/s; vkautotune is" "$T/llm.md"
