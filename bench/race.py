@@ -18,8 +18,10 @@ Modes (--modes, comma list; the first is the baseline every other is compared wi
             given the minimum warm-up, every cut by the checked run confirmed by a second dispatch)
   busywarm  VKAT_SPIRV_OPT=0 VKAT_RACE_CONFIRM=1 --race: race9 with no minimum warm-up for a variant whose GPU was
             kept busy (session 10, src/run/busy.h)
-  new       the defaults (session 10: busywarm, and a cut by the checked run confirmed only where the lane's first
-            dispatches were seen to carry too much, src/run/first_dispatch.h)
+  new10     VKAT_REPORT_IN_ORDER=1 --race: session 10's path (busywarm, and a cut by the checked run confirmed only
+            where the lane's first dispatches were seen to carry too much, src/run/first_dispatch.h), results
+            reported to the strategy in proposal order
+  new       the defaults (session 11: new10 with results reported to the strategy as they finish)
   newssa, newopt, newfull
             new from modules through SPIRV-Tools' passes: VKAT_SPIRV_OPT=ssa (local variables to SSA values),
             nounroll (-O without loop-unroll), full (-O); records/session9-issue-22-pipe.md
@@ -73,6 +75,7 @@ MODES = {
     "race8": ["VKAT_SPIRV_OPT=0", "--race"],
     "race9": ["VKAT_SPIRV_OPT=0", "VKAT_WARMUP_BUSY_GAP=0", "VKAT_RACE_CONFIRM=1", "--race"],
     "busywarm": ["VKAT_SPIRV_OPT=0", "VKAT_RACE_CONFIRM=1", "--race"],
+    "new10": ["VKAT_REPORT_IN_ORDER=1", "--race"],
     "new": ["--race"],
     "newssa": ["VKAT_SPIRV_OPT=ssa", "--race"],
     "newopt": ["VKAT_SPIRV_OPT=nounroll", "--race"],
@@ -231,8 +234,8 @@ def time_to(bests, target_ms):
 
 def measured_bests(trace):
     """(seconds from the search's start when it was stored, median ms) of each full measurement, in measuring order,
-    from a VKAT_MEASURE_TRACE file: when a variant was measured, not when the progress line reported it (results are
-    reported in proposal order, so a variant measured ahead of a slow pipeline is reported after it)."""
+    from a VKAT_MEASURE_TRACE file: when a variant was measured, not when the progress line reported it (with results
+    reported in proposal order, a variant measured ahead of a slow pipeline is reported after it)."""
     out = []
     try:
         with open(trace) as f:
@@ -366,7 +369,7 @@ def main():
     ap.add_argument("--search-spaces", type=int, default=2)
     ap.add_argument("--problem", help="problem override for every space (default: each space's own)")
     ap.add_argument("--device")
-    ap.add_argument("--pair-budget", type=int, default=40, help="variants per paired run")
+    ap.add_argument("--pair-budget", type=int, default=40, help="variants per paired run (0: no paired runs)")
     ap.add_argument("--search-seconds", default="25", help="time budget of each from-scratch search; a comma list "
                     "gives each search mode its own (the last for the rest)")
     ap.add_argument("--search-seeds", type=int, default=1, help="from-scratch searches per mode and space")
@@ -409,7 +412,7 @@ def main():
     commands, pair_lines, search_lines, trace_lines, verdict_lines, best_ms = [], [], [], [], [], {}
     t95s, m95s, measured_lines = {}, {}, []
     try:
-        for i, space in enumerate(spaces):
+        for i, space in enumerate(spaces if args.pair_budget > 0 else []):
             name = os.path.basename(space)
             dbs, res = {}, {}
             for mode in modes:
@@ -514,13 +517,14 @@ def main():
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = [f"Tuning time at real sizes, {stamp}; seed {args.seed}, jobs {args.jobs}, pipeline cache off; modes "
             + ", ".join(f"{m} ({' '.join(MODES[m])})" for m in dict.fromkeys(modes + search_modes))
-            + f"; baseline {base}.", "",
-            f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. Time split: "
-            + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the rest the measuring "
-            "thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to the maximum; busy: "
-            "variants given no minimum warm-up, their GPU kept busy.", "",
-            "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped / busy | best ms | "
-            "winner; agreement |", "|" + "---|" * 11, *pair_lines, ""]
+            + f"; baseline {base}.", ""]
+    if pair_lines:
+        text += [f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. "
+                 "Time split: " + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the "
+                 "rest the measuring thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to "
+                 "the maximum; busy: variants given no minimum warm-up, their GPU kept busy.", "",
+                 "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped / busy | "
+                 "best ms | winner; agreement |", "|" + "---|" * 11, *pair_lines, ""]
     if verdict_lines:
         text += ["Same winner as the baseline (the same variant, or within the baseline winner's spread as the "
                  "baseline measured it); median ± MAD in ms:", "",
@@ -541,7 +545,7 @@ def main():
     if measured_lines:
         text += ["The same from the traces: seconds from the search's start (device set-up not included) until a "
                  "variant within 0.95 (0.99) of the best known was measured and stored, whenever the progress line "
-                 "reported it (results reach the strategy and the progress line in proposal order):", "",
+                 "reported it:", "",
                  "| space | seed | mode | s to 0.95 | s to 0.99 |", "|" + "---|" * 5, *measured_lines, "",
                  "| space | mode | s to 0.95 | baseline s to 0.95 | shorter by |", "|" + "---|" * 5,
                  *measured_ratio_lines, ""]

@@ -215,9 +215,13 @@ struct search_ctx {
     int abort;  /* the search failed: lanes drop what they still hold */
     pthread_mutex_t lock;
     pthread_cond_t done_cv;
-    /* With one lane, results come back in submission order, so that the order in which the strategy hears of
-     * them, and hence the measured set and the winner, does not depend on --jobs or on timing. With several,
-     * whichever finishes first. Either way a ring of window slots. */
+    /* Results reach the strategy as they finish: a variant measured while an older one's pipeline is still being
+     * created (4-7 s of NVIDIA's compile for some sgemm_wt variants) is heard of at once, so the strategy proposes
+     * the next and the workers stay busy; in proposal order, a from-scratch H200 search's workers idled 2 of its
+     * first 4 s behind one such pipeline (records/session11-issue-22-pipe.md). A blind strategy measures the same
+     * set either way. With `ordered` (VKAT_REPORT_IN_ORDER=1 or VKAT_MEASURE_IN_ORDER=1, one lane) results come
+     * back in submission order, as before session 11: an adaptive strategy's proposals then do not depend on
+     * --jobs or on how long pipelines took. Either way a ring of window slots. */
     int ordered;
     job **done;
     size_t done_head, done_count, done_cap;
@@ -225,8 +229,8 @@ struct search_ctx {
     vkat_race_bound bound;   /* the least upper bound of the checked full measurements so far */
     FILE *trace;             /* VKAT_MEASURE_TRACE's file (measure_trace.h); NULL: none */
     /* Lanes measure whichever prepared variant is oldest (a slow pipeline no longer holds up those behind it);
-     * VKAT_MEASURE_IN_ORDER=1 measures strictly in proposal order, as before session 8 (the benchmark's baseline).
-     * Results reach the strategy in proposal order either way (`ordered`). */
+     * VKAT_MEASURE_IN_ORDER=1 measures strictly in proposal order, as before session 8 (the benchmark's baseline),
+     * and reports in it (`ordered`). */
     int in_order;
     unsigned long submitted;
     /* VKAT_PIPELINE_STRIP_DEBUG=1: the driver gets the module without its debug names (the SPIR-V stored, hashed and
@@ -237,8 +241,8 @@ struct search_ctx {
      * dispatch, as in session 9 (first_dispatch.h). */
     double busy_gap_s;
     int always_confirm;
-    /* The best full measurement so far, as the lanes measure it (guarded by `lock`): with out-of-order measuring it
-     * can be ahead of the results reported in proposal order, and the progress shows it as soon as it exists. */
+    /* The best full measurement so far, as the lanes measure it (guarded by `lock`): with results reported in
+     * proposal order (`ordered`) it can be ahead of them, and the progress shows it as soon as it exists. */
     double measured_best_s;
     char measured_best_config[512];
 };
@@ -1397,7 +1401,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.report = report;
     sc.store = store;
     sc.nlanes = device_count;
-    sc.ordered = device_count == 1;
     sc.measured_best_s = INFINITY;
     pthread_mutex_init(&sc.lock, NULL);
     pthread_cond_init(&sc.done_cv, NULL);
@@ -1407,6 +1410,8 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.trace = vkat_measure_trace_open();
     const char *in_order = getenv("VKAT_MEASURE_IN_ORDER");
     sc.in_order = in_order && *in_order && strcmp(in_order, "0");
+    const char *report_order = getenv("VKAT_REPORT_IN_ORDER");
+    sc.ordered = device_count == 1 && (sc.in_order || (report_order && *report_order && strcmp(report_order, "0")));
     const char *check = getenv("VKAT_RACE_CHECK_FACTOR"); /* the checked run's cut (race.h); negative: off */
     if (check && *check)
         sc.race.check_factor = atof(check);
