@@ -255,6 +255,36 @@ def measured_bests(trace):
     return best
 
 
+def setup_ms(trace):
+    """The first lane's set-up from a VKAT_MEASURE_TRACE file, as "device / workspace / reference / check / search's
+    start after the tuning call's" in ms, or "-" without a setup line."""
+    try:
+        with open(trace) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if p[0] == "setup" and len(p) >= 7:
+                    return " / ".join(f"{float(v):.0f}" for v in p[2:7])
+    except FileNotFoundError:
+        pass
+    return "-"
+
+
+def pipelines_busy(trace, jobs, until_s=4.0):
+    """The share of the workers' time in the search's first until_s seconds spent creating pipelines (each variant's
+    pipeline_ms, ending at its ready_ms), from a VKAT_MEASURE_TRACE file: what a stalled strategy leaves idle."""
+    busy = 0.0
+    try:
+        with open(trace) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if p[0] == "variant" and len(p) > 16:
+                    end, length = float(p[14]) / 1e3, float(p[5]) / 1e3
+                    busy += max(0.0, min(end, until_s) - max(end - length, 0.0))
+    except FileNotFoundError:
+        return None
+    return busy / (jobs * until_s)
+
+
 SPLIT = ("compile", "pipeline", "check", "warmup", "measure", "wait", "store")
 
 
@@ -471,13 +501,15 @@ def main():
                     commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
                     trace = trace_for(f"search-{name}-{seed}", mode)
                     r, wall, bests = run_pty(cmd, trace, extra)
-                    runs[(seed, mode)] = (r, wall, bests, measured_bests(trace) if trace else [])
+                    runs[(seed, mode)] = (r, wall, bests, measured_bests(trace) if trace else [],
+                                          setup_ms(trace) if trace else "-",
+                                          pipelines_busy(trace, args.jobs) if trace else None)
                     if r.get("best"):
                         best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
                     if summary(trace, mode):
                         trace_lines.append(f"| {name} | search, seed {seed} | {mode} | {summary(trace, mode)}")
             ref = float(known[name]) if name in known else best_ms.get(space)
-            for (seed, mode), (r, wall, bests, mbests) in runs.items():
+            for (seed, mode), (r, wall, bests, mbests, setup, busy) in runs.items():
                 if r.get("skipped"):
                     search_lines.append(f"| {name} | {seed} | {mode} | skipped: {r['skipped']} |" + " |" * 5)
                     continue
@@ -489,7 +521,8 @@ def main():
                     m95, m99 = time_to(mbests, ref / 0.95), time_to(mbests, ref / 0.99)
                     m95s.setdefault((name, mode), []).append(m95 if m95 is not None else float("inf"))
                     show = lambda t: f"{t:.1f}" if t is not None else "not reached"  # noqa: E731
-                    measured_lines.append(f"| {name} | {seed} | {mode} | {show(m95)} | {show(m99)} |")
+                    measured_lines.append(f"| {name} | {seed} | {mode} | {show(m95)} | {show(m99)} | {setup} | "
+                                          f"{f'{busy:.2f}' if busy is not None else '-'} |")
                 bm = r["best"][0]["median_ms"] if r.get("best") else float("nan")
                 search_lines.append(
                     f"| {name} | {seed} | {mode} | {n} | {n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | "
@@ -545,8 +578,12 @@ def main():
     if measured_lines:
         text += ["The same from the traces: seconds from the search's start (device set-up not included) until a "
                  "variant within 0.95 (0.99) of the best known was measured and stored, whenever the progress line "
-                 "reported it:", "",
-                 "| space | seed | mode | s to 0.95 | s to 0.99 |", "|" + "---|" * 5, *measured_lines, "",
+                 "reported it; and the set-up before the search (ms: device / workspace with its data / the "
+                 "reference's run / the device check / the search's start after the tuning call's) and the share "
+                 "of the workers' first 4 s spent creating pipelines (the rest: nothing proposed to prepare, or "
+                 "other preparation):", "",
+                 "| space | seed | mode | s to 0.95 | s to 0.99 | set-up ms | pipelines busy |", "|" + "---|" * 7,
+                 *measured_lines, "",
                  "| space | mode | s to 0.95 | baseline s to 0.95 | shorter by |", "|" + "---|" * 5,
                  *measured_ratio_lines, ""]
     if trace_lines:

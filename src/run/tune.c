@@ -195,6 +195,7 @@ typedef struct run_ctx {
      * (first_dispatch.h) */
     vkat_busy busy;
     vkat_first_dispatch first;
+    double setup_s[4]; /* the last set-up: device, workspace, reference, device check (for the trace) */
 } run_ctx;
 
 /* The search over all lanes: the driver's hooks (search_run.c) run on the caller's thread, measurements on the
@@ -245,6 +246,10 @@ struct search_ctx {
      * proposal order (`ordered`) it can be ahead of them, and the progress shows it as soon as it exists. */
     double measured_best_s;
     char measured_best_config[512];
+    /* The best full measurement the strategy has heard of (search thread only): the progress's best. Not the
+     * search's best_s, which counts raced-out partial medians too: a raced-out row resumed from the database can
+     * be faster than this run's full measurement of the row that raced it out (noise), and must not be shown. */
+    double reported_best_s;
 };
 
 static void free_reference(run_ctx *c)
@@ -446,12 +451,16 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
 static vkat_result setup_device(run_ctx *c, vkat_error *err)
 {
     const vkat_space *s = c->space;
+    double t0 = vkat_now();
+    memset(c->setup_s, 0, sizeof c->setup_s);
     vkat_result r = vkat_gpu_create(c->inst, c->device_index, &c->gpu, err);
     if (r != VKAT_OK)
         return r;
     if (c->opts->pipeline_cache_path &&
         (r = vkat_gpu_load_pipeline_cache(c->gpu, c->opts->pipeline_cache_path, err)) != VKAT_OK)
         return r;
+    double t1 = vkat_now();
+    c->setup_s[0] = t1 - t0;
     /* Buffer sizes depend only on problem and device (checked by vkat_tune_device), so any configuration's
      * environment gives them; the first one is used. */
     uint32_t *zero = calloc(s->param_count ? s->param_count : 1, sizeof *zero);
@@ -483,10 +492,15 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
             }
         }
     }
+    double t2 = vkat_now();
+    c->setup_s[1] = t2 - t1;
     if (r == VKAT_OK && c->has_reference)
         r = run_reference(c, err);
+    double t3 = vkat_now();
+    c->setup_s[2] = t3 - t2;
     if (r == VKAT_OK && c->has_reference)
         r = setup_gpu_check(c, err);
+    c->setup_s[3] = vkat_now() - t3;
     return r;
 }
 
@@ -1202,8 +1216,11 @@ static vkat_result hook_complete(void *user, uint32_t *choice_out, double *secon
     vkat_tune_progress *p = &sc->report->totals;
     if (j->outcome != 2 && j->row.status == VKAT_STATUS_RACED)
         p->raced++;
-    if (j->outcome != 2 && j->row.status == VKAT_STATUS_OK && j->row.median_s < p->best_s)
-        snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
+    if (j->outcome != 2 && j->row.status == VKAT_STATUS_OK && j->row.median_s < sc->reported_best_s) {
+        sc->reported_best_s = j->row.median_s;
+        if (j->row.median_s < p->best_s) /* else shown already, as measured (above) */
+            snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
+    }
     sc->free_list[sc->nfree++] = j;
     return r;
 }
@@ -1223,7 +1240,7 @@ static void on_progress(void *user, const vkat_search_stats *st)
     p->evaluated = st->evaluated;
     p->resumed = st->resumed;
     p->failed = st->failed;
-    p->best_s = fmin(st->best_s, p->best_s); /* p's may be a measurement not reported yet (hook_complete) */
+    p->best_s = fmin(sc->reported_best_s, p->best_s); /* p's may be a measurement not reported yet (hook_complete) */
     p->elapsed_s = st->elapsed_s;
     p->done = st->final; /* not st->stop: that is set while the evaluations in flight still complete */
     if (sc->opts->progress)
@@ -1367,6 +1384,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
                               size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
                               vkat_tune_report *report, vkat_error *err)
 {
+    double call_start = vkat_now();
     memset(report, 0, sizeof *report);
     const vkat_device_info *dev = NULL;
     vkat_result r = check_devices(space, inst, device_indices, device_count, report, &dev, err);
@@ -1401,7 +1419,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.report = report;
     sc.store = store;
     sc.nlanes = device_count;
-    sc.measured_best_s = INFINITY;
+    sc.measured_best_s = sc.reported_best_s = INFINITY;
     pthread_mutex_init(&sc.lock, NULL);
     pthread_cond_init(&sc.done_cv, NULL);
     sc.race = vkat_race_defaults(&opts->race, opts->timing.repetitions);
@@ -1471,7 +1489,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     p->budget = budget;
     p->budget_s = opts->budget_s;
     p->best_s = INFINITY;
-    sc.start = vkat_now();
     vkat_search_hooks hooks = {&sc, hook_check, hook_submit, hook_complete, hook_error};
     vkat_search_limits limits = {budget, opts->budget_s, (uint32_t)window, 0, opts->stop, 0};
     /* Small enough to count (a few hundred ms at most): the search can then stop when every valid configuration is
@@ -1481,6 +1498,9 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         if (vkat_space_count_valid(space, sc.oracle_env, 0, NULL, &valid, NULL, NULL) == VKAT_OK)
             limits.valid_count = valid;
     }
+    sc.start = vkat_now(); /* the search's: the lanes' set-up and the count above came first */
+    for (size_t i = 0; sc.trace && i < device_count; i++)
+        vkat_measure_trace_setup_line(sc.trace, (unsigned)i, sc.lanes[i].setup_s, sc.start - call_start);
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
     r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);
