@@ -257,13 +257,14 @@ def measured_bests(trace):
 
 def setup_ms(trace):
     """The first lane's set-up from a VKAT_MEASURE_TRACE file, as "device / workspace / reference / check / search's
-    start after the tuning call's" in ms, or "-" without a setup line."""
+    start after the tuning call's / the lane ready to measure after the search's start" in ms, or "-" without a
+    setup line."""
     try:
         with open(trace) as f:
             for line in f:
                 p = line.rstrip("\n").split("\t")
-                if p[0] == "setup" and len(p) >= 7:
-                    return " / ".join(f"{float(v):.0f}" for v in p[2:7])
+                if p[0] == "setup" and len(p) >= 8:
+                    return " / ".join(f"{float(v):.0f}" for v in p[2:8])
     except FileNotFoundError:
         pass
     return "-"
@@ -579,7 +580,8 @@ def main():
         text += ["The same from the traces: seconds from the search's start (device set-up not included) until a "
                  "variant within 0.95 (0.99) of the best known was measured and stored, whenever the progress line "
                  "reported it; and the set-up before the search (ms: device / workspace with its data / the "
-                 "reference's run / the device check / the search's start after the tuning call's) and the share "
+                 "reference's run / the device check / the search's start after the tuning call's / the lane ready to "
+                 "measure after the search's start, negative: before it) and the share "
                  "of the workers' first 4 s spent creating pipelines (the rest: nothing proposed to prepare, or "
                  "other preparation):", "",
                  "| space | seed | mode | s to 0.95 | s to 0.99 | set-up ms | pipelines busy |", "|" + "---|" * 7,

@@ -20,7 +20,7 @@ FILE *vkat_measure_trace_open(void)
         fprintf(f, "# batch\tlane\tbatch\tdispatches\tat_ms\tper_dispatch_ms\tidle_ms\tconfig\n"
                    "# variant\tlane\tstatus\tsamples\twait_ms\tpipeline_ms\tcheck_ms\twarmup_ms\tmeasure_ms\tstore_ms"
                    "\twarm_last_ms\tmedian_ms\tgap_ms\tseq\tready_ms\ttaken_ms\tcheck_run_ms\tconfig\n"
-                   "# setup\tlane\tdevice_ms\tworkspace_ms\treference_ms\tcheck_ms\tcall_ms\n");
+                   "# setup\tlane\tdevice_ms\tworkspace_ms\treference_ms\tcheck_ms\tcall_ms\tready_ms\n");
     return f;
 }
 
@@ -40,8 +40,8 @@ void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_
             v->ready_s * 1e3, v->taken_s * 1e3, v->check_run_s * 1e3, v->config);
 }
 
-void vkat_measure_trace_setup_line(FILE *f, unsigned lane, const double phase_s[4], double call_s)
+void vkat_measure_trace_setup_line(FILE *f, unsigned lane, const double phase_s[4], double call_s, double ready_s)
 {
-    fprintf(f, "setup\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", lane, phase_s[0] * 1e3, phase_s[1] * 1e3, phase_s[2] * 1e3,
-            phase_s[3] * 1e3, call_s * 1e3);
+    fprintf(f, "setup\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", lane, phase_s[0] * 1e3, phase_s[1] * 1e3,
+            phase_s[2] * 1e3, phase_s[3] * 1e3, call_s * 1e3, ready_s * 1e3);
 }

@@ -195,7 +195,15 @@ typedef struct run_ctx {
      * (first_dispatch.h) */
     vkat_busy busy;
     vkat_first_dispatch first;
-    double setup_s[4]; /* the last set-up: device, workspace, reference, device check (for the trace) */
+    double setup_s[4]; /* the first set-up: device, workspace, reference, device check (for the trace) */
+    /* With workers to prepare variants meanwhile, the reference runs on the measuring thread at its start instead
+     * of before the search (`defer_reference`): its run and the device check's set-up (a 4096^3 GEMM's reference
+     * and its 64 MB read back, compared and uploaded again) then overlap the first pipelines' creation, which the
+     * first measurement waits for anyway. Its result, and when the lane was ready to measure (vkat_now). */
+    int defer_reference;
+    vkat_result setup_result;
+    vkat_error setup_error;
+    double ready_at;
 } run_ctx;
 
 /* The search over all lanes: the driver's hooks (search_run.c) run on the caller's thread, measurements on the
@@ -447,7 +455,8 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
     return r;
 }
 
-/* Device, buffers, reference: everything shared by the variants of one run. */
+/* The device and its buffers with their data: what the workers need to prepare variants (setup_reference does the
+ * rest of what the variants of one run share). */
 static vkat_result setup_device(run_ctx *c, vkat_error *err)
 {
     const vkat_space *s = c->space;
@@ -492,15 +501,22 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
             }
         }
     }
-    double t2 = vkat_now();
-    c->setup_s[1] = t2 - t1;
-    if (r == VKAT_OK && c->has_reference)
-        r = run_reference(c, err);
-    double t3 = vkat_now();
-    c->setup_s[2] = t3 - t2;
-    if (r == VKAT_OK && c->has_reference)
+    c->setup_s[1] = vkat_now() - t1;
+    return r;
+}
+
+/* The reference's outputs and the device check: what checking a variant needs, and not preparing one. */
+static vkat_result setup_reference(run_ctx *c, vkat_error *err)
+{
+    if (!c->has_reference)
+        return VKAT_OK;
+    double t0 = vkat_now();
+    vkat_result r = run_reference(c, err);
+    double t1 = vkat_now();
+    c->setup_s[2] = t1 - t0;
+    if (r == VKAT_OK)
         r = setup_gpu_check(c, err);
-    c->setup_s[3] = vkat_now() - t3;
+    c->setup_s[3] = vkat_now() - t1;
     return r;
 }
 
@@ -883,7 +899,12 @@ static vkat_result rebuild_device(run_ctx *c, vkat_pool *pool, vkat_error *err)
     }
     teardown_device(c);
     c->busy.load_s = 0; /* a new device: its load starts again */
+    double first[4];
+    memcpy(first, c->setup_s, sizeof first); /* the trace's set-up line is the run's first */
     vkat_result r = setup_device(c, err);
+    if (r == VKAT_OK)
+        r = setup_reference(c, err);
+    memcpy(c->setup_s, first, sizeof first);
     vkat_pool_resume(pool);
     return r;
 }
@@ -985,14 +1006,18 @@ static void finish_job(search_ctx *sc, job *j)
     pthread_mutex_unlock(&sc->lock);
 }
 
-/* Should the lane drop its job unmeasured? Out of time, interrupted, or the search failed. */
-static int lane_should_drop(search_ctx *sc)
+/* Should the lane drop its job unmeasured? Out of time, interrupted, or the search failed. The time budget counts
+ * from the search's start or, for a lane that ran its reference after it, from the lane's being ready: a reference
+ * that outlasts the budget must not leave the run with nothing measured. */
+static int lane_should_drop(run_ctx *c)
 {
+    search_ctx *sc = c->search;
     const vkat_tune_opts *opts = sc->opts;
     pthread_mutex_lock(&sc->lock);
     if (opts->stop && *opts->stop)
         sc->report->interrupted = 1;
-    int drop = sc->abort || sc->report->interrupted || (opts->budget_s > 0 && vkat_now() - sc->start >= opts->budget_s);
+    double start = fmax(sc->start, c->ready_at);
+    int drop = sc->abort || sc->report->interrupted || (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s);
     pthread_mutex_unlock(&sc->lock);
     return drop;
 }
@@ -1000,7 +1025,14 @@ static int lane_should_drop(search_ctx *sc)
 /* Measures one prepared job on its lane; fills j->outcome, or j->fatal when the run must stop. */
 static void lane_measure(run_ctx *c, job *j)
 {
-    if (lane_should_drop(c->search)) {
+    if (c->setup_result != VKAT_OK) {
+        /* The deferred reference failed: the run stops with its error, as it did before the search. */
+        j->fatal = c->setup_result;
+        j->fatal_error = c->setup_error;
+        release_job(j);
+        return;
+    }
+    if (lane_should_drop(c)) {
         /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
         release_job(j);
         j->outcome = 2;
@@ -1076,6 +1108,10 @@ static void *lane_main(void *arg)
 {
     run_ctx *c = arg;
     search_ctx *sc = c->search;
+    if (c->defer_reference) {
+        c->setup_result = setup_reference(c, &c->setup_error);
+        c->ready_at = vkat_now();
+    }
     for (;;) {
         pthread_mutex_lock(&sc->lock);
         while (!c->stopping && c->queued == 0)
@@ -1088,7 +1124,7 @@ static void *lane_main(void *arg)
         pthread_mutex_unlock(&sc->lock);
         /* Out of time or interrupted: what is still queued is dropped unprepared, not prepared to be dropped (with
          * a wide window that was many seconds of pipeline creation past the budget). */
-        if (lane_should_drop(sc))
+        if (lane_should_drop(c))
             vkat_pool_cancel_queued(c->pool);
         double t0 = vkat_now();
         job *j = sc->in_order ? vkat_pool_pop(c->pool) : vkat_pool_pop_ready(c->pool);
@@ -1312,6 +1348,12 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
         return r;
     if ((r = setup_device(c, err)) != VKAT_OK)
         return r;
+    c->defer_reference = lane_jobs > 1 && c->has_reference;
+    if (!c->defer_reference) {
+        if ((r = setup_reference(c, err)) != VKAT_OK)
+            return r;
+        c->ready_at = vkat_now();
+    }
     /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
     c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, lane_window, prepare, c);
     if (!c->pool)
@@ -1499,8 +1541,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
             limits.valid_count = valid;
     }
     sc.start = vkat_now(); /* the search's: the lanes' set-up and the count above came first */
-    for (size_t i = 0; sc.trace && i < device_count; i++)
-        vkat_measure_trace_setup_line(sc.trace, (unsigned)i, sc.lanes[i].setup_s, sc.start - call_start);
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
     r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);
@@ -1518,6 +1558,9 @@ cleanup:
     }
     for (size_t i = 0; sc.lanes && i < device_count; i++)
         lane_stop(&sc.lanes[i]);
+    for (size_t i = 0; sc.trace && sc.start > 0 && i < device_count; i++)
+        vkat_measure_trace_setup_line(sc.trace, (unsigned)i, sc.lanes[i].setup_s, sc.start - call_start,
+                                      sc.lanes[i].ready_at - sc.start);
     for (size_t i = 0; slots && i < window; i++) {
         release_job(&slots[i]);
         free(slots[i].choice);
