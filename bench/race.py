@@ -4,8 +4,8 @@
 
 Modes (--modes, comma list; the first is the baseline every other is compared with):
   baseline  VKAT_SPIRV_OPT=0 VKAT_MEASURE_IN_ORDER=1 --no-race --warmup 0.2 --warmup-min 0.2: every variant
-            measured in full after a fixed 0.2 s warm-up, strictly in proposal order, from glslang's modules (the
-            path before session 7)
+            measured in full after a fixed 0.2 s warm-up, strictly in proposal order (and reported so, the
+            reference run before the search), from glslang's modules (the path before session 7)
   fullopt   the baseline from modules through SPIRV-Tools' -O without loop-unroll (VKAT_SPIRV_OPT=nounroll): its
             full figures against the baseline's say whether the passes changed the kernels' times
   fullfull  the same with spirv-opt -O (VKAT_SPIRV_OPT=full)

@@ -1348,7 +1348,7 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
         return r;
     if ((r = setup_device(c, err)) != VKAT_OK)
         return r;
-    c->defer_reference = lane_jobs > 1 && c->has_reference;
+    c->defer_reference = lane_jobs > 1 && c->has_reference && !c->search->in_order; /* in order: as before */
     if (!c->defer_reference) {
         if ((r = setup_reference(c, err)) != VKAT_OK)
             return r;
