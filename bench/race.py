@@ -155,8 +155,11 @@ def run_pty(cmd, trace=None, extra=None):
             now = time.monotonic() - start
             buf += chunk
             *lines, buf = re.split(rb"[\r\n]", buf)
-            for line in lines:
-                text += line + b"\n"
+            # The progress line is rewritten as "\r...": its text arrives before the \r that ends it, so the
+            # unfinished rest is read too (else each best was seen only at the next update, a variant later).
+            for line in lines + [buf]:
+                if line is not buf:
+                    text += line + b"\n"
                 m = best_re.search(line)
                 if m:
                     ms = float(m.group(1))
@@ -567,8 +570,12 @@ def main():
     if search_lines:
         text += ["From scratch: the default strategy with --budget "
                  + ", ".join(f"{search_s[m]:g}s ({m})" for m in search_modes) + "; best known = "
+                 + ", ".join(f"{os.path.basename(s)} {float(known[os.path.basename(s)]):.4f} ms (given)"
+                             if os.path.basename(s) in known else
+                             f"{os.path.basename(s)} {v:.4f} ms (the best median of this call's runs)"
+                             for s, v in best_ms.items())
+                 + "; the best median of this call's runs: "
                  + ", ".join(f"{os.path.basename(s)} {v:.4f} ms" for s, v in best_ms.items())
-                 + (" (given)" if known else " (the best median of this call's runs)")
                  + "; seconds from the process start (device set-up included) until the best so far is within "
                  "0.95 (0.99) of it.", "",
                  "| space | seed | mode | variants | variants/s | raced out | best ms | s to 0.95 | s to 0.99 |",
