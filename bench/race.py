@@ -4,8 +4,8 @@
 
 Modes (--modes, comma list; the first is the baseline every other is compared with):
   baseline  VKAT_SPIRV_OPT=0 VKAT_MEASURE_IN_ORDER=1 --no-race --warmup 0.2 --warmup-min 0.2: every variant
-            measured in full after a fixed 0.2 s warm-up, strictly in proposal order, from glslang's modules (the
-            path before session 7)
+            measured in full after a fixed 0.2 s warm-up, strictly in proposal order (and reported so, the
+            reference run before the search), from glslang's modules (the path before session 7)
   fullopt   the baseline from modules through SPIRV-Tools' -O without loop-unroll (VKAT_SPIRV_OPT=nounroll): its
             full figures against the baseline's say whether the passes changed the kernels' times
   fullfull  the same with spirv-opt -O (VKAT_SPIRV_OPT=full)
@@ -18,8 +18,10 @@ Modes (--modes, comma list; the first is the baseline every other is compared wi
             given the minimum warm-up, every cut by the checked run confirmed by a second dispatch)
   busywarm  VKAT_SPIRV_OPT=0 VKAT_RACE_CONFIRM=1 --race: race9 with no minimum warm-up for a variant whose GPU was
             kept busy (session 10, src/run/busy.h)
-  new       the defaults (session 10: busywarm, and a cut by the checked run confirmed only where the lane's first
-            dispatches were seen to carry too much, src/run/first_dispatch.h)
+  new10     VKAT_REPORT_IN_ORDER=1 --race: session 10's path (busywarm, and a cut by the checked run confirmed only
+            where the lane's first dispatches were seen to carry too much, src/run/first_dispatch.h), results
+            reported to the strategy in proposal order
+  new       the defaults (session 11: new10 with results reported to the strategy as they finish)
   newssa, newopt, newfull
             new from modules through SPIRV-Tools' passes: VKAT_SPIRV_OPT=ssa (local variables to SSA values),
             nounroll (-O without loop-unroll), full (-O); records/session9-issue-22-pipe.md
@@ -73,6 +75,7 @@ MODES = {
     "race8": ["VKAT_SPIRV_OPT=0", "--race"],
     "race9": ["VKAT_SPIRV_OPT=0", "VKAT_WARMUP_BUSY_GAP=0", "VKAT_RACE_CONFIRM=1", "--race"],
     "busywarm": ["VKAT_SPIRV_OPT=0", "VKAT_RACE_CONFIRM=1", "--race"],
+    "new10": ["VKAT_REPORT_IN_ORDER=1", "--race"],
     "new": ["--race"],
     "newssa": ["VKAT_SPIRV_OPT=ssa", "--race"],
     "newopt": ["VKAT_SPIRV_OPT=nounroll", "--race"],
@@ -152,8 +155,11 @@ def run_pty(cmd, trace=None, extra=None):
             now = time.monotonic() - start
             buf += chunk
             *lines, buf = re.split(rb"[\r\n]", buf)
-            for line in lines:
-                text += line + b"\n"
+            # The progress line is rewritten as "\r...": its text arrives before the \r that ends it, so the
+            # unfinished rest is read too (else each best was seen only at the next update, a variant later).
+            for line in lines + [buf]:
+                if line is not buf:
+                    text += line + b"\n"
                 m = best_re.search(line)
                 if m:
                     ms = float(m.group(1))
@@ -231,8 +237,8 @@ def time_to(bests, target_ms):
 
 def measured_bests(trace):
     """(seconds from the search's start when it was stored, median ms) of each full measurement, in measuring order,
-    from a VKAT_MEASURE_TRACE file: when a variant was measured, not when the progress line reported it (results are
-    reported in proposal order, so a variant measured ahead of a slow pipeline is reported after it)."""
+    from a VKAT_MEASURE_TRACE file: when a variant was measured, not when the progress line reported it (with results
+    reported in proposal order, a variant measured ahead of a slow pipeline is reported after it)."""
     out = []
     try:
         with open(trace) as f:
@@ -250,6 +256,37 @@ def measured_bests(trace):
             running = ms
             best.append((t, ms))
     return best
+
+
+def setup_ms(trace):
+    """The first lane's set-up from a VKAT_MEASURE_TRACE file, as "device / workspace / reference / check / search's
+    start after the tuning call's / the lane ready to measure after the search's start" in ms, or "-" without a
+    setup line."""
+    try:
+        with open(trace) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if p[0] == "setup" and len(p) >= 8:
+                    return " / ".join(f"{float(v):.0f}" for v in p[2:8])
+    except FileNotFoundError:
+        pass
+    return "-"
+
+
+def pipelines_busy(trace, jobs, until_s=4.0):
+    """The share of the workers' time in the search's first until_s seconds spent creating pipelines (each variant's
+    pipeline_ms, ending at its ready_ms), from a VKAT_MEASURE_TRACE file: what a stalled strategy leaves idle."""
+    busy = 0.0
+    try:
+        with open(trace) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if p[0] == "variant" and len(p) > 16:
+                    end, length = float(p[14]) / 1e3, float(p[5]) / 1e3
+                    busy += max(0.0, min(end, until_s) - max(end - length, 0.0))
+    except FileNotFoundError:
+        return None
+    return busy / (jobs * until_s)
 
 
 SPLIT = ("compile", "pipeline", "check", "warmup", "measure", "wait", "store")
@@ -366,7 +403,7 @@ def main():
     ap.add_argument("--search-spaces", type=int, default=2)
     ap.add_argument("--problem", help="problem override for every space (default: each space's own)")
     ap.add_argument("--device")
-    ap.add_argument("--pair-budget", type=int, default=40, help="variants per paired run")
+    ap.add_argument("--pair-budget", type=int, default=40, help="variants per paired run (0: no paired runs)")
     ap.add_argument("--search-seconds", default="25", help="time budget of each from-scratch search; a comma list "
                     "gives each search mode its own (the last for the rest)")
     ap.add_argument("--search-seeds", type=int, default=1, help="from-scratch searches per mode and space")
@@ -409,7 +446,7 @@ def main():
     commands, pair_lines, search_lines, trace_lines, verdict_lines, best_ms = [], [], [], [], [], {}
     t95s, m95s, measured_lines = {}, {}, []
     try:
-        for i, space in enumerate(spaces):
+        for i, space in enumerate(spaces if args.pair_budget > 0 else []):
             name = os.path.basename(space)
             dbs, res = {}, {}
             for mode in modes:
@@ -468,13 +505,15 @@ def main():
                     commands.append(" ".join([f"{k}={v}" for k, v in extra.items()] + cmd))
                     trace = trace_for(f"search-{name}-{seed}", mode)
                     r, wall, bests = run_pty(cmd, trace, extra)
-                    runs[(seed, mode)] = (r, wall, bests, measured_bests(trace) if trace else [])
+                    runs[(seed, mode)] = (r, wall, bests, measured_bests(trace) if trace else [],
+                                          setup_ms(trace) if trace else "-",
+                                          pipelines_busy(trace, args.jobs) if trace else None)
                     if r.get("best"):
                         best_ms[space] = min(best_ms.get(space, float("inf")), r["best"][0]["median_ms"])
                     if summary(trace, mode):
                         trace_lines.append(f"| {name} | search, seed {seed} | {mode} | {summary(trace, mode)}")
             ref = float(known[name]) if name in known else best_ms.get(space)
-            for (seed, mode), (r, wall, bests, mbests) in runs.items():
+            for (seed, mode), (r, wall, bests, mbests, setup, busy) in runs.items():
                 if r.get("skipped"):
                     search_lines.append(f"| {name} | {seed} | {mode} | skipped: {r['skipped']} |" + " |" * 5)
                     continue
@@ -486,7 +525,8 @@ def main():
                     m95, m99 = time_to(mbests, ref / 0.95), time_to(mbests, ref / 0.99)
                     m95s.setdefault((name, mode), []).append(m95 if m95 is not None else float("inf"))
                     show = lambda t: f"{t:.1f}" if t is not None else "not reached"  # noqa: E731
-                    measured_lines.append(f"| {name} | {seed} | {mode} | {show(m95)} | {show(m99)} |")
+                    measured_lines.append(f"| {name} | {seed} | {mode} | {show(m95)} | {show(m99)} | {setup} | "
+                                          f"{f'{busy:.2f}' if busy is not None else '-'} |")
                 bm = r["best"][0]["median_ms"] if r.get("best") else float("nan")
                 search_lines.append(
                     f"| {name} | {seed} | {mode} | {n} | {n / secs if secs else 0:.2f} | {r.get('raced_out', 0)} | "
@@ -514,13 +554,14 @@ def main():
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = [f"Tuning time at real sizes, {stamp}; seed {args.seed}, jobs {args.jobs}, pipeline cache off; modes "
             + ", ".join(f"{m} ({' '.join(MODES[m])})" for m in dict.fromkeys(modes + search_modes))
-            + f"; baseline {base}.", "",
-            f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. Time split: "
-            + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the rest the measuring "
-            "thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to the maximum; busy: "
-            "variants given no minimum warm-up, their GPU kept busy.", "",
-            "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped / busy | best ms | "
-            "winner; agreement |", "|" + "---|" * 11, *pair_lines, ""]
+            + f"; baseline {base}.", ""]
+    if pair_lines:
+        text += [f"Paired runs: --strategy random, budget {args.pair_budget}, the same variants in every mode. "
+                 "Time split: " + " / ".join(SPLIT) + " (s; compile and pipeline are CPU s summed over workers, the "
+                 "rest the measuring thread's wall time; warmup is a part of measure). Capped: warm-ups that ran to "
+                 "the maximum; busy: variants given no minimum warm-up, their GPU kept busy.", "",
+                 "| space | problem | mode | variants | seconds | variants/s | raced out | time split | capped / busy | "
+                 "best ms | winner; agreement |", "|" + "---|" * 11, *pair_lines, ""]
     if verdict_lines:
         text += ["Same winner as the baseline (the same variant, or within the baseline winner's spread as the "
                  "baseline measured it); median ± MAD in ms:", "",
@@ -529,8 +570,12 @@ def main():
     if search_lines:
         text += ["From scratch: the default strategy with --budget "
                  + ", ".join(f"{search_s[m]:g}s ({m})" for m in search_modes) + "; best known = "
+                 + ", ".join(f"{os.path.basename(s)} {float(known[os.path.basename(s)]):.4f} ms (given)"
+                             if os.path.basename(s) in known else
+                             f"{os.path.basename(s)} {v:.4f} ms (the best median of this call's runs)"
+                             for s, v in best_ms.items())
+                 + "; the best median of this call's runs: "
                  + ", ".join(f"{os.path.basename(s)} {v:.4f} ms" for s, v in best_ms.items())
-                 + (" (given)" if known else " (the best median of this call's runs)")
                  + "; seconds from the process start (device set-up included) until the best so far is within "
                  "0.95 (0.99) of it.", "",
                  "| space | seed | mode | variants | variants/s | raced out | best ms | s to 0.95 | s to 0.99 |",
@@ -541,8 +586,13 @@ def main():
     if measured_lines:
         text += ["The same from the traces: seconds from the search's start (device set-up not included) until a "
                  "variant within 0.95 (0.99) of the best known was measured and stored, whenever the progress line "
-                 "reported it (results reach the strategy and the progress line in proposal order):", "",
-                 "| space | seed | mode | s to 0.95 | s to 0.99 |", "|" + "---|" * 5, *measured_lines, "",
+                 "reported it; and the set-up before the search (ms: device / workspace with its data / the "
+                 "reference's run / the device check / the search's start after the tuning call's / the lane ready to "
+                 "measure after the search's start, negative: before it) and the share "
+                 "of the workers' first 4 s spent creating pipelines (the rest: nothing proposed to prepare, or "
+                 "other preparation):", "",
+                 "| space | seed | mode | s to 0.95 | s to 0.99 | set-up ms | pipelines busy |", "|" + "---|" * 7,
+                 *measured_lines, "",
                  "| space | mode | s to 0.95 | baseline s to 0.95 | shorter by |", "|" + "---|" * 5,
                  *measured_ratio_lines, ""]
     if trace_lines:

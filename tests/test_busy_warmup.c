@@ -143,12 +143,7 @@ static void test_runs(void)
         CHECK_MSG(rep.times.warmup_busy == 0 && rep.times.warmup >= 0.01 * (8 - cuts), "%llu waived, %g s of warm-up",
                   (unsigned long long)rep.times.warmup_busy, rep.times.warmup);
 
-    vkat_space_destroy(space);
-    vkat_instance_destroy(inst);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (!test_failed && system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmp);
+    test_close_device_space(space, inst, tmp);
 }
 
 int main(void)

@@ -1,5 +1,6 @@
-/* test_device_space.h — the opening of tests that run whole searches: an instance, its default device (lavapipe in
- * CI) and a space from tests/data. Include after test.h (it records a space that fails to load as a failure). */
+/* test_device_space.h — the opening and closing of tests that run whole searches: an instance, its default device
+ * (lavapipe in CI) and a space from tests/data. Include after test.h (it records a space that fails to load as a
+ * failure). */
 #ifndef VKAT_TEST_DEVICE_SPACE_H
 #define VKAT_TEST_DEVICE_SPACE_H
 
@@ -24,6 +25,17 @@ static int test_open_device_space(const char *space_path, const char *what, vkat
         return 0;
     }
     return 1;
+}
+
+/* Undoes test_open_device_space and removes the test's scratch folder `tmp` (kept when a check failed, to look at). */
+static void test_close_device_space(vkat_space *space, vkat_instance *inst, const char *tmp)
+{
+    vkat_space_destroy(space);
+    vkat_instance_destroy(inst);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (!test_failed && system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp);
 }
 
 #endif

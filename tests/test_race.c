@@ -211,12 +211,7 @@ static void test_runs(void)
 
     vkat_store_close(full);
     vkat_store_close(race);
-    vkat_space_destroy(space);
-    vkat_instance_destroy(inst);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (!test_failed && system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmp);
+    test_close_device_space(space, inst, tmp);
 }
 
 int main(void)

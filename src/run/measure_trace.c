@@ -19,7 +19,8 @@ FILE *vkat_measure_trace_open(void)
     if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0) /* new or empty (a restarted child appends) */
         fprintf(f, "# batch\tlane\tbatch\tdispatches\tat_ms\tper_dispatch_ms\tidle_ms\tconfig\n"
                    "# variant\tlane\tstatus\tsamples\twait_ms\tpipeline_ms\tcheck_ms\twarmup_ms\tmeasure_ms\tstore_ms"
-                   "\twarm_last_ms\tmedian_ms\tgap_ms\tseq\tready_ms\ttaken_ms\tcheck_run_ms\tconfig\n");
+                   "\twarm_last_ms\tmedian_ms\tgap_ms\tseq\tready_ms\ttaken_ms\tcheck_run_ms\tconfig\n"
+                   "# setup\tlane\tdevice_ms\tworkspace_ms\treference_ms\tcheck_ms\tcall_ms\tready_ms\n");
     return f;
 }
 
@@ -37,4 +38,10 @@ void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_
             lane, v->status, v->samples, v->wait_s * 1e3, v->pipeline_s * 1e3, v->check_s * 1e3, v->warmup_s * 1e3,
             v->measure_s * 1e3, v->store_s * 1e3, v->warm_last_s * 1e3, v->median_s * 1e3, v->gap_s * 1e3, v->seq,
             v->ready_s * 1e3, v->taken_s * 1e3, v->check_run_s * 1e3, v->config);
+}
+
+void vkat_measure_trace_setup_line(FILE *f, unsigned lane, const double phase_s[4], double call_s, double ready_s)
+{
+    fprintf(f, "setup\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", lane, phase_s[0] * 1e3, phase_s[1] * 1e3,
+            phase_s[2] * 1e3, phase_s[3] * 1e3, call_s * 1e3, ready_s * 1e3);
 }

@@ -15,6 +15,12 @@
  *     lane took it to measure (lines come in measuring order: a seq out of order is a variant measured ahead of
  *     one still being prepared); the checked run's one dispatch in ms (nan: not timed), what its first dispatch
  *     cost against the samples' median (first_dispatch.h)
+ *   setup    lane  device_ms  workspace_ms  reference_ms  check_ms  call_ms  ready_ms
+ *     one lane's set-up, written at the run's end: creating the logical device (and loading the pipeline cache),
+ *     the buffers with their initial data, the reference's run (its compile and pipeline included) and the device
+ *     check's set-up; call_ms is how long after the tuning call began the search began (the strategy's first
+ *     proposal); ready_ms when, from the search's start, the lane could measure (negative: before the search; after
+ *     it where the reference ran on the measuring thread while the workers prepared the first variants)
  * Lines of several lanes interleave whole. Nothing here decides anything. */
 #ifndef VKAT_MEASURE_TRACE_H
 #define VKAT_MEASURE_TRACE_H
@@ -51,5 +57,9 @@ typedef struct vkat_measure_trace_variant {
     double check_run_s;           /* the checked run's one dispatch (NAN: not timed) */
 } vkat_measure_trace_variant;
 void vkat_measure_trace_variant_line(FILE *f, unsigned lane, const vkat_measure_trace_variant *v);
+
+/* One lane's set-up line (seconds): device, workspace, reference, check; the search's start after the call's; the
+ * lane's being ready to measure after the search's start. */
+void vkat_measure_trace_setup_line(FILE *f, unsigned lane, const double phase_s[4], double call_s, double ready_s);
 
 #endif

@@ -195,6 +195,15 @@ typedef struct run_ctx {
      * (first_dispatch.h) */
     vkat_busy busy;
     vkat_first_dispatch first;
+    double setup_s[4]; /* the first set-up: device, workspace, reference, device check (for the trace) */
+    /* With workers to prepare variants meanwhile, the reference runs on the measuring thread at its start instead
+     * of before the search (`defer_reference`): its run and the device check's set-up (a 4096^3 GEMM's reference
+     * and its 64 MB read back, compared and uploaded again) then overlap the first pipelines' creation, which the
+     * first measurement waits for anyway. Its result, and when the lane was ready to measure (vkat_now). */
+    int defer_reference;
+    vkat_result setup_result;
+    vkat_error setup_error;
+    double ready_at;
 } run_ctx;
 
 /* The search over all lanes: the driver's hooks (search_run.c) run on the caller's thread, measurements on the
@@ -215,9 +224,13 @@ struct search_ctx {
     int abort;  /* the search failed: lanes drop what they still hold */
     pthread_mutex_t lock;
     pthread_cond_t done_cv;
-    /* With one lane, results come back in submission order, so that the order in which the strategy hears of
-     * them, and hence the measured set and the winner, does not depend on --jobs or on timing. With several,
-     * whichever finishes first. Either way a ring of window slots. */
+    /* Results reach the strategy as they finish: a variant measured while an older one's pipeline is still being
+     * created (4-7 s of NVIDIA's compile for some sgemm_wt variants) is heard of at once, so the strategy proposes
+     * the next and the workers stay busy; in proposal order, a from-scratch H200 search's workers idled 2 of its
+     * first 4 s behind one such pipeline (records/session11-issue-22-pipe.md). A blind strategy measures the same
+     * set either way. With `ordered` (VKAT_REPORT_IN_ORDER=1 or VKAT_MEASURE_IN_ORDER=1, one lane) results come
+     * back in submission order, as before session 11: an adaptive strategy's proposals then do not depend on
+     * --jobs or on how long pipelines took. Either way a ring of window slots. */
     int ordered;
     job **done;
     size_t done_head, done_count, done_cap;
@@ -225,8 +238,8 @@ struct search_ctx {
     vkat_race_bound bound;   /* the least upper bound of the checked full measurements so far */
     FILE *trace;             /* VKAT_MEASURE_TRACE's file (measure_trace.h); NULL: none */
     /* Lanes measure whichever prepared variant is oldest (a slow pipeline no longer holds up those behind it);
-     * VKAT_MEASURE_IN_ORDER=1 measures strictly in proposal order, as before session 8 (the benchmark's baseline).
-     * Results reach the strategy in proposal order either way (`ordered`). */
+     * VKAT_MEASURE_IN_ORDER=1 measures strictly in proposal order, as before session 8 (the benchmark's baseline),
+     * and reports in it (`ordered`). */
     int in_order;
     unsigned long submitted;
     /* VKAT_PIPELINE_STRIP_DEBUG=1: the driver gets the module without its debug names (the SPIR-V stored, hashed and
@@ -237,10 +250,14 @@ struct search_ctx {
      * dispatch, as in session 9 (first_dispatch.h). */
     double busy_gap_s;
     int always_confirm;
-    /* The best full measurement so far, as the lanes measure it (guarded by `lock`): with out-of-order measuring it
-     * can be ahead of the results reported in proposal order, and the progress shows it as soon as it exists. */
+    /* The best full measurement so far, as the lanes measure it (guarded by `lock`): with results reported in
+     * proposal order (`ordered`) it can be ahead of them, and the progress shows it as soon as it exists. */
     double measured_best_s;
     char measured_best_config[512];
+    /* The best full measurement the strategy has heard of (search thread only): the progress's best. Not the
+     * search's best_s, which counts raced-out partial medians too: a raced-out row resumed from the database can
+     * be faster than this run's full measurement of the row that raced it out (noise), and must not be shown. */
+    double reported_best_s;
 };
 
 static void free_reference(run_ctx *c)
@@ -438,16 +455,21 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
     return r;
 }
 
-/* Device, buffers, reference: everything shared by the variants of one run. */
+/* The device and its buffers with their data: what the workers need to prepare variants (setup_reference does the
+ * rest of what the variants of one run share). */
 static vkat_result setup_device(run_ctx *c, vkat_error *err)
 {
     const vkat_space *s = c->space;
+    double t0 = vkat_now();
+    memset(c->setup_s, 0, sizeof c->setup_s);
     vkat_result r = vkat_gpu_create(c->inst, c->device_index, &c->gpu, err);
     if (r != VKAT_OK)
         return r;
     if (c->opts->pipeline_cache_path &&
         (r = vkat_gpu_load_pipeline_cache(c->gpu, c->opts->pipeline_cache_path, err)) != VKAT_OK)
         return r;
+    double t1 = vkat_now();
+    c->setup_s[0] = t1 - t0;
     /* Buffer sizes depend only on problem and device (checked by vkat_tune_device), so any configuration's
      * environment gives them; the first one is used. */
     uint32_t *zero = calloc(s->param_count ? s->param_count : 1, sizeof *zero);
@@ -479,10 +501,22 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
             }
         }
     }
-    if (r == VKAT_OK && c->has_reference)
-        r = run_reference(c, err);
-    if (r == VKAT_OK && c->has_reference)
+    c->setup_s[1] = vkat_now() - t1;
+    return r;
+}
+
+/* The reference's outputs and the device check: what checking a variant needs, and not preparing one. */
+static vkat_result setup_reference(run_ctx *c, vkat_error *err)
+{
+    if (!c->has_reference)
+        return VKAT_OK;
+    double t0 = vkat_now();
+    vkat_result r = run_reference(c, err);
+    double t1 = vkat_now();
+    c->setup_s[2] = t1 - t0;
+    if (r == VKAT_OK)
         r = setup_gpu_check(c, err);
+    c->setup_s[3] = vkat_now() - t1;
     return r;
 }
 
@@ -865,7 +899,12 @@ static vkat_result rebuild_device(run_ctx *c, vkat_pool *pool, vkat_error *err)
     }
     teardown_device(c);
     c->busy.load_s = 0; /* a new device: its load starts again */
+    double first[4];
+    memcpy(first, c->setup_s, sizeof first); /* the trace's set-up line is the run's first */
     vkat_result r = setup_device(c, err);
+    if (r == VKAT_OK)
+        r = setup_reference(c, err);
+    memcpy(c->setup_s, first, sizeof first);
     vkat_pool_resume(pool);
     return r;
 }
@@ -967,14 +1006,18 @@ static void finish_job(search_ctx *sc, job *j)
     pthread_mutex_unlock(&sc->lock);
 }
 
-/* Should the lane drop its job unmeasured? Out of time, interrupted, or the search failed. */
-static int lane_should_drop(search_ctx *sc)
+/* Should the lane drop its job unmeasured? Out of time, interrupted, or the search failed. The time budget counts
+ * from the search's start or, for a lane that ran its reference after it, from the lane's being ready: a reference
+ * that outlasts the budget must not leave the run with nothing measured. */
+static int lane_should_drop(run_ctx *c)
 {
+    search_ctx *sc = c->search;
     const vkat_tune_opts *opts = sc->opts;
     pthread_mutex_lock(&sc->lock);
     if (opts->stop && *opts->stop)
         sc->report->interrupted = 1;
-    int drop = sc->abort || sc->report->interrupted || (opts->budget_s > 0 && vkat_now() - sc->start >= opts->budget_s);
+    double start = fmax(sc->start, c->ready_at);
+    int drop = sc->abort || sc->report->interrupted || (opts->budget_s > 0 && vkat_now() - start >= opts->budget_s);
     pthread_mutex_unlock(&sc->lock);
     return drop;
 }
@@ -982,7 +1025,14 @@ static int lane_should_drop(search_ctx *sc)
 /* Measures one prepared job on its lane; fills j->outcome, or j->fatal when the run must stop. */
 static void lane_measure(run_ctx *c, job *j)
 {
-    if (lane_should_drop(c->search)) {
+    if (c->setup_result != VKAT_OK) {
+        /* The deferred reference failed: the run stops with its error, as it did before the search. */
+        j->fatal = c->setup_result;
+        j->fatal_error = c->setup_error;
+        release_job(j);
+        return;
+    }
+    if (lane_should_drop(c)) {
         /* Out of time or interrupted: what is still in flight is dropped unmeasured. */
         release_job(j);
         j->outcome = 2;
@@ -1058,6 +1108,10 @@ static void *lane_main(void *arg)
 {
     run_ctx *c = arg;
     search_ctx *sc = c->search;
+    if (c->defer_reference) {
+        c->setup_result = setup_reference(c, &c->setup_error);
+        c->ready_at = vkat_now();
+    }
     for (;;) {
         pthread_mutex_lock(&sc->lock);
         while (!c->stopping && c->queued == 0)
@@ -1070,7 +1124,7 @@ static void *lane_main(void *arg)
         pthread_mutex_unlock(&sc->lock);
         /* Out of time or interrupted: what is still queued is dropped unprepared, not prepared to be dropped (with
          * a wide window that was many seconds of pipeline creation past the budget). */
-        if (lane_should_drop(sc))
+        if (lane_should_drop(c))
             vkat_pool_cancel_queued(c->pool);
         double t0 = vkat_now();
         job *j = sc->in_order ? vkat_pool_pop(c->pool) : vkat_pool_pop_ready(c->pool);
@@ -1198,8 +1252,11 @@ static vkat_result hook_complete(void *user, uint32_t *choice_out, double *secon
     vkat_tune_progress *p = &sc->report->totals;
     if (j->outcome != 2 && j->row.status == VKAT_STATUS_RACED)
         p->raced++;
-    if (j->outcome != 2 && j->row.status == VKAT_STATUS_OK && j->row.median_s < p->best_s)
-        snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
+    if (j->outcome != 2 && j->row.status == VKAT_STATUS_OK && j->row.median_s < sc->reported_best_s) {
+        sc->reported_best_s = j->row.median_s;
+        if (j->row.median_s < p->best_s) /* else shown already, as measured (above) */
+            snprintf(p->best_config, sizeof p->best_config, "%s", j->row.config);
+    }
     sc->free_list[sc->nfree++] = j;
     return r;
 }
@@ -1219,7 +1276,7 @@ static void on_progress(void *user, const vkat_search_stats *st)
     p->evaluated = st->evaluated;
     p->resumed = st->resumed;
     p->failed = st->failed;
-    p->best_s = fmin(st->best_s, p->best_s); /* p's may be a measurement not reported yet (hook_complete) */
+    p->best_s = fmin(sc->reported_best_s, p->best_s); /* p's may be a measurement not reported yet (hook_complete) */
     p->elapsed_s = st->elapsed_s;
     p->done = st->final; /* not st->stop: that is set while the evaluations in flight still complete */
     if (sc->opts->progress)
@@ -1291,6 +1348,12 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
         return r;
     if ((r = setup_device(c, err)) != VKAT_OK)
         return r;
+    c->defer_reference = lane_jobs > 1 && c->has_reference && !c->search->in_order; /* in order: as before */
+    if (!c->defer_reference) {
+        if ((r = setup_reference(c, err)) != VKAT_OK)
+            return r;
+        c->ready_at = vkat_now();
+    }
     /* --jobs 1 is the serial mode: the measuring thread prepares each variant itself. */
     c->pool = vkat_pool_create(lane_jobs > 1 ? lane_jobs : 0, lane_window, prepare, c);
     if (!c->pool)
@@ -1363,6 +1426,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
                               size_t device_count, vkat_store *store, const vkat_tune_opts *opts,
                               vkat_tune_report *report, vkat_error *err)
 {
+    double call_start = vkat_now();
     memset(report, 0, sizeof *report);
     const vkat_device_info *dev = NULL;
     vkat_result r = check_devices(space, inst, device_indices, device_count, report, &dev, err);
@@ -1397,8 +1461,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.report = report;
     sc.store = store;
     sc.nlanes = device_count;
-    sc.ordered = device_count == 1;
-    sc.measured_best_s = INFINITY;
+    sc.measured_best_s = sc.reported_best_s = INFINITY;
     pthread_mutex_init(&sc.lock, NULL);
     pthread_cond_init(&sc.done_cv, NULL);
     sc.race = vkat_race_defaults(&opts->race, opts->timing.repetitions);
@@ -1407,6 +1470,8 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     sc.trace = vkat_measure_trace_open();
     const char *in_order = getenv("VKAT_MEASURE_IN_ORDER");
     sc.in_order = in_order && *in_order && strcmp(in_order, "0");
+    const char *report_order = getenv("VKAT_REPORT_IN_ORDER");
+    sc.ordered = device_count == 1 && (sc.in_order || (report_order && *report_order && strcmp(report_order, "0")));
     const char *check = getenv("VKAT_RACE_CHECK_FACTOR"); /* the checked run's cut (race.h); negative: off */
     if (check && *check)
         sc.race.check_factor = atof(check);
@@ -1466,7 +1531,6 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     p->budget = budget;
     p->budget_s = opts->budget_s;
     p->best_s = INFINITY;
-    sc.start = vkat_now();
     vkat_search_hooks hooks = {&sc, hook_check, hook_submit, hook_complete, hook_error};
     vkat_search_limits limits = {budget, opts->budget_s, (uint32_t)window, 0, opts->stop, 0};
     /* Small enough to count (a few hundred ms at most): the search can then stop when every valid configuration is
@@ -1476,6 +1540,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         if (vkat_space_count_valid(space, sc.oracle_env, 0, NULL, &valid, NULL, NULL) == VKAT_OK)
             limits.valid_count = valid;
     }
+    sc.start = vkat_now(); /* the search's: the lanes' set-up and the count above came first */
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
     r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);
@@ -1493,6 +1558,9 @@ cleanup:
     }
     for (size_t i = 0; sc.lanes && i < device_count; i++)
         lane_stop(&sc.lanes[i]);
+    for (size_t i = 0; sc.trace && sc.start > 0 && i < device_count; i++)
+        vkat_measure_trace_setup_line(sc.trace, (unsigned)i, sc.lanes[i].setup_s, sc.start - call_start,
+                                      sc.lanes[i].ready_at - sc.start);
     for (size_t i = 0; slots && i < window; i++) {
         release_job(&slots[i]);
         free(slots[i].choice);
