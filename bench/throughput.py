@@ -5,6 +5,11 @@ validate, pipeline, check and measure. Each run uses a fresh results database, s
 compiled, checked and timed. NVIDIA's own on-disk shader cache is switched off (__GL_SHADER_DISK_CACHE=0) so that
 only vkautotune's pipeline cache makes a rerun warm.
 
+Since session 11 results reach the search strategy as they finish, so a rerun with the same seed may propose other
+variants than the first run, and its warm cache would not cover them. So per --jobs: a first run as users run it
+(the defaults), then a first run and a rerun in proposal order (VKAT_REPORT_IN_ORDER=1, the deterministic mode),
+the rerun on the pipeline cache that first run filled.
+
 Prints a markdown table and writes it to --out.
   python3 bench/throughput.py --bin build/vkautotune --space spaces/gemm.ini --budget 200 --jobs 1,16 --out t.md
 """
@@ -18,7 +23,7 @@ import tempfile
 import time
 
 
-def run(args, jobs, cache_dir, db):
+def run(args, jobs, cache_dir, db, extra_env=None):
     cmd = [args.bin, "--space", args.space, "--budget", str(args.budget), "--seed", str(args.seed),
            "--jobs", str(jobs), "--pipeline-cache", cache_dir, "--db", db, "--json", "--top", "1"]
     if args.template:
@@ -27,7 +32,7 @@ def run(args, jobs, cache_dir, db):
         cmd += ["--problem", args.problem]
     if args.device:
         cmd += ["--device", args.device]
-    env = dict(os.environ, __GL_SHADER_DISK_CACHE="0")
+    env = dict(os.environ, __GL_SHADER_DISK_CACHE="0", **(extra_env or {}))
     start = time.monotonic()
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
@@ -35,7 +40,7 @@ def run(args, jobs, cache_dir, db):
         sys.stderr.write(out.stderr)
         raise SystemExit(f"{' '.join(cmd)} exited {out.returncode}")
     res = json.loads(out.stdout)[0]
-    return res, wall, " ".join(cmd)
+    return res, wall, " ".join([f"{k}={v}" for k, v in (extra_env or {}).items()] + cmd)
 
 
 def main():
@@ -55,11 +60,14 @@ def main():
     commands = []
     work = tempfile.mkdtemp(prefix="vkat-throughput-")
     try:
+        in_order = {"VKAT_REPORT_IN_ORDER": "1"}
         for jobs in [int(j) for j in args.jobs.split(",")]:
-            cache = os.path.join(work, f"cache-{jobs}")
-            for phase in ("first run", "rerun, warm cache"):
-                db = os.path.join(work, f"{jobs}-{phase[:5].strip()}.db")
-                res, wall, cmd = run(args, jobs, cache, db)
+            phases = (("first run", "default", {}), ("first run, proposal order", "ordered", in_order),
+                      ("rerun, warm cache, proposal order", "ordered", in_order))
+            for i, (phase, cache_name, extra) in enumerate(phases):
+                cache = os.path.join(work, f"cache-{jobs}-{cache_name}")
+                db = os.path.join(work, f"{jobs}-{i}.db")
+                res, wall, cmd = run(args, jobs, cache, db, extra)
                 commands.append(cmd)
                 t = res.get("time_split_s", {})
                 n = res.get("evaluated", 0)

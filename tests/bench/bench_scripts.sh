@@ -129,4 +129,15 @@ check "the from-scratch searches, baseline and new" grep -q "^| gemm.ini | 2 | b
 check "and the time-to-0.95 comparison" grep -q "^| gemm.ini | new | \(not reached\|[0-9][0-9.]*\) | " "$T/race.md"
 check "the traces, with the rule replayed on the baseline's fixed warm-ups" \
     grep -q "^| gemm.ini | pair | baseline | [0-9]* | .* | 0.02 s: " "$T/race.md"
+# throughput.py: a first run as users run it, then a first run and a warm rerun in proposal order (results reach the
+# strategy as they finish, so only the ordered pair proposes the same variants and the rerun's cache covers them)
+python3 "$SRC/bench/throughput.py" --bin "$BIN" --space "$SRC/spaces/gemm.ini" --problem M=64,N=64,K=64 --budget 6 \
+    --jobs 2 --out "$T/tp.md" >"$T/tp.out" 2>"$T/tp.err"
+rc=$?
+check "throughput.py runs (exit $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || tail -n 5 "$T/tp.err"
+check "throughput.py has the three runs" sh -c 'grep -q "| 2 | first run | 6 |" "$1" &&
+    grep -q "| 2 | first run, proposal order | 6 |" "$1" && grep -q "| 2 | rerun, warm cache, proposal order | 6 |" "$1"' - "$T/tp.md"
+check "throughput.py's ordered runs name VKAT_REPORT_IN_ORDER=1 and share one cache" sh -c \
+    '[ "$(grep -c "^    VKAT_REPORT_IN_ORDER=1 .*--pipeline-cache [^ ]*cache-2-ordered " "$1")" -eq 2 ]' - "$T/tp.md"
 finish
