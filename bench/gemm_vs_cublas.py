@@ -41,12 +41,12 @@ skipped (the table says why).
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
 
 from space_ini import read_space, starts_for_space
+from torch_timing import time_cuda
 
 TEMPLATES = [  # name, dtype, template, space
     ("sgemm", "fp32", "shaders/sgemm.comp.in", "spaces/sgemm.ini"),
@@ -159,21 +159,9 @@ def cublas_timer():
     types = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
     def time_op(op):
-        op()
-        torch.cuda.synchronize()
-        end = time.monotonic() + 0.3  # warm up by time: the clocks ramp after a pause
-        while time.monotonic() < end:
-            op()
-            torch.cuda.synchronize()
-        times = []
-        for _ in range(50):
-            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            e0.record()
-            op()
-            e1.record()
-            e1.synchronize()
-            times.append(e0.elapsed_time(e1) / 1e3)
-        return statistics.median(times)
+        # seconds per call: bench/torch_timing.py (back-to-back calls in samples of about 2 ms, as vkautotune times its
+        # kernels; before session 11 each call was timed alone, which counted the host's launch gap)
+        return time_cuda(torch, op, sample_ms=2.0) / 1e3
 
     def measure(dtype, m, n, k, bt=None):
         if dtype == "int8":

@@ -17,8 +17,8 @@ peaks` measures in the same run (kernels on cooperative matrices, of their input
 SDPA's FlashAttention-2 and cuDNN backends timed in the same run on the same inputs.
 
 Every PyTorch figure is timed as vkautotune times its kernels: after a time-based warm-up, samples of 10 back-to-back
-calls between two CUDA events (time_cuda). Until session 11 each call was timed alone, which counted the host's
-launch gap into PyTorch's time; bench/torch_timers.py measures both ways.
+calls between two CUDA events (bench/torch_timing.py). Until session 11 each call was timed alone, which counted the
+host's launch gap into PyTorch's time; bench/torch_timers.py measures both ways.
 
 The ratio to FlashAttention-2 is taken over rounds (--baseline-rounds, default 5), because one timing of it moved by
 9-11% within one call (session 10): each round times SDPA's backends (a time-based warm-up, then samples of 10
@@ -35,9 +35,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import space_ini
+from torch_timing import time_cuda
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -197,31 +197,6 @@ def torch_setup():
     if not torch.cuda.is_available():
         return None, "torch has no CUDA device"
     return torch, None
-
-
-def time_cuda(torch, fn, calls=10, samples=20, warm_s=0.3):
-    """Milliseconds per call of fn: the median of `samples` samples, each `calls` back-to-back calls between two CUDA
-    events, all queued before one synchronize, so the GPU never waits for the host between calls (as vkautotune's
-    batches of dispatches); after a warm-up of at least warm_s seconds of calls, so the clocks are up. Every PyTorch
-    figure here is timed so. Until session 11 each call was timed alone after 10 warm-up calls, between two events
-    with a synchronize after it, which counted the host's launch gap (and torch.compile's guards) into PyTorch's
-    time; bench/torch_timers.py measures what that did."""
-    t0, n = time.perf_counter(), 0
-    while n < 10 or (time.perf_counter() - t0 < warm_s and n < 100000):
-        for _ in range(calls):
-            fn()
-        torch.cuda.synchronize()
-        n += calls
-    events = []
-    for _ in range(samples):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        for _ in range(calls):
-            fn()
-        b.record()
-        events.append((a, b))
-    torch.cuda.synchronize()
-    return statistics.median(a.elapsed_time(b) / calls for a, b in events)
 
 
 def spread(values):

@@ -2,12 +2,12 @@
 """torch_timers.py — what the way PyTorch is timed does to the baselines of bench/llm_kernels.py.
 
 Until session 11 llm_kernels.py timed each PyTorch call alone: 10 warm-up calls, then 50 samples of one call between
-two CUDA events with a synchronize after each. The GPU then waits for the host to launch every call, and that gap
-(plus torch.compile's guards, run on the host before its kernels) counted into PyTorch's time, while vkautotune times
-batches of back-to-back dispatches. llm_kernels.py now times PyTorch so too (its time_cuda: a time-based warm-up, then
-samples of 10 back-to-back calls between two events). This program times the same operations both ways, in
-alternating order, in one process, and prints per operation the old figure over the new one: how much slower the old
-timer made PyTorch look, so figures recorded with it can be read.
+two CUDA events with a synchronize after each (gemm_vs_cublas.py the same after a 0.3 s warm-up). The GPU then waits
+for the host to launch every call, and that gap (plus torch.compile's guards, run on the host before its kernels)
+counted into PyTorch's time, while vkautotune times batches of back-to-back dispatches. Both scripts now time PyTorch
+so too (bench/torch_timing.py). This program times the same operations both ways, in alternating order, in one
+process, and prints per operation the old figure over the new one: how much slower the old timer made PyTorch look,
+so figures recorded with it can be read. --gemm adds gemm_vs_cublas.py's cuBLAS rows (fp16 and int8).
 
     python3 bench/torch_timers.py [--only softmax_f16,...] [--rounds 3] [--eager-only] [--out FILE.md]
 
@@ -21,36 +21,22 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import llm_kernels as lk  # noqa: E402
+from torch_timing import time_cuda, time_per_call  # noqa: E402
 
 DEFAULT_ONLY = ("softmax_f16,rmsnorm_f16,layernorm_f16,reduce_sum_f16,xent_f16,rope_f16,swiglu_f16,transpose_f16,"
                 "attention_decode_f16,attention_fa_nv_f16")
 
 
-def time_per_call(torch, fn, reps=50, warm=10):
-    """llm_kernels.py's timer until session 11: each call alone between two events, a synchronize after each."""
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
-
-
-def both(torch, fn, rounds):
-    """(old ms, new ms) of fn: medians over `rounds` rounds, the two timers alternating which goes first."""
+def both(torch, fn, rounds, **new_timer):
+    """(old ms, new ms) of fn: medians over `rounds` rounds, the two timers alternating which goes first; new_timer:
+    time_cuda's options as the benchmark that is read uses them."""
     old, new = [], []
     for i in range(rounds):
         if i % 2 == 0:
             old.append(time_per_call(torch, fn))
-            new.append(lk.time_cuda(torch, fn))
+            new.append(time_cuda(torch, fn, **new_timer))
         else:
-            new.append(lk.time_cuda(torch, fn))
+            new.append(time_cuda(torch, fn, **new_timer))
             old.append(time_per_call(torch, fn))
     return statistics.median(old), statistics.median(new)
 
@@ -61,6 +47,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="rounds of both timers per operation (default 3)")
     ap.add_argument("--eager-only", action="store_true", help="skip torch.compile")
     ap.add_argument("--cpu-shapes", action="store_true", help="use [problem.cpu] sizes (for a test without a GPU)")
+    ap.add_argument("--gemm", action="store_true",
+                    help="also cuBLAS fp16 4096^3 and 8192^3, torch._int_mm 4096 x 512 x 14336 (B N x K)")
     ap.add_argument("--out", help="markdown file to write as well")
     args = ap.parse_args()
     torch, why = lk.torch_setup()
@@ -69,8 +57,8 @@ def main():
         return 3
     lines = ["| operation | shape | old timer ms | new timer ms | old / new |", "|---|---|---|---|---|"]
 
-    def row(name, shape, fn):
-        old, new = both(torch, fn, args.rounds)
+    def row(name, shape, fn, **new_timer):
+        old, new = both(torch, fn, args.rounds, **new_timer)
         lines.append("| %s | %s | %.4f | %.4f | %.3f |" % (name, shape, old, new, old / new))
         print(lines[-1], flush=True)
 
@@ -79,6 +67,19 @@ def main():
     b = torch.empty_like(a)
     row("copy (llm_kernels.py's bandwidth)", "1 GiB", lambda: b.copy_(a))
     del a, b
+    if args.gemm:
+        for m, n, k in ((4096, 4096, 4096), (8192, 8192, 8192)):
+            x = torch.rand(m, k, device="cuda", dtype=torch.float16)
+            y = torch.rand(k, n, device="cuda", dtype=torch.float16)
+            z = torch.matmul(x, y)
+            row("cuBLAS fp16 (torch.matmul)", "%dx%dx%d" % (m, n, k), lambda: torch.matmul(x, y, out=z),
+                sample_ms=2.0)  # as gemm_vs_cublas.py times it
+            del x, y, z
+        x = torch.randint(-128, 128, (4096, 14336), device="cuda", dtype=torch.int8)
+        y = torch.randint(-128, 128, (512, 14336), device="cuda", dtype=torch.int8).t()
+        row("torch._int_mm, B N x K", "4096x512x14336", lambda: torch._int_mm(x, y), sample_ms=2.0)
+        del x, y
+        torch.cuda.empty_cache()
     wanted = [s for s in args.only.split(",") if s]
     for space, template, *rest in lk.KERNELS:
         override = rest[0] if rest else {}

@@ -1,7 +1,7 @@
 """A stand-in for PyTorch with the names bench/llm_kernels.py and bench/gemm_vs_cublas.py use, so that CI runs their
 PyTorch code paths on a machine without torch or CUDA (tests/bench/bench_scripts.sh). Every operation returns a
 dummy tensor and every timed interval is 1 ms: it checks that the scripts run, never what they measure."""
-float32, float16, bfloat16, uint8 = "float32", "float16", "bfloat16", "uint8"
+float32, float16, bfloat16, uint8, int8 = "float32", "float16", "bfloat16", "uint8", "int8"
 __version__ = "0.0 (faketorch)"
 
 
@@ -22,7 +22,7 @@ def _op(*a, **k):
     return _Tensor()
 
 
-randn = rand = arange = randint = rsqrt = softmax = cat = empty = empty_like = matmul = _op
+randn = rand = arange = randint = rsqrt = softmax = cat = empty = empty_like = matmul = _int_mm = _op
 
 
 class backends:
