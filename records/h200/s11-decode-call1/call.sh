@@ -16,14 +16,16 @@ starts() {  # --start for each suffix
 case $1 in
 iso)
     # shellcheck disable=SC2046
-    $BIN $T --space $F --strategy random --budget 12 --no-race --stats --top 20 --db $RUN/iso_f16.db \
+    $BIN $T --space $F --strategy random --budget 14 --no-race --stats --top 20 --db $RUN/iso_f16.db \
         $(starts PF=1,IL=0 PF=2,IL=0 PF=1,IL=1 PF=2,IL=1 PF=0,IL=0 PF=0,IL=1) \
         --start NSG=2,BC=16,NSPLIT=2,PAD=1,THR=0,QS=1,PF=1,IL=0,SG=32 \
         --start NSG=2,BC=16,NSPLIT=2,PAD=1,THR=0,QS=1,PF=2,IL=1,SG=32 \
         --start NSG=4,BC=16,NSPLIT=2,PAD=1,THR=0,QS=1,PF=2,IL=1,SG=32 \
         --start NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=1,PF=2,IL=1,SG=32 \
         --start NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=0,PF=2,IL=1,SG=32 \
-        --start NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=0,PF=1,IL=0,SG=32
+        --start NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=0,PF=1,IL=0,SG=32 \
+        --start NSG=1,BC=16,NSPLIT=4,PAD=1,THR=0,QS=1,PF=1,IL=0,SG=32 \
+        --start NSG=1,BC=16,NSPLIT=4,PAD=1,THR=0,QS=1,PF=2,IL=0,SG=32
     # shellcheck disable=SC2046
     $BIN $T --space $B --strategy random --budget 4 --no-race --stats --top 20 --db $RUN/iso_bf16.db \
         $(starts PF=1,IL=0 PF=2,IL=0 PF=1,IL=1 PF=2,IL=1)
