@@ -164,7 +164,8 @@ done
 # The softmax-in-accumulators attentions, prefill and decode, fp16 and bf16: their NV operations must be in the
 # SPIR-V (no shared-memory round trip); for prefill each way of staging K and V (two stages, register prefetch into
 # one, K and V taking turns) and of holding Q (registers, shared memory), with and without sub-blocks; for decode
-# each prefetch (none, issued before or after the barrier) and each order of blocks (IL), one at a cut length.
+# each prefetch (none, issued before or after the barrier, the first block before the query tile) and each order
+# of blocks (IL), some at a cut length.
 for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=64,SG=32" \
     "attention_fa_nv f16 BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=0,QS=0,SB=16,SG=32" \
     "attention_fa_nv f16 BC=64,NSG=8,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
@@ -196,7 +197,9 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_decode_nv bf16 NSG=2,BC=16,NSPLIT=2,PAD=1,THR=8,QS=1,PF=1,IL=1,SG=32" \
     "attention_decode_nv f16 NSG=2,BC=32,NSPLIT=4,PAD=0,THR=0,QS=0,PF=0,IL=1,SG=32 L=4001" \
     "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=1,PF=2,IL=1,SG=32 L=4001" \
-    "attention_decode_nv bf16 NSG=4,BC=16,NSPLIT=2,PAD=1,THR=8,QS=0,PF=2,IL=0,SG=32"; do
+    "attention_decode_nv bf16 NSG=4,BC=16,NSPLIT=2,PAD=1,THR=8,QS=0,PF=2,IL=0,SG=32" \
+    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=1,PF=3,IL=1,SG=32" \
+    "attention_decode_nv bf16 NSG=2,BC=16,NSPLIT=4,PAD=1,THR=8,QS=0,PF=3,IL=0,SG=32 L=4001"; do
     template=${sc%% *} rest=${sc#* }
     dtype=${rest%% *} config=${rest#* } problem=""
     case $config in *" "*) problem=${config#* } config=${config%% *} ;; esac # a problem override after the config
