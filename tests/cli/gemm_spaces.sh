@@ -91,6 +91,17 @@ for space in cmgemm_f16 cmgemm_bf16 cmgemm_s8 cm2gemm_f16 cm2gemm_bf16; do
         fi
     done
 done
+# The decode spaces on tensor cores: their comments say 'Valid on H200 limits ... at the [problem] size: N of R raw'.
+for space in attention_decode_nv_f16 attention_decode_nv_bf16; do
+    want=$(sed -n 's/.*\[problem\] size: \([0-9]*\) of [0-9]* raw.*/\1/p' "$SRC/spaces/$space.ini")
+    "$BIN" --space "$SRC/spaces/$space.ini" --dry-run --device-profile "$H200" >"$T/decdry.out" 2>&1
+    n=$(valid_count "$T/decdry.out")
+    if [ -z "$n" ] || [ "$n" != "$want" ]; then
+        fail "$space valid at [problem], H200 limits" "'$n', the space's comment says '$want'"
+    else
+        ok "$space valid at [problem], H200 limits ($n)"
+    fi
+done
 # CONFIG;H200: H200 = 1 when the configuration must also be valid under the H200's limits (no 'fails constraint');
 # the second and third are not (a 16x8x8 shape it does not report first; over 100 KiB
 # of shared memory) but compile.
@@ -152,7 +163,9 @@ done
 
 # The softmax-in-accumulators attentions, prefill and decode, fp16 and bf16: their NV operations must be in the
 # SPIR-V (no shared-memory round trip); for prefill each way of staging K and V (two stages, register prefetch into
-# one, K and V taking turns) and of holding Q (registers, shared memory), with and without sub-blocks.
+# one, K and V taking turns) and of holding Q (registers, shared memory), with and without sub-blocks; for decode
+# each prefetch (none, issued before or after the barrier, the first block before the query tile) and each order
+# of blocks (IL), some at a cut length.
 for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=64,SG=32" \
     "attention_fa_nv f16 BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=0,QS=0,SB=16,SG=32" \
     "attention_fa_nv f16 BC=64,NSG=8,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,SG=32" \
@@ -178,8 +191,15 @@ for sc in "attention_fa_nv f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,S
     "attention_fa_nv f16 BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=1,EH=0,SG=32 FP16_S=1" \
     "attention_fa_nv f16 BC=64,NSG=4,RT=2,STAGES=1,PF=3,PAD=1,THR=8,QS=1,SB=64,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,SH=1,EH=1,SG=32 FP16_S=1" \
     "attention_fa_nv f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=1,XP=0,QR=0,SH=1,EH=1,SG=32 FP16_S=1" \
-    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,PF=1,SG=32" \
-    "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,SG=32"; do
+    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=8,QS=0,PF=1,IL=0,SG=32" \
+    "attention_decode_nv bf16 NSG=2,BC=32,NSPLIT=4,PAD=1,THR=0,QS=1,PF=0,IL=0,SG=32" \
+    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=1,PF=1,IL=1,SG=32" \
+    "attention_decode_nv bf16 NSG=2,BC=16,NSPLIT=2,PAD=1,THR=8,QS=1,PF=1,IL=1,SG=32" \
+    "attention_decode_nv f16 NSG=2,BC=32,NSPLIT=4,PAD=0,THR=0,QS=0,PF=0,IL=1,SG=32 L=4001" \
+    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=1,PF=2,IL=1,SG=32 L=4001" \
+    "attention_decode_nv bf16 NSG=4,BC=16,NSPLIT=2,PAD=1,THR=8,QS=0,PF=2,IL=0,SG=32" \
+    "attention_decode_nv f16 NSG=4,BC=16,NSPLIT=1,PAD=1,THR=0,QS=1,PF=3,IL=1,SG=32" \
+    "attention_decode_nv bf16 NSG=2,BC=16,NSPLIT=4,PAD=1,THR=8,QS=0,PF=3,IL=0,SG=32 L=4001"; do
     template=${sc%% *} rest=${sc#* }
     dtype=${rest%% *} config=${rest#* } problem=""
     case $config in *" "*) problem=${config#* } config=${config%% *} ;; esac # a problem override after the config
