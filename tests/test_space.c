@@ -205,6 +205,8 @@ static void test_good(void)
     CHECK_STR(err.message, "missing parameter 'UNROLL'");
     CHECK(vkat_space_parse_config(s, "TM=3", 1, choice, &err) == VKAT_ERR_USAGE);
     CHECK_STR(err.message, "TM=3 is not among its values (1, 2, 4, 8)");
+    /* ... and points at the parameter's line in the space, where its values are */
+    CHECK(strstr(err.file, "good.ini") && err.line == 17);
     CHECK(vkat_space_parse_config(s, "FOO=1", 1, choice, &err) == VKAT_ERR_USAGE);
     CHECK_STR(err.message, "unknown parameter 'FOO'");
     CHECK(vkat_space_parse_config(s, "TM=1,TM=2", 1, choice, &err) == VKAT_ERR_USAGE);

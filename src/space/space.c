@@ -1900,7 +1900,10 @@ typedef struct config_parse {
     bool *seen;
 } config_parse;
 
-static vkat_result text_choice(const vkat_param *p, const char *value, uint32_t *choice, bool *seen, vkat_error *err)
+/* A value the space does not give the parameter: the error points at the parameter's line in the space, where its
+ * values are, as a compiler points at a declaration. */
+static vkat_result text_choice(const vkat_space *s, const vkat_param *p, const char *value, uint32_t *choice,
+                               bool *seen, vkat_error *err)
 {
     char list[256] = "";
     for (size_t k = 0; k < p->value_count; k++) {
@@ -1912,8 +1915,8 @@ static vkat_result text_choice(const vkat_param *p, const char *value, uint32_t 
         if (strlen(list) < 200)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", p->texts[k]);
     }
-    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "%s=%s is not among its values (%s%s)", p->name, value, list,
-                     strlen(list) >= 200 ? ", ..." : "");
+    return vkat_fail(err, VKAT_ERR_USAGE, s->path, p->line, "%s=%s is not among its values (%s%s)", p->name, value,
+                     list, strlen(list) >= 200 ? ", ..." : "");
 }
 
 static vkat_result config_pair(const char *name, const char *value, void *user, vkat_error *err)
@@ -1926,7 +1929,7 @@ static vkat_result config_pair(const char *name, const char *value, void *user, 
         if (cp->seen[i])
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "parameter '%s' given twice", name);
         if (p->texts)
-            return text_choice(p, value, &cp->choice[i], &cp->seen[i], err);
+            return text_choice(cp->s, p, value, &cp->choice[i], &cp->seen[i], err);
         int64_t v;
         if (!parse_i64(value, &v))
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "parameter %s must be an integer, got '%s'", name, value);
@@ -1940,8 +1943,8 @@ static vkat_result config_pair(const char *name, const char *value, void *user, 
         for (size_t k = 0; k < p->value_count && strlen(list) < 200; k++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", k ? ", " : "",
                      (long long)p->values[k]);
-        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "%s=%lld is not among its values (%s%s)", name, (long long)v,
-                         list, strlen(list) >= 200 ? ", ..." : "");
+        return vkat_fail(err, VKAT_ERR_USAGE, cp->s->path, p->line, "%s=%lld is not among its values (%s%s)", name,
+                         (long long)v, list, strlen(list) >= 200 ? ", ..." : "");
     }
     return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "unknown parameter '%s'", name);
 }
