@@ -35,6 +35,18 @@ TUNE="--db $T/results.db --warmup 0.01 --repetitions 3 --seed 1 --json --top 100
 # ---- valid configurations ----------------------------------------------------------------------------------------
 # valid_count OUTFILE: the number from the 'valid configurations: N' line.
 valid_count() { sed -n 's/^valid configurations: \([0-9]*\)$/\1/p' "$1"; }
+# A space's comment states its valid count under the H200's limits; sed pattern PATTERN picks it out of the comment
+# (\1), and a dry run with the H200 profile must count the same. TEMPLATE, when given, is passed before --space.
+check_stated_count() { # SPACE PATTERN LABEL [TEMPLATE]
+    want=$(sed -n "s/$2/\1/p" "$SRC/spaces/$1.ini")
+    "$BIN" ${4:+"$4"} --space "$SRC/spaces/$1.ini" --dry-run --device-profile "$H200" >"$T/stated.out" 2>&1
+    n=$(valid_count "$T/stated.out")
+    if [ -z "$n" ] || [ "$n" != "$want" ]; then
+        fail "$1 $3" "'$n', the space's comment says '$want'"
+    else
+        ok "$1 $3 ($n)"
+    fi
+}
 VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json \
     "$BIN" --space "$SRC/spaces/sgemm.ini" --problem M=4096,N=4096,K=4096 --dry-run >"$T/dry0.out" 2>&1
 n=$(valid_count "$T/dry0.out")
@@ -93,14 +105,7 @@ for space in cmgemm_f16 cmgemm_bf16 cmgemm_s8 cm2gemm_f16 cm2gemm_bf16; do
 done
 # The decode spaces on tensor cores: their comments say 'Valid on H200 limits ... at the [problem] size: N of R raw'.
 for space in attention_decode_nv_f16 attention_decode_nv_bf16; do
-    want=$(sed -n 's/.*\[problem\] size: \([0-9]*\) of [0-9]* raw.*/\1/p' "$SRC/spaces/$space.ini")
-    "$BIN" --space "$SRC/spaces/$space.ini" --dry-run --device-profile "$H200" >"$T/decdry.out" 2>&1
-    n=$(valid_count "$T/decdry.out")
-    if [ -z "$n" ] || [ "$n" != "$want" ]; then
-        fail "$space valid at [problem], H200 limits" "'$n', the space's comment says '$want'"
-    else
-        ok "$space valid at [problem], H200 limits ($n)"
-    fi
+    check_stated_count $space '.*\[problem\] size: \([0-9]*\) of [0-9]* raw.*' "valid at [problem], H200 limits"
 done
 # CONFIG;H200: H200 = 1 when the configuration must also be valid under the H200's limits (no 'fails constraint');
 # the second and third are not (a 16x8x8 shape it does not report first; over 100 KiB
@@ -222,15 +227,8 @@ done
 # exponentials (PH), element loops (EW), row statistics per thread (RS) and their fused exponentials (XP),
 # S in fp16 (SH) and fp16 exponentials (EH) included.
 for space in attention_fa_nv_f16 attention_fa_nv_bf16; do
-    want=$(sed -n 's/.*size: \([0-9]*\) of [0-9]* raw.*/\1/p' "$SRC/spaces/$space.ini")
-    "$BIN" "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/$space.ini" --dry-run --device-profile "$H200" \
-        >"$T/fanvdry.out" 2>&1
-    n=$(valid_count "$T/fanvdry.out")
-    if [ -z "$n" ] || [ "$n" != "$want" ]; then
-        fail "$space valid at its problem, H200 limits" "'$n', the space's comment says '$want'"
-    else
-        ok "$space valid at its problem, H200 limits ($n)"
-    fi
+    check_stated_count $space '.*size: \([0-9]*\) of [0-9]* raw.*' "valid at its problem, H200 limits" \
+        "$SRC/shaders/attention_fa_nv.comp.in"
 done
 # fp16 S (SH, EH) is opt-in: only a problem with FP16_S = 1 has it (the count the comment gives), and at the
 # default problem an SH configuration fails the constraint that says so.
