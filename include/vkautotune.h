@@ -578,6 +578,8 @@ typedef struct vkat_tune_desc {
     double warmup_min_s;   /* the least warm-up (default 0.02; negative: none); warmup_min_s >= warmup_s: a fixed
                               warm-up of warmup_s */
     uint32_t repetitions;  /* timed samples per variant (default 10) */
+    double min_sample_s;   /* the least time one timed sample spans: a shorter kernel is timed in batches of
+                              back-to-back dispatches, each after a barrier (default 1e-4) */
     double kernel_timeout_s; /* one submission to the GPU (default 10; the reference gets at least 60) */
     int no_race;           /* 1: every variant gets its repetitions (default: racing on) */
     double race_tolerance; /* contenders sample until the median's standard error is this fraction (0.01) */

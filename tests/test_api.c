@@ -17,6 +17,7 @@ static void test_version_and_defaults(void)
     CHECK(d.budget == 100);
     CHECK(d.warmup_s == 0.2);
     CHECK(d.warmup_min_s == 0.02);
+    CHECK(d.min_sample_s == 1e-4);
     CHECK(d.repetitions == 10);
     CHECK(d.kernel_timeout_s == 10);
     CHECK(d.race_tolerance == 0.01);

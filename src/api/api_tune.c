@@ -38,6 +38,7 @@ vkat_tune_desc vkat_tune_desc_defaults(void)
     d.warmup_s = 0.2;
     d.warmup_min_s = 0.02;
     d.repetitions = 10;
+    d.min_sample_s = 1e-4;
     d.kernel_timeout_s = 10;
     d.race_tolerance = 0.01;
     return d;
@@ -97,6 +98,7 @@ static void tune_opts_from_desc(const vkat_tune_desc *d, vkat_tune_opts *o)
     o->timing.warmup_s = d->warmup_s;
     o->timing.min_warmup_s = d->warmup_min_s;
     o->timing.repetitions = d->repetitions;
+    o->timing.min_sample_s = d->min_sample_s;
     if (d->kernel_timeout_s > 0)
         o->run_timeout_ns = o->timing.timeout_ns = (uint64_t)(d->kernel_timeout_s * 1e9);
     o->race.disabled = d->no_race;

@@ -69,6 +69,9 @@ void vkat_cli_tune_usage(FILE *f)
             "                      equal to --warmup: a fixed warm-up. VKAT_MEASURE_TRACE=FILE writes each\n"
             "                      warm-up batch and variant measured to FILE (its times; measure_trace.h)\n"
             "  --repetitions N     timed samples per variant (default 10; with racing, contenders take more)\n"
+            "  --min-sample SECONDS  the least time one timed sample spans (default 0.0001): a shorter kernel is\n"
+            "                      timed in batches of back-to-back dispatches, each after a barrier, as\n"
+            "                      PyTorch's and CUDA's benchmarks time back-to-back calls\n"
             "  --race | --no-race  racing (default on): a variant whose first samples put it clearly behind the\n"
             "                      best so far (its least sample less 3 MADs, at least 2%%, above the best's\n"
             "                      median plus 3 MADs, at least 2%%; one sample: 1.5x that bound; its checked\n"
@@ -131,7 +134,7 @@ static int parse_budget(const char *s, tune_args *a)
     return 1;
 }
 
-/* --watchdog, --kernel-timeout, --warmup, --warmup-min and --race-tolerance: seconds or a fraction. Returns 0 (message printed)
+/* --watchdog, --kernel-timeout, --warmup, --warmup-min, --min-sample and --race-tolerance: seconds or a fraction. Returns 0 (message printed)
  * when `v` is not a number in the option's range. */
 static int parse_real_option(const char *o, const char *v, tune_args *a)
 {
@@ -162,6 +165,12 @@ static int parse_real_option(const char *o, const char *v, tune_args *a)
         a->d.warmup_min_s = x > 0 ? x : -1; /* 0 is spelt negative: zero means the default */
         if (end == v || *end || !(x >= 0)) {
             fprintf(stderr, "vkautotune: --warmup-min '%s': expected seconds\n", v);
+            return 0;
+        }
+    } else if (!strcmp(o, "--min-sample")) {
+        a->d.min_sample_s = x;
+        if (end == v || *end || !(x > 0 && x <= 1)) {
+            fprintf(stderr, "vkautotune: --min-sample '%s': expected seconds, more than 0 and at most 1\n", v);
             return 0;
         }
     } else { /* --race-tolerance */
@@ -235,7 +244,7 @@ static int parse_value_option(const char *o, const char *v, tune_args *a)
             return 0;
         }
     } else if (!strcmp(o, "--watchdog") || !strcmp(o, "--kernel-timeout") || !strcmp(o, "--warmup") ||
-               !strcmp(o, "--warmup-min") || !strcmp(o, "--race-tolerance")) {
+               !strcmp(o, "--warmup-min") || !strcmp(o, "--min-sample") || !strcmp(o, "--race-tolerance")) {
         return parse_real_option(o, v, a);
     } else {
         return parse_count_option(o, v, a);
@@ -282,7 +291,7 @@ static int parse_flag(const char *o, tune_args *a)
 static int is_value_option(const char *o)
 {
     static const char *const names[] = {"--start", "--check-on", "--budget", "--shard", "--watchdog",
-                                        "--kernel-timeout", "--warmup", "--warmup-min", "--race-tolerance", "--jobs", "--seed",
+                                        "--kernel-timeout", "--warmup", "--warmup-min", "--min-sample", "--race-tolerance", "--jobs", "--seed",
                                         "--top", "--repetitions", NULL};
     for (int i = 0; names[i]; i++)
         if (!strcmp(o, names[i]))

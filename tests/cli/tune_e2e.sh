@@ -157,4 +157,33 @@ fi
 check "tune --export and the export command write the same manifest" cmp -s "$T/exported/manifest.json" \
     "$T/exported2/manifest.json"
 
+# ---- --min-sample: a short kernel is timed in batches that span at least that long -----------------------------
+# The stored rows' batch (dispatches per timed sample) times their median is each sample's span: the default
+# (0.1 ms) leaves this tiny kernel's samples far shorter than 20 ms, --min-sample 0.02 makes none shorter.
+# sample_spans DB: the least and the most span (ms) over the ok rows, as "LEAST MOST".
+sample_spans() {
+    python3 -c '
+import sqlite3, sys
+spans = [m * b * 1e3 for m, b in sqlite3.connect(sys.argv[1]).execute(
+    "SELECT median_s, batch FROM results WHERE status = \x27ok\x27")]
+print("%.3f %.3f" % (min(spans), max(spans)) if spans else "none")
+' "$1"
+}
+run minsample_default --space "$SRC/tests/data/tune/scale.ini" --db "$T/minsample_default.db" --budget 3 --seed 3 \
+    --warmup 0.01 --repetitions 3 --strategy random
+default_spans=$(sample_spans "$T/minsample_default.db")
+run minsample --space "$SRC/tests/data/tune/scale.ini" --db "$T/minsample.db" --budget 3 --seed 3 --warmup 0.01 \
+    --repetitions 3 --strategy random --min-sample 0.02
+spans=$(sample_spans "$T/minsample.db")
+if [ $rc -ne 0 ]; then
+    fail "--min-sample" "exit $rc"
+    sed 's/^/  | /' "$T/minsample.err"
+elif [ "$spans" = none ] || [ "$default_spans" = none ]; then
+    fail "--min-sample" "no ok rows (default: '$default_spans', --min-sample 0.02: '$spans')"
+elif ! awk -v d="${default_spans#* }" -v l="${spans% *}" 'BEGIN { exit !(d < 10 && l >= 20 * 0.9) }'; then
+    fail "--min-sample" "sample spans in ms: default '$default_spans', --min-sample 0.02 '$spans'"
+else
+    ok "--min-sample (sample spans in ms: default $default_spans, --min-sample 0.02 $spans)"
+fi
+
 finish

@@ -18,12 +18,13 @@ _vkautotune()
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
         --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model forest gp" -- "$cur")); return ;;
         --check-on) COMPREPLY=($(compgen -W "auto gpu host" -- "$cur")); return ;;
-        --problem|--config|--start|--budget|--seed|--seeds|--shard|--top|--warmup|--repetitions|--header|--candidates|--jobs|--watchdog|--kernel-timeout|--param|--param2|--title|--kernel|--window) return ;;
+        --problem|--config|--start|--budget|--seed|--seeds|--shard|--top|--warmup|--warmup-min|--min-sample|--race-tolerance|--repetitions|--header|--candidates|--jobs|--watchdog|--kernel-timeout|--param|--param2|--title|--kernel|--window) return ;;
     esac
     local opts
     case $cmd in
         tune) opts="--space --problem --device --strategy --budget --seed --start --warm-start --shard --db --export --top --json --csv
-                    --include-transfers --jobs --pipeline-cache --stats --check-on --watchdog --kernel-timeout --warmup --repetitions --dry-run
+                    --include-transfers --jobs --pipeline-cache --stats --check-on --watchdog --kernel-timeout --warmup --warmup-min --min-sample
+                    --repetitions --race --no-race --race-tolerance --dry-run
                     --device-profile --quiet --verbose --help" ;;
         replay) opts="--strategy --budget --seed --seeds --window --kernel --json --help" ;;
         peaks) opts="--device --db --refresh --json --help" ;;
