@@ -144,6 +144,8 @@ def tune(args, space, template, override):
         cmd += ["--warmup", str(args.warmup)]
     if args.repetitions:
         cmd += ["--repetitions", str(args.repetitions)]
+    if args.min_sample:
+        cmd += ["--min-sample", str(args.min_sample)]
     if args.check_on:
         cmd += ["--check-on", args.check_on]
     for config in space_ini.starts_for_space(args.start, space_path(space)):
@@ -413,6 +415,9 @@ def main():
     ap.add_argument("--only", default="", help="comma list of spaces to run (default all)")
     ap.add_argument("--warmup", type=float, default=0, help="vkautotune --warmup (seconds), default its own")
     ap.add_argument("--repetitions", type=int, default=0, help="vkautotune --repetitions, default its own")
+    ap.add_argument("--min-sample", type=float, default=0,
+                    help="vkautotune --min-sample (seconds), default its own: 0.00125 times a 0.125 ms kernel in "
+                         "batches of 10 dispatches, as the PyTorch columns time 10 calls")
     ap.add_argument("--check-on", choices=("gpu", "host", "auto"), help="vkautotune --check-on, default its own")
     ap.add_argument("--eager-only", action="store_true",
                     help="skip torch.compile (its compile time is spent on the GPU machine; for attention, eager "
