@@ -234,23 +234,10 @@ static vkat_result migrate(vkat_store *st, vkat_error *err)
         if (r)
             goto rollback;
     }
-    if (version < 2) {
-        r = exec(st, schema_v2, err);
-        if (r)
-            goto rollback;
-    }
-    if (version < 3) {
-        r = exec(st, schema_v3, err);
-        if (r)
-            goto rollback;
-    }
-    if (version < 4) {
-        r = exec(st, schema_v4, err);
-        if (r)
-            goto rollback;
-    }
-    if (version < 5) {
-        r = exec(st, schema_v5, err);
+    /* upgrades[v - 1] takes schema version v to v + 1 (a fresh file is at 1 once schema_v1 ran). */
+    static const char *const upgrades[STORE_SCHEMA_VERSION - 1] = {schema_v2, schema_v3, schema_v4, schema_v5};
+    for (int64_t v = version < 1 ? 1 : version; v < STORE_SCHEMA_VERSION; v++) {
+        r = exec(st, upgrades[v - 1], err);
         if (r)
             goto rollback;
     }
