@@ -41,6 +41,10 @@ from torch_timing import time_cuda
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# vkautotune's samples span at least this long (its --min-sample), so that a short kernel is timed as the PyTorch
+# columns are, in batches of back-to-back calls: timed one dispatch a sample (vkautotune's default 0.1 ms), the H200's
+# decode attention read 0.1285 ms, in batches 0.1215, with cuDNN's at 0.1224 in both runs (records/h200/s12-lead-call2)
+MIN_SAMPLE_S = 0.002
 TRANSPOSE_SHAPE = {"R": 16384, "C": 16384}  # 1 GiB in fp32, LLM-sized like the other shapes (spaces: 4096^2)
 # (space, template[, problem override]): the kernels; a space's name ends in the dtype it stores (none: fp32).
 KERNELS = [
@@ -415,9 +419,11 @@ def main():
     ap.add_argument("--only", default="", help="comma list of spaces to run (default all)")
     ap.add_argument("--warmup", type=float, default=0, help="vkautotune --warmup (seconds), default its own")
     ap.add_argument("--repetitions", type=int, default=0, help="vkautotune --repetitions, default its own")
-    ap.add_argument("--min-sample", type=float, default=0,
-                    help="vkautotune --min-sample (seconds), default its own: 0.00125 times a 0.125 ms kernel in "
-                         "batches of 10 dispatches, as the PyTorch columns time 10 calls")
+    ap.add_argument("--min-sample", type=float, default=MIN_SAMPLE_S,
+                    help="vkautotune --min-sample (seconds; 0: vkautotune's own, 0.0001): the least time one of its "
+                         "timed samples spans (default %g: a 0.12-0.26 ms kernel is timed in batches of 8-16 "
+                         "back-to-back dispatches, as the PyTorch columns time batches of 10 back-to-back calls)"
+                         % MIN_SAMPLE_S)
     ap.add_argument("--check-on", choices=("gpu", "host", "auto"), help="vkautotune --check-on, default its own")
     ap.add_argument("--eager-only", action="store_true",
                     help="skip torch.compile (its compile time is spent on the GPU machine; for attention, eager "

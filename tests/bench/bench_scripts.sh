@@ -65,6 +65,13 @@ check "torch_timers.py runs (exit $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/timers.err"
 check "torch_timers.py times the copy, cuBLAS, eager, compiled and SDPA both ways (faketorch: old 1.0000, new 0.1000)" sh -c \
     '[ "$(grep -c "^| .* | 1.0000 | 0.1000 | 10.000 |$" "$1")" -eq 9 ]' - "$T/timers.md"
+# vkautotune times these kernels as the PyTorch columns are timed, in batches of back-to-back dispatches: every timed
+# sample of the stored rows spans llm_kernels.py's --min-sample (0.002 s) at least (vkautotune's own 0.1 ms timed
+# lavapipe's shortest kernels one dispatch a sample)
+check "llm_kernels.py times vkautotune's kernels in batches too (samples of 2 ms at least)" python3 -c '
+import sqlite3, sys
+spans = [m * b for m, b in sqlite3.connect(sys.argv[1]).execute("SELECT median_s, batch FROM results WHERE status = \x27ok\x27")]
+assert spans and min(spans) >= 0.0018, "sample spans %.6f-%.6f s" % (min(spans), max(spans))' "$T/k.db"
 check "the RMSNorm composite baseline is reported" grep -q "rmsnorm_f32: the textbook eager composite" "$T/llm.md"
 check "attention is timed with SDPA's FlashAttention-2 backend" \
     grep -q "attention_f32: SDPA backend FLASH_ATTENTION: [0-9.]* ms, [0-9.]* TFLOP/s; vkautotune is" "$T/llm.md"
