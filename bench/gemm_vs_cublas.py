@@ -16,8 +16,10 @@ its check against the space's reference shader (fp32 accumulation in K order). T
 (vkautotune export) and run again from its manifest by bench/gemm_verify (build/bench/gemm_verify, --verify-bin):
 its own seeded inputs, 4096 sampled elements of C plus the corners checked against an fp64 dot product of the
 same rounded inputs (max |got - ref| / sum |a b|; int8's int32 C exactly), and a new median over 51 timestamped
-dispatches after 0.3 s of warm-up. The ratio to cuBLAS uses that re-measured figure.
-cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 50. fp16/bf16 in torch use
+samples after 0.3 s of warm-up, each sample as many back-to-back dispatches as cuBLAS's samples hold calls (about
+2 ms: 1 for a long GEMM, up to 10 for a short one). The ratio to cuBLAS uses that re-measured figure.
+cuBLAS: torch.matmul with TF32 off for fp32, CUDA events, warm-up by time, median of 20 samples of back-to-back
+calls (bench/torch_timing.py). fp16/bf16 in torch use
 fp32 accumulation as cuBLAS does by default, but output fp16/bf16 (the Vulkan kernels write fp32 C).
 
 cmgemm_splitk (spaces/cmgemm_splitk_f16.ini, _bf16.ini, _s8.ini: cmgemm with split K, a second dispatch adding the K
@@ -46,7 +48,10 @@ import sys
 import time
 
 from space_ini import read_space, starts_for_space
-from torch_timing import time_cuda
+from torch_timing import calls_per_sample, time_cuda
+
+# Each timed sample of either side spans about this long (ms): the cuBLAS calls, and gemm_verify's dispatches
+SAMPLE_MS = 2.0
 
 TEMPLATES = [  # name, dtype, template, space
     ("sgemm", "fp32", "shaders/sgemm.comp.in", "spaces/sgemm.ini"),
@@ -104,9 +109,10 @@ def kernel_name(space):
     return read_space(space).get("kernel", "name", fallback=None)
 
 
-def verify(args, space, problem):
+def verify(args, space, problem, tuner_ms):
     """Exports the best variant for `problem` ("M=..,N=..,K=..") and runs gemm_verify on it; returns its JSON line
-    (a dict) or {"error": why}, and the command lines."""
+    (a dict) or {"error": why}, and the command lines. gemm_verify times samples of as many back-to-back dispatches
+    as the cuBLAS column's samples hold calls (about 2 ms, 1 to 10, from the tuner's median tuner_ms)."""
     kernel = kernel_name(os.path.join(args.src, space))
     out_dir = os.path.join(args.export_dir, "%s-%s" % (kernel, problem.replace(",", "-").replace("=", "")))
     export = [args.bin, "export", "--db", args.db, "--space", os.path.join(args.src, space), "--problem", problem,
@@ -114,7 +120,8 @@ def verify(args, space, problem):
     if args.device:
         export += ["--device", args.device]
     result_file = os.path.join(out_dir, "gemm_verify.json")
-    run = [args.verify_bin, out_dir, kernel, "--problem", problem, "--json", result_file]
+    run = [args.verify_bin, out_dir, kernel, "--problem", problem, "--json", result_file,
+           "--batch", str(calls_per_sample(tuner_ms, SAMPLE_MS))]
     if args.device and args.device.isdigit():
         run += ["--device", args.device]
     lines = [" ".join(export), " ".join(run)]
@@ -161,7 +168,7 @@ def cublas_timer():
     def time_op(op):
         # seconds per call: bench/torch_timing.py (back-to-back calls in samples of about 2 ms, as vkautotune times its
         # kernels; before session 11 each call was timed alone, which counted the host's launch gap)
-        return time_cuda(torch, op, sample_ms=2.0) / 1e3
+        return time_cuda(torch, op, sample_ms=SAMPLE_MS) / 1e3
 
     def measure(dtype, m, n, k, bt=None):
         if dtype == "int8":
@@ -284,7 +291,7 @@ def main():
                 vk_tflops = best["tflops"]
                 row.update(vk=tflops_text(vk_tflops), config=best["config"], rel_l2="%.1e" % best["rel_l2"])
                 # gemm_verify checks again (fp64 for floats, exactly for int8) and re-times the exported winner
-                check, lines = verify(args, space, rep["problem"])
+                check, lines = verify(args, space, rep["problem"], best["median_ms"])
                 commands += lines
                 if "error" in check:
                     row["remeasured"] = check["error"]

@@ -10,6 +10,12 @@ import statistics
 import time
 
 
+def calls_per_sample(per_call_ms, sample_ms, most=10):
+    """Back-to-back calls in one timed sample of about sample_ms (1 to `most`): the PyTorch timer's rule, and
+    gemm_vs_cublas.py's for gemm_verify's --batch, so that both sides of a ratio are timed alike."""
+    return max(1, min(most, round(sample_ms / per_call_ms))) if per_call_ms > 0 else most
+
+
 def time_cuda(torch, fn, calls=10, samples=20, warm_s=0.3, sample_ms=None):
     """Milliseconds per call of fn: the median of `samples` samples of `calls` back-to-back calls each, after at least
     warm_s seconds (and 10 calls) of warm-up, so the clocks are up. With sample_ms, the calls per sample are chosen
@@ -23,8 +29,7 @@ def time_cuda(torch, fn, calls=10, samples=20, warm_s=0.3, sample_ms=None):
         torch.cuda.synchronize()
         n += min(calls, 10)
     if sample_ms:
-        per_call_ms = (time.perf_counter() - t0) * 1e3 / n
-        calls = max(1, min(calls, round(sample_ms / per_call_ms))) if per_call_ms > 0 else calls
+        calls = calls_per_sample((time.perf_counter() - t0) * 1e3 / n, sample_ms, calls)
     events = []
     for _ in range(samples):
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)

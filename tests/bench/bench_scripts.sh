@@ -42,6 +42,11 @@ check "cmgemm_f16:CONFIG did not go to the sgemm searches" sh -c '! grep "/sgemm
 check "the plain --start did not go to the cmgemm searches" sh -c '! grep "cmgemm_f16\.ini" "$1" | grep -q -- "--start $2"' - \
     "$T/gemm/gemm.md" "$START"
 # shellcheck disable=SC2016 # $1 is the inner shell's
+# gemm_verify re-times the winner in samples of back-to-back dispatches, as many as cuBLAS's samples hold calls
+check "gemm_verify is given a --batch" grep -q "bench/gemm_verify .* --batch [0-9][0-9]*" "$T/gemm/gemm.md"
+check "one rule sizes both sides' samples (about 2 ms, 1 to 10 calls)" env PYTHONPATH="$SRC/bench" python3 -c '
+from torch_timing import calls_per_sample as c
+assert (c(0.125, 2.0), c(0.25, 2.0), c(0.9, 2.0), c(5.0, 2.0), c(0, 2.0)) == (10, 8, 2, 1, 10)'
 check "no search got a SPACE: prefix" sh -c '! grep -q -- "--start [a-z_0-9]*:" "$1"' - "$T/gemm/gemm.md"
 
 ONLY=softmax_f16,rmsnorm_f32,layernorm_bf16,reduce_sum_f16,reduce_max_f32,xent_f16,rope_f16,swiglu_f32,transpose,attention_f32
