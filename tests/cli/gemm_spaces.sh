@@ -267,6 +267,43 @@ for config in BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=1,PH=0,EW
         --problem ISO=0 --config "$config" --device-profile "$H200" -o "$T/fanvep.spv" >"$T/fanvep.out" 2>&1
     check "attention_fa_nv_iso_f16: $config fails constraint 'fmaexp'" grep -q "fails constraint 'fmaexp'" "$T/fanvep.out"
 done
+# OV (session 12): the next sub-block's S = Q K^T computed ahead of this one's softmax, so S is multiplied at two
+# places in the loop besides the first sub-block's (the SPIR-V holds one more OpCooperativeMatrixMulAddKHR than at
+# OV = 0): two stages with the next block's K staged ahead (SB = BC) and sub-blocks within one block (SB < BC), OV = 1
+# and 2; bf16's space takes OV = 2. With K two blocks ahead, block 0 waits at one more barrier before its first
+# store (the scores computed before the loop read that K after the last barrier: without it, a race that raised
+# rel_l2 on the H200, session 12), so those have one OpControlBarrier more; the sub-block ones none. The constraint
+# 'overlap' keeps it to a barrier-free sub-block loop (PF = 0), to where the next K is staged, and OV = 2 to RS's
+# softmax.
+muladds() { grep -c "OpCooperativeMatrixMulAddKHR" "$1"; }
+barriers() { grep -c "OpControlBarrier" "$1"; }
+OVG=BC=16,NSG=4,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=1,SB=16,LM=0,PH=0,EW=0,RS=2,XP=0,QR=2,SG=32
+for sc in "attention_fa_nv_bf16 $OVG OV=2 1" \
+    "attention_fa_nv_iso_f16 BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SH=0,EH=0,EP=0,FZ=0,SG=32 OV=1 1" \
+    "attention_fa_nv_iso_f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=1,PH=1,EW=0,RS=0,XP=0,QR=0,SH=0,EH=0,EP=0,FZ=0,SG=32 OV=1 0" \
+    "attention_fa_nv_iso_f16 BC=32,NSG=4,RT=2,STAGES=2,PF=0,PAD=0,THR=8,QS=1,SB=16,LM=0,PH=0,EW=0,RS=2,XP=1,QR=4,SH=1,EH=1,EP=0,FZ=0,SG=32 OV=2 0"; do
+    space=${sc%% *} rest=${sc#* }
+    config=${rest%% *} rest=${rest#* }
+    ov=${rest%% *} nbar=${rest#* }
+    case $space in *iso*) file="$SRC/bench/isolate/$space.ini" problem="--problem ISO=0" ;; *) file="$SRC/spaces/$space.ini" problem="" ;; esac
+    if compile_h200 "compile $space $config,OV=0" ov0 "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem \
+        --config "$config,OV=0" &&
+        compile_h200 "compile $space $config,$ov" ov1 "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem \
+            --config "$config,$ov"; then
+        m0=$(muladds "$T/ov0.dis") m1=$(muladds "$T/ov1.dis")
+        check "$space $ov computes the next scores ahead (multiply-add sites: $m0 at OV = 0, $m1 at $ov)" \
+            [ "$m1" -eq $((m0 + 1)) ]
+        b0=$(barriers "$T/ov0.dis") b1=$(barriers "$T/ov1.dis")
+        check "$space $ov: $nbar barrier(s) more than at OV = 0 ($b0, $b1)" [ "$b1" -eq $((b0 + nbar)) ]
+    fi
+done
+for config in "BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,OV=2,SG=32" \
+    "BC=32,NSG=4,RT=2,STAGES=1,PF=0,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,OV=2,SG=32" \
+    "BC=16,NSG=8,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=1,PH=0,EW=0,RS=0,XP=0,QR=0,OV=2,SG=32"; do
+    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_bf16.ini" \
+        --config "$config" --device-profile "$H200" -o "$T/fanvov.spv" >"$T/fanvov.out" 2>&1
+    check "attention_fa_nv_bf16: $config fails constraint 'overlap'" grep -q "fails constraint 'overlap'" "$T/fanvov.out"
+done
 # Its isolation space (bench/isolate/attention_fa_nv_iso_f16.ini): every cost dropped alone and together compiles,
 # for register prefetch, K and V taking turns (with and without prefetch) and two stages.
 for iso in 0 1 2 3 4 7 8 15 16 23 31; do
