@@ -1,11 +1,13 @@
 #!/bin/sh
 # Session 12 replay figures (records/session12-issue-22-replay.md). Run from the repository root after
-# `nice cmake --build build -j2`; writes records/replay/s12/OUT/{strategies.md,stdout.txt}.
+# `nice cmake --build build -j2`; writes $R/OUT/{strategies.md,stdout.txt} (R default records/replay/s12; B the
+# strategy_replay binary, default build/bench/strategy_replay: rules-known/ is R=records/replay/s12/rules-known
+# with B a build of tried-rules-known.patch).
 set -e
 T=/work/shared/data/tuning-caches
 C=bench/replay_constraints
-R=records/replay/s12
-B=build/bench/strategy_replay
+R=${R:-records/replay/s12}
+B=${B:-build/bench/strategy_replay}
 four() { # OUT MISSING [constraints]
     mkdir -p $R/$1
     if [ "$3" = constraints ]; then

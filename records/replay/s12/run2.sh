@@ -4,8 +4,8 @@
 set -e
 T=/work/shared/data/tuning-caches
 C=bench/replay_constraints
-R=records/replay/s12
-B=build/bench/strategy_replay
+R=${R:-records/replay/s12}
+B=${B:-build/bench/strategy_replay}
 dev() { # OUT MISSING [extra options]
     out=$1; m=$2; shift 2
     mkdir -p $R/$out
