@@ -727,7 +727,8 @@ void vkat_replay_free(vkat_replay_table *table);
  * Vulkan's minimum limits, so write the recorded device's limits as numbers. Configurations that break them are
  * ruled out before proposal, free, under either counting of missing configurations; those that pass and are missing
  * from the table stay charged under charged counting. NULL removes them. A name or value that does not match the
- * table is VKAT_ERR_SPACE with the space file's line; errors of the file itself as for vkat_space_load; a raw space
+ * table is VKAT_ERR_SPACE with the space file's line (values are matched as numbers or words: a table value that is
+ * not an integer cannot be written in a space file); errors of the file itself as for vkat_space_load; a raw space
  * over 2^28 configurations is VKAT_ERR_USAGE. On error the table has no constraints. Not thread-safe with searches
  * of the same table. */
 vkat_result vkat_replay_constrain(vkat_replay_table *table, const char *space_path, vkat_error *err);

@@ -10,10 +10,9 @@
 
 #include <unistd.h>
 
-static const char *const table_text =
-    "{\"tune_params_keys\": [\"P\", \"Q\", \"R\"],\n"
-    " \"tune_params\": {\"P\": [1, 2, 4, 8], \"Q\": [1, 2, 4, 8], \"R\": [0, 1]},\n"
-    " \"cache\": {\n";
+static const char *const table_text = "{\"tune_params_keys\": [\"P\", \"Q\", \"R\"],\n"
+                                      " \"tune_params\": {\"P\": [1, 2, 4, 8], \"Q\": [1, 2, 4, 8], \"R\": [0, 1]},\n"
+                                      " \"cache\": {\n";
 
 /* Seconds of configuration (p, q, r) as written to the table; < 0 absent, INFINITY failed. */
 static double table_ms(int p, int q, int r)
@@ -23,7 +22,7 @@ static double table_ms(int p, int q, int r)
     if ((p == 1 && q == 1 && r == 0) || (p == 2 && q == 2 && r == 1))
         return -1; /* pass the rule, missing: charged */
     if (p == 4 && q == 4 && r == 1)
-        return INFINITY; /* a recorded failure */
+        return INFINITY;                                    /* a recorded failure */
     return 1.0 + 0.1 * (8 / p) + 0.03 * (8 / q) + 0.01 * r; /* fastest allowed: 8,2,0 at 1.22 ms */
 }
 
@@ -50,8 +49,9 @@ static void write_table(char *path)
                 double ms = table_ms(p, q, r);
                 if (ms < 0)
                     continue;
-                at += (size_t)snprintf(text + at, sizeof text - at, "%s\"%d,%d,%d\": {\"time\": %.6g}", first ? "" : ",\n",
-                                       p, q, r, isinf(ms) ? 1e20 : ms); /* 1e20: Kernel Tuner's old failure mark */
+                at += (size_t)snprintf(text + at, sizeof text - at, "%s\"%d,%d,%d\": {\"time\": %.6g}",
+                                       first ? "" : ",\n", p, q, r,
+                                       isinf(ms) ? 1e20 : ms); /* 1e20: Kernel Tuner's old failure mark */
                 first = 0;
             }
     snprintf(text + at, sizeof text - at, "\n}}\n");
@@ -128,7 +128,9 @@ int main(void)
     /* Without constraints, charged: exhaustive walks all 32, the 6 that break the rule among them (the two in the
      * table, the faster at 0.5 ms, and four missing, charged). */
     run(t, "exhaustive", 0, 1, &st, &s);
-    CHECK_MSG(st.evaluated == 32 && s.breaking == 6 && fabs(st.best_s - 0.5e-3) < 1e-12, "%llu evaluated, %llu breaking, best %g", (unsigned long long)st.evaluated, (unsigned long long)s.breaking, st.best_s);
+    CHECK_MSG(st.evaluated == 32 && s.breaking == 6 && fabs(st.best_s - 0.5e-3) < 1e-12,
+              "%llu evaluated, %llu breaking, best %g", (unsigned long long)st.evaluated,
+              (unsigned long long)s.breaking, st.best_s);
 
     CHECK_MSG(vkat_replay_constrain(t, space, &err) == VKAT_OK, "%s", err.message);
     CHECK(t->constraints_path && !strcmp(t->constraints_path, space));
@@ -186,8 +188,7 @@ int main(void)
                "unknown name 'W'");
     refused_at(t, "[params]\nP = 1, 2, 4, 8\nQ = 1, 2, 4, 8\nR = 0, 1\n[constraints]\nnone = P > 8\n", 6,
                "no configuration");
-    refused_at(t, "[params]\nP = 1, 2, 4, 8\nQ = 1, 2, 4, 8\nR = 0, 1\n[constraints]\nz = P % (R - R) == 0\n", 6,
-               "");
+    refused_at(t, "[params]\nP = 1, 2, 4, 8\nQ = 1, 2, 4, 8\nR = 0, 1\n[constraints]\nz = P % (R - R) == 0\n", 6, "");
     CHECK(vkat_replay_constrain(t, "/nonexistent/constraints.ini", &err) == VKAT_ERR_IO);
 
     vkat_replay_free(t);

@@ -87,8 +87,8 @@ static vkat_result map_params(const vkat_replay_table *t, const vkat_space *s, s
         if (!same) {
             space_values(p, have, sizeof have);
             table_values(t, i, want, sizeof want);
-            return vkat_fail(err, VKAT_ERR_SPACE, s->path, p->line,
-                             "%s's values (%s) are not the table's (%s: %s)", p->name, have, t->label, want);
+            return vkat_fail(err, VKAT_ERR_SPACE, s->path, p->line, "%s's values (%s) are not the table's (%s: %s)",
+                             p->name, have, t->label, want);
         }
     }
     return VKAT_OK;
@@ -101,8 +101,8 @@ static vkat_result walk(vkat_replay_table *t, const vkat_space *s, const size_t 
 {
     vkat_search_space sp = vkat_replay_space(t);
     size_t np = t->param_count;
-    uint32_t *choice = calloc(np ? np : 1, sizeof *choice), *schoice = calloc(s->param_count ? s->param_count : 1,
-                                                                                sizeof *schoice);
+    uint32_t *choice = calloc(np ? np : 1, sizeof *choice),
+             *schoice = calloc(s->param_count ? s->param_count : 1, sizeof *schoice);
     vkat_value *env = vkat_space_env_create(s, NULL);
     vkat_result r = VKAT_OK;
     if (!choice || !schoice || !env) {
