@@ -11,12 +11,17 @@
  * failed; the fraction of the optimum found so far), which bench/trace_summary.py sums up: where a strategy's
  * evaluations go, by member and by stretch of the budget.
  *
+ * With --constraints FILE, the tables after it (up to the next --constraints; `none` ends it) get their kernel's
+ * constraints from FILE, a space file (bench/replay_constraints/): configurations that break them are ruled out
+ * free, as in a live run, those that pass and are missing stay charged. Every output names the file and the raw,
+ * constraint-valid and table counts.
+ *
  * With --known-after N (missing charged only), the search is given the table as its validity oracle once it has
  * spent N evaluations: a diagnostic ceiling, the most that any validity model learned from the first N
  * evaluations could bring (none beats knowing the answer). Every output says so.
  *
  * usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] [--known-after N]
- *                        [--strategies a,b] [--trace] TABLE...
+ *                        [--strategies a,b] [--trace] [--constraints FILE|none] TABLE...
  * A benchmark, never a test: it asserts nothing. */
 #include "replay.h"
 
@@ -63,6 +68,22 @@ static void trace_row(void *user, uint64_t evaluation, const uint32_t *choice, d
 }
 
 /* OUT/trace-TABLE-STRATEGY.csv, its header written; NULL (and a message) when it cannot be opened. */
+/* "constraints FILE: C of R raw configurations pass, holding T of the table's entries (O break them)", or "no
+ * constraints", into buf. */
+static const char *constraints_line(const vkat_replay_table *t, char *buf, size_t size)
+{
+    if (!t->constraints_path)
+        snprintf(buf, size, "no constraints");
+    else
+        snprintf(buf, size, "constraints %s: %llu of %llu raw configurations pass, holding %llu of the table's entries "
+                 "(%llu timed, %llu failed; %llu break them)",
+                 t->constraints_path, (unsigned long long)t->constraint_valid, (unsigned long long)t->raw_count,
+                 (unsigned long long)(t->constrained_valid + t->constrained_failed),
+                 (unsigned long long)t->constrained_valid, (unsigned long long)t->constrained_failed,
+                 (unsigned long long)t->constraint_outside);
+    return buf;
+}
+
 static FILE *trace_open(const job *b)
 {
     char path[4096];
@@ -72,8 +93,11 @@ static FILE *trace_open(const job *b)
     FILE *f = fopen(path, "w");
     if (!f)
         fprintf(stderr, "strategy_replay: cannot write %s\n", path);
-    else
+    else {
+        char line[1024];
+        fprintf(f, "# %s\n", constraints_line(b->table, line, sizeof line));
         fprintf(f, "seed,evaluation,origin,failed,fraction\n");
+    }
     return f;
 }
 
@@ -178,7 +202,7 @@ int main(int argc, char **argv)
     unsigned threads = 2;
     const char *out = "records";
     const char *only = NULL; /* comma list of strategies; random always runs, as the yardstick */
-    const char *paths[MAX_TABLES];
+    const char *paths[MAX_TABLES], *constraints[MAX_TABLES], *current = NULL;
     size_t nt = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
@@ -196,11 +220,15 @@ int main(int argc, char **argv)
             only = argv[++i];
         else if (!strcmp(argv[i], "--trace"))
             trace_dir = "";
-        else if (argv[i][0] != '-' && nt < MAX_TABLES)
+        else if (!strcmp(argv[i], "--constraints") && i + 1 < argc)
+            current = strcmp(argv[++i], "none") ? argv[i] : NULL;
+        else if (argv[i][0] != '-' && nt < MAX_TABLES) {
+            constraints[nt] = current;
             paths[nt++] = argv[i];
+        }
         else {
             fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
-                            "[--known-after N] [--strategies a,b] [--trace] TABLE...\n");
+                            "[--known-after N] [--strategies a,b] [--trace] [--constraints FILE|none] TABLE...\n");
             return 2;
         }
     }
@@ -213,14 +241,15 @@ int main(int argc, char **argv)
     }
     if (!nt || !seeds || !threads) {
         fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
-                            "[--known-after N] [--strategies a,b] [--trace] TABLE...\n");
+                            "[--known-after N] [--strategies a,b] [--trace] [--constraints FILE|none] TABLE...\n");
         return 2;
     }
     vkat_replay_table *tables[MAX_TABLES];
     for (size_t t = 0; t < nt; t++) {
         vkat_error err = {0};
         char buf[2048];
-        if (vkat_replay_load(paths[t], NULL, &tables[t], &err) != VKAT_OK) {
+        if (vkat_replay_load(paths[t], NULL, &tables[t], &err) != VKAT_OK ||
+            vkat_replay_constrain(tables[t], constraints[t], &err) != VKAT_OK) {
             fprintf(stderr, "strategy_replay: %s\n", vkat_error_format(&err, buf, sizeof buf));
             return 1;
         }
@@ -298,12 +327,26 @@ int main(int argc, char **argv)
     const char *missing = !charge_missing ? "ruled out free (as a constraint check in a live run)"
                           : known_after   ? known
                                           : "charged one evaluation each (the published benchmark's counting)";
+    int constrained = 0;
+    for (size_t t = 0; t < nt; t++)
+        constrained |= tables[t]->constraints_path != NULL;
+    char with[512];
+    snprintf(with, sizeof with, "%s%s", missing,
+             constrained ? "; configurations that break a table's constraints are ruled out free, as in a live run"
+                         : "");
+    missing = with;
     printf("missing configurations %s\n", missing);
     fprintf(md, "Mean fraction of the optimum (best time in the table / best time found) after N unique evaluations, "
                 "over %llu seeds (0..%llu), window 1; configurations missing from a table %s. Each cell: mean, "
                 "standard deviation over the seeds (of a table; for the mean over tables, of that mean), and the "
                 "difference from random sampling's mean at the same budget.\n\n",
             (unsigned long long)seeds, (unsigned long long)seeds - 1, missing);
+    for (size_t t = 0; t < nt; t++) {
+        char line[1024];
+        printf("%s: %s\n", tables[t]->label, constraints_line(tables[t], line, sizeof line));
+        fprintf(md, "%s- %s: %s\n%s", t ? "" : "Constraints (a configuration that breaks them is ruled out free, as in "
+                                               "a live run):\n\n", tables[t]->label, line, t + 1 == nt ? "\n" : "");
+    }
     for (size_t t = 0; t <= nt; t++) {
         char title[512];
         if (t < nt)

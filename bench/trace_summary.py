@@ -20,8 +20,12 @@ MARKS = [25, 50, 100, 400]
 def summary(path):
     rows = collections.defaultdict(list)  # seed -> [(evaluation, origin, failed, fraction)]
     with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            rows[int(r["seed"])].append((int(r["evaluation"]), r["origin"], int(r["failed"]), float(r["fraction"])))
+        lines = list(f)
+    notes = [line[1:].strip() for line in lines if line.startswith("#")]  # e.g. the table's constraints
+    for note in notes:
+        print(f"{path}: {note}")
+    for r in csv.DictReader(line for line in lines if not line.startswith("#")):
+        rows[int(r["seed"])].append((int(r["evaluation"]), r["origin"], int(r["failed"]), float(r["fraction"])))
     seeds = sorted(rows)
     n = len(seeds)
     if not n:

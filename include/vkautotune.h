@@ -723,11 +723,28 @@ typedef struct vkat_replay_table vkat_replay_table;
 vkat_result vkat_replay_load(const char *path, const char *kernel, vkat_replay_table **out, vkat_error *err);
 void vkat_replay_free(vkat_replay_table *table);
 
+/* Gives the table its kernel's constraints, as a live run's space has them: `space_path` is a space file
+ * (docs/space-format.md) whose [params] list exactly the table's parameters with the table's values and whose
+ * [constraints] are the kernel's; [kernel] may be left out, [problem] sizes may be used; device.* names take
+ * Vulkan's minimum limits, so write the recorded device's limits as numbers. Configurations that break them are
+ * ruled out before proposal, free, under either counting of missing configurations; those that pass and are missing
+ * from the table stay charged under charged counting. NULL removes them. A name or value that does not match the
+ * table is VKAT_ERR_SPACE with the space file's line (values are matched as numbers or words: a table value that is
+ * not an integer cannot be written in a space file); errors of the file itself as for vkat_space_load; a raw space
+ * over 2^28 configurations is VKAT_ERR_USAGE. On error the table has no constraints. Not thread-safe with searches
+ * of the same table. */
+vkat_result vkat_replay_constrain(vkat_replay_table *table, const char *space_path, vkat_error *err);
+
 typedef struct vkat_replay_info {
     const char *label;    /* file name, or "kernel problem on device" for a database; lives with the table */
     size_t param_count;
     uint64_t raw, valid, failed; /* raw configurations; entries with a time, entries without */
     double best_s;        /* the table's optimum */
+    /* vkat_replay_constrain's file (lives with the table), NULL when none; then: raw configurations that pass the
+     * constraints, the table's entries that pass them (with a time, without), and the table's entries that break
+     * them (never replayed). All 0 without constraints. */
+    const char *constraints;
+    uint64_t constraint_valid, constrained_valid, constrained_failed, constraint_outside;
 } vkat_replay_info;
 void vkat_replay_describe(const vkat_replay_table *table, vkat_replay_info *info);
 

@@ -15,6 +15,11 @@ void vkat_replay_describe(const vkat_replay_table *table, vkat_replay_info *info
     info->valid = table->valid;
     info->failed = table->failed;
     info->best_s = table->best_s;
+    info->constraints = table->constraints_path;
+    info->constraint_valid = table->constraint_valid;
+    info->constrained_valid = table->constrained_valid;
+    info->constrained_failed = table->constrained_failed;
+    info->constraint_outside = table->constraint_outside;
 }
 
 vkat_result vkat_replay_search(const vkat_replay_table *table, const vkat_replay_desc *desc, const uint64_t *marks,

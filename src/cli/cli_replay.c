@@ -30,6 +30,14 @@ static void usage(FILE *f)
             "                    evaluation, as a constraint check is in a live run; the strategy may ask the\n"
             "                    table which exist) or charged (one evaluation each when proposed, as a\n"
             "                    failure, and nothing known beforehand: how the published benchmark counted)\n"
+            "  --constraints FILE\n"
+            "                    the kernel's constraints, as a live run's space has them: a space file whose\n"
+            "                    [params] are the table's parameters with the table's values and whose\n"
+            "                    [constraints] are the kernel's ([kernel] may be left out; device.* names take\n"
+            "                    Vulkan's minimum limits, so write the recorded device's as numbers). A\n"
+            "                    configuration that breaks them is ruled out free under either --missing, as\n"
+            "                    a live run never compiles it; one that passes and is missing from the table\n"
+            "                    is still charged under --missing charged. Examples: bench/replay_constraints/\n"
             "  --json            machine-readable output on stdout\n"
             "  -h, --help        this text\n");
 }
@@ -47,7 +55,7 @@ static double sd_of(double sum, double sq, uint64_t n)
 }
 
 typedef struct replay_args {
-    const char *table_path, *strategy, *kernel, *missing;
+    const char *table_path, *strategy, *kernel, *missing, *constraints;
     uint64_t budget, seed, seeds, window;
     int json, charge;
 } replay_args;
@@ -55,7 +63,7 @@ typedef struct replay_args {
 /* Returns -1 to go on, else the exit code (help, usage error). */
 static int parse_args(int argc, char **argv, replay_args *a)
 {
-    *a = (replay_args){NULL, "auto", NULL, "free", 400, 0, 1, 1, 0, 0};
+    *a = (replay_args){NULL, "auto", NULL, "free", NULL, 400, 0, 1, 1, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t *num = NULL;
@@ -65,12 +73,16 @@ static int parse_args(int argc, char **argv, replay_args *a)
         } else if (!strcmp(o, "--json")) {
             a->json = 1;
             continue;
-        } else if (!strcmp(o, "--strategy") || !strcmp(o, "--kernel") || !strcmp(o, "--missing")) {
+        } else if (!strcmp(o, "--strategy") || !strcmp(o, "--kernel") || !strcmp(o, "--missing") ||
+                   !strcmp(o, "--constraints")) {
             if (!v) {
                 fprintf(stderr, "vkautotune: %s needs a value\n", o);
                 return VKAT_EXIT_USAGE;
             }
-            *(!strcmp(o, "--strategy") ? &a->strategy : !strcmp(o, "--kernel") ? &a->kernel : &a->missing) = v;
+            *(!strcmp(o, "--strategy")  ? &a->strategy
+              : !strcmp(o, "--kernel")  ? &a->kernel
+              : !strcmp(o, "--missing") ? &a->missing
+                                        : &a->constraints) = v;
             i++;
             continue;
         } else if (!strcmp(o, "--budget")) num = &a->budget;
@@ -175,6 +187,16 @@ static void print_json(const replay_args *a, const vkat_replay_info *t, const re
     json_object_object_add(root, "seed", json_object_new_int64((int64_t)a->seed));
     json_object_object_add(root, "seeds", json_object_new_int64((int64_t)a->seeds));
     json_object_object_add(root, "missing", json_object_new_string(vkat_replay_missing_name(a->charge)));
+    json_object *c = NULL;
+    if (t->constraints) {
+        c = json_object_new_object();
+        json_object_object_add(c, "file", json_object_new_string(t->constraints));
+        json_object_object_add(c, "raw_passing", json_object_new_int64((int64_t)t->constraint_valid));
+        json_object_object_add(c, "table_valid", json_object_new_int64((int64_t)t->constrained_valid));
+        json_object_object_add(c, "table_failed", json_object_new_int64((int64_t)t->constrained_failed));
+        json_object_object_add(c, "table_breaking", json_object_new_int64((int64_t)t->constraint_outside));
+    }
+    json_object_object_add(root, "constraints", c);
     for (size_t k = 0; k < x->nm; k++) {
         json_object *b = json_object_new_object();
         json_object_object_add(b, "evaluations", json_object_new_int64((int64_t)x->marks[k]));
@@ -211,6 +233,14 @@ static void print_text(const replay_args *a, const vkat_replay_info *t, const re
     printf("missing configurations: %s\n",
            a->charge ? "charged, one evaluation each (the published benchmark's counting)"
                      : "free, ruled out without an evaluation (as constraints are in a live run)");
+    if (t->constraints)
+        printf("constraints %s: %llu of %llu raw configurations pass (ruled out free, as in a live run), holding "
+               "%llu valid and %llu failed of the table's entries; %llu entries break them\n",
+               t->constraints, (unsigned long long)t->constraint_valid, (unsigned long long)t->raw,
+               (unsigned long long)t->constrained_valid, (unsigned long long)t->constrained_failed,
+               (unsigned long long)t->constraint_outside);
+    else
+        printf("constraints: none\n");
     printf("%11s  %13s  %8s  %12s  %16s  %11s\n", "evaluations", "mean fraction", "sd", "min fraction",
            "seeds at optimum", "random mean");
     for (size_t k = 0; k < x->nm; k++)
@@ -234,6 +264,10 @@ int vkat_cmd_replay(int argc, char **argv)
     vkat_replay_table *t = NULL;
     if (vkat_replay_load(a.table_path, a.kernel, &t, &err) != VKAT_OK)
         return vkat_cli_report(&err);
+    if (vkat_replay_constrain(t, a.constraints, &err) != VKAT_OK) {
+        vkat_replay_free(t);
+        return vkat_cli_report(&err);
+    }
     vkat_replay_info info;
     vkat_replay_describe(t, &info);
     replay_totals x;

@@ -32,6 +32,8 @@ void vkat_replay_free(vkat_replay_table *t)
     free(t->values);
     free(t->value_counts);
     free(t->categorical);
+    free(t->constraints_path);
+    free(t->constraint_bits);
     vkat_index_map_free(&t->scores);
     free(t->path);
     free(t->label);
@@ -414,10 +416,17 @@ vkat_result vkat_replay_load(const char *path, const char *kernel, vkat_replay_t
 
 /* ---- lookups and the replay run ------------------------------------------------------------------------------- */
 
+/* Free counting's oracle: in the table and within its constraints. */
 static int oracle(void *ctx, const uint32_t *choice)
 {
     double s;
-    return vkat_replay_lookup(ctx, choice, &s);
+    return vkat_replay_allowed(ctx, choice) && vkat_replay_lookup(ctx, choice, &s);
+}
+
+/* Charged counting's oracle when the table has constraints: only what a live run's space would rule out. */
+static int constraints_oracle(void *ctx, const uint32_t *choice)
+{
+    return vkat_replay_allowed(ctx, choice);
 }
 
 vkat_search_space vkat_replay_space(const vkat_replay_table *t)
@@ -476,9 +485,9 @@ static int missing_known(const replay_run *rr)
 static int run_check(void *user, const uint32_t *choice)
 {
     replay_run *rr = user;
-    return missing_known(rr) ? oracle((void *)rr->t, choice) : 1; /* charged: a missing one fails when evaluated */
+    /* charged: a missing one fails when evaluated; one that breaks the constraints is never compiled */
+    return missing_known(rr) ? oracle((void *)rr->t, choice) : vkat_replay_allowed(rr->t, choice);
 }
-
 
 static vkat_result run_submit(void *user, const uint32_t *choice)
 {
@@ -523,7 +532,8 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     replay_run rr = {t, opts->charge_missing, NULL, 0, 0, opts->window ? opts->window : 1, marks, mark_count,
                      best_at, 0, opts, NULL, 0};
     if (opts->charge_missing) {
-        sp.valid = NULL; /* nothing is known of a configuration before it is evaluated */
+        /* nothing is known of a configuration before it is evaluated, but what the constraints say */
+        sp.valid = t->constraint_bits ? constraints_oracle : NULL;
         if (opts->known_after) {
             sp.valid = run_check; /* everything plausible until then, the table after */
             sp.valid_ctx = &rr;
@@ -544,8 +554,9 @@ vkat_result vkat_replay_run(const vkat_replay_table *t, const vkat_replay_opts *
     for (size_t k = 0; k < mark_count; k++)
         best_at[k] = INFINITY;
     vkat_search_hooks hooks = {&rr, run_check, run_submit, run_complete, NULL};
-    vkat_search_limits limits = {opts->budget, 0, rr.window, 0, NULL,
-                                 opts->charge_missing ? t->raw_count : t->valid + t->failed};
+    uint64_t raw = t->constraint_bits ? t->constraint_valid : t->raw_count;
+    uint64_t table = t->constraint_bits ? t->constrained_valid + t->constrained_failed : t->valid + t->failed;
+    vkat_search_limits limits = {opts->budget, 0, rr.window, 0, NULL, opts->charge_missing ? raw : table};
     r = vkat_search_run(s, &hooks, &limits, run_progress, &rr, stats, err);
     free(rr.queue);
     vkat_strategy_destroy(s);

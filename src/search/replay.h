@@ -17,12 +17,22 @@ typedef struct vkat_replay_table {
     vkat_index_map scores;  /* encoded configuration -> seconds; INFINITY = failed when evaluated; absent = invalid */
     uint64_t valid, failed; /* entries with a time, entries without */
     double best_s;
+    /* The kernel's constraints (vkat_replay_constrain), when given: what a live run rules out before compiling.
+     * NULL bits = none; else bit k of the encoded configuration k is set when it passes them. */
+    char *constraints_path;
+    uint8_t *constraint_bits;
+    uint64_t constraint_valid;                      /* raw configurations that pass */
+    uint64_t constrained_valid, constrained_failed; /* the table's entries that pass, with a time / without */
+    uint64_t constraint_outside;                    /* the table's entries that break them (never replayed) */
 } vkat_replay_table;
 
 /* vkat_replay_load and vkat_replay_free are public: include/vkautotune.h. */
 
 /* 1 and *seconds when the table has choice (INFINITY when it failed), 0 when it is invalid. Thread-safe. */
 int vkat_replay_lookup(const vkat_replay_table *t, const uint32_t *choice, double *seconds);
+/* vkat_replay_constrain is public: include/vkautotune.h. 1 when choice passes the table's constraints (always
+ * without them). Thread-safe. */
+int vkat_replay_allowed(const vkat_replay_table *t, const uint32_t *choice);
 /* "name=value,..." into buf. */
 void vkat_replay_format(const vkat_replay_table *t, const uint32_t *choice, char *buf, size_t size);
 /* The search space of the table, with the table as its validity oracle (valid while t lives). */
@@ -36,7 +46,9 @@ typedef struct vkat_replay_opts {
     /* Configurations absent from the table (a Kernel Tuner cache leaves out those that failed constraints or
      * compilation): 0 = free, ruled out without an evaluation as a constraint check would (the strategies get the
      * table as their validity oracle); 1 = charged, one evaluation each when proposed, as a failure, and no
-     * oracle: how the published benchmark counted (Schoonhoven et al. 2022). */
+     * oracle: how the published benchmark counted (Schoonhoven et al. 2022). With the table's constraints
+     * (vkat_replay_constrain), those that break them are ruled out free either way, as in a live run, and the
+     * constraints are the strategies' oracle when charged. */
     int charge_missing;
     /* Optional: called once per unique evaluation, in order (evaluation counts from 1), before the strategy hears
      * of it: the configuration, its seconds (INFINITY = failed or missing) and who proposed it

@@ -145,6 +145,7 @@ typedef struct loader {
     vkat_space *s;
     const char *path; /* for messages */
     const char *template_override; /* the caller's template, replacing [kernel] template; NULL: none */
+    int kernel_optional;           /* vkat_space_load_constraints: a file without [kernel] is one */
     vkat_error *err;
     vkat_result failed;
     const char *pos, *end; /* unread text */
@@ -1658,12 +1659,13 @@ static vkat_result load_passes(loader *ld)
 /* ---- Load / destroy ---------------------------------------------------------------------------------------------- */
 
 static vkat_result load_text(const char *text, size_t size, const char *path, const char *template_override,
-                             vkat_space **out, vkat_error *err)
+                             int kernel_optional, vkat_space **out, vkat_error *err)
 {
     *out = NULL;
     loader ld = {0};
     ld.path = path;
     ld.template_override = template_override;
+    ld.kernel_optional = kernel_optional;
     ld.err = err;
     ld.pos = text;
     ld.end = text + size;
@@ -1700,7 +1702,9 @@ static vkat_result load_text(const char *text, size_t size, const char *path, co
         lfail(&ld, VKAT_ERR_NOMEM, 0, "out of memory");
     if (ld.failed)
         goto done;
-    if (load_kernel(&ld) || load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
+    if ((!ld.kernel_optional || ld.section_line[SEC_KERNEL]) && load_kernel(&ld))
+        goto done;
+    if (load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
         load_buffers(&ld) || check_buffer_sizes(&ld) || load_push(&ld) || check_push_sizes(&ld) ||
         load_dispatch_metrics(&ld) || load_check(&ld) || load_compare(&ld) || load_passes(&ld))
         goto done;
@@ -1722,7 +1726,7 @@ done:
 
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err)
 {
-    return load_text(text, strlen(text), path ? path : "<string>", NULL, out, err);
+    return load_text(text, strlen(text), path ? path : "<string>", NULL, 0, out, err);
 }
 
 vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err)
@@ -1730,17 +1734,28 @@ vkat_result vkat_space_load(const char *path, vkat_space **out, vkat_error *err)
     return vkat_space_load_with_template(path, NULL, out, err);
 }
 
-vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
-                                          vkat_error *err)
+static vkat_result load_file(const char *path, const char *template_path, int kernel_optional, vkat_space **out,
+                             vkat_error *err)
 {
     *out = NULL;
     size_t size;
     char *text = vkat_read_file(path, &size);
     if (!text)
         return vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
-    vkat_result r = load_text(text, size, path, template_path, out, err);
+    vkat_result r = load_text(text, size, path, template_path, kernel_optional, out, err);
     free(text);
     return r;
+}
+
+vkat_result vkat_space_load_with_template(const char *path, const char *template_path, vkat_space **out,
+                                          vkat_error *err)
+{
+    return load_file(path, template_path, 0, out, err);
+}
+
+vkat_result vkat_space_load_constraints(const char *path, vkat_space **out, vkat_error *err)
+{
+    return load_file(path, NULL, 1, out, err);
 }
 
 static void free_strings(char **v, size_t n)

@@ -190,6 +190,10 @@ typedef struct vkat_space {
  * (template, reference); NULL reads as "<string>" in the current directory. file_hash is XXH64 of the text. */
 vkat_result vkat_space_load_string(const char *text, const char *path, vkat_space **out, vkat_error *err);
 
+/* A file that may leave out [kernel]: parameters, constraints and problem sizes only, every other section still
+ * checked when present (a replayed table's constraints, `vkautotune replay --constraints`). */
+vkat_result vkat_space_load_constraints(const char *path, vkat_space **out, vkat_error *err);
+
 /* vkat_space_set_problem, vkat_space_problem_for_device, vkat_space_format_problem and vkat_space_raw_count are
  * public: include/vkautotune.h. */
 /* Mixed-radix decoding/encoding, first parameter most significant. */
