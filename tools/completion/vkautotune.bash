@@ -18,6 +18,7 @@ _vkautotune()
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
         --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model forest gp" -- "$cur")); return ;;
         --check-on) COMPREPLY=($(compgen -W "auto gpu host" -- "$cur")); return ;;
+        --missing) COMPREPLY=($(compgen -W "free charged" -- "$cur")); return ;;
         --problem|--config|--start|--budget|--seed|--seeds|--shard|--top|--warmup|--warmup-min|--min-sample|--race-tolerance|--repetitions|--header|--candidates|--jobs|--watchdog|--kernel-timeout|--param|--param2|--title|--kernel|--window) return ;;
     esac
     local opts
@@ -26,7 +27,7 @@ _vkautotune()
                     --include-transfers --jobs --pipeline-cache --stats --check-on --watchdog --kernel-timeout --warmup --warmup-min --min-sample
                     --repetitions --race --no-race --race-tolerance --dry-run
                     --device-profile --quiet --verbose --help" ;;
-        replay) opts="--strategy --budget --seed --seeds --window --kernel --json --help" ;;
+        replay) opts="--strategy --budget --seed --seeds --window --kernel --missing --constraints --json --help" ;;
         peaks) opts="--device --db --refresh --json --help" ;;
         compare) opts="--db --kernel --problem --space --include-transfers --help" ;;
         report) opts="--db -o --param --param2 --title --help" ;;
