@@ -67,7 +67,6 @@ static void trace_row(void *user, uint64_t evaluation, const uint32_t *choice, d
             !isfinite(seconds), isfinite(t->best) ? t->table_best / t->best : 0.0);
 }
 
-/* OUT/trace-TABLE-STRATEGY.csv, its header written; NULL (and a message) when it cannot be opened. */
 /* "constraints FILE: C of R raw configurations pass, holding T of the table's entries (O break them)", or "no
  * constraints", into buf. */
 static const char *constraints_line(const vkat_replay_table *t, char *buf, size_t size)
@@ -84,6 +83,7 @@ static const char *constraints_line(const vkat_replay_table *t, char *buf, size_
     return buf;
 }
 
+/* OUT/trace-TABLE-STRATEGY.csv, its header written; NULL (and a message) when it cannot be opened. */
 static FILE *trace_open(const job *b)
 {
     char path[4096];
@@ -196,6 +196,13 @@ static void panel(FILE *f, double x0, double y0, double w, double h, const char 
     fprintf(f, "</g>\n");
 }
 
+static int usage(void)
+{
+    fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
+                    "[--known-after N] [--strategies a,b] [--trace] [--constraints FILE|none] TABLE...\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seeds = 50;
@@ -225,12 +232,8 @@ int main(int argc, char **argv)
         else if (argv[i][0] != '-' && nt < MAX_TABLES) {
             constraints[nt] = current;
             paths[nt++] = argv[i];
-        }
-        else {
-            fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
-                            "[--known-after N] [--strategies a,b] [--trace] [--constraints FILE|none] TABLE...\n");
-            return 2;
-        }
+        } else
+            return usage();
     }
     if (trace_dir)
         trace_dir = out; /* beside strategies.md */
@@ -240,9 +243,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!nt || !seeds || !threads) {
-        fprintf(stderr, "usage: strategy_replay [--seeds N] [--threads N] [--out DIR] [--missing charged|free] "
-                            "[--known-after N] [--strategies a,b] [--trace] [--constraints FILE|none] TABLE...\n");
-        return 2;
+        return usage();
     }
     vkat_replay_table *tables[MAX_TABLES];
     for (size_t t = 0; t < nt; t++) {

@@ -17,22 +17,13 @@
 /* A bitmap of the raw product above this many configurations (32 MiB) is refused rather than allocated. */
 #define MAX_CONSTRAINED_RAW (UINT64_C(1) << 28)
 
-/* "a, b, c" of table parameter p's values, or of the space parameter's, into buf (cut with "..." when long). */
+/* "a, b, c" of table parameter p's values into buf (cut when long). */
 static void table_values(const vkat_replay_table *t, size_t p, char *buf, size_t size)
 {
     size_t at = 0;
     buf[0] = 0;
     for (size_t j = 0; j < t->value_counts[p] && at + 8 < size; j++)
         at += (size_t)snprintf(buf + at, size - at, "%s%s", j ? ", " : "", t->values[p][j]);
-}
-
-static void space_values(const vkat_param *q, char *buf, size_t size)
-{
-    size_t at = 0;
-    buf[0] = 0;
-    for (size_t k = 0; k < q->value_count && at + 8 < size; k++)
-        at += q->texts ? (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "", q->texts[k])
-                       : (size_t)snprintf(buf + at, size - at, "%s%lld", k ? ", " : "", (long long)q->values[k]);
 }
 
 /* Index of the table's value text among the space parameter's values, -1 if absent. */
@@ -85,7 +76,7 @@ static vkat_result map_params(const vkat_replay_table *t, const vkat_space *s, s
             value_of[i][j] = (uint32_t)(k < 0 ? 0 : k);
         }
         if (!same) {
-            space_values(p, have, sizeof have);
+            vkat_param_values_text(p, have, sizeof have, sizeof have - 8);
             table_values(t, i, want, sizeof want);
             return vkat_fail(err, VKAT_ERR_SPACE, s->path, p->line, "%s's values (%s) are not the table's (%s: %s)",
                              p->name, have, t->label, want);
@@ -94,12 +85,12 @@ static vkat_result map_params(const vkat_replay_table *t, const vkat_space *s, s
     return VKAT_OK;
 }
 
-/* Walks every raw configuration of the table (odometer, last parameter fastest) and sets the bit of each that
- * passes the constraints; counts the table's entries on either side. */
+/* Walks every raw configuration of the table (odometer, last parameter fastest: step n is the configuration that
+ * vkat_search_encode numbers n) and sets the bit of each that passes the constraints; counts the table's entries on
+ * either side. */
 static vkat_result walk(vkat_replay_table *t, const vkat_space *s, const size_t *param_of, uint32_t *const *value_of,
                         vkat_error *err)
 {
-    vkat_search_space sp = vkat_replay_space(t);
     size_t np = t->param_count;
     uint32_t *choice = calloc(np ? np : 1, sizeof *choice),
              *schoice = calloc(s->param_count ? s->param_count : 1, sizeof *schoice);
@@ -118,11 +109,10 @@ static vkat_result walk(vkat_replay_table *t, const vkat_space *s, const size_t 
             r = err ? err->code : VKAT_ERR_EXPR;
             goto cleanup;
         }
-        uint64_t index = vkat_search_encode(&sp, choice);
         double seconds;
         int in_table = vkat_replay_lookup(t, choice, &seconds);
         if (ok) {
-            t->constraint_bits[index / 8] |= (uint8_t)(1u << (index % 8));
+            t->constraint_bits[n / 8] |= (uint8_t)(1u << (n % 8));
             t->constraint_valid++;
             t->constrained_valid += in_table && isfinite(seconds);
             t->constrained_failed += in_table && !isfinite(seconds);

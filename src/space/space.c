@@ -1915,21 +1915,30 @@ typedef struct config_parse {
     bool *seen;
 } config_parse;
 
+void vkat_param_values_text(const vkat_param *p, char *buf, size_t size, size_t limit)
+{
+    buf[0] = 0;
+    for (size_t k = 0, used = 0; k < p->value_count && (used = strlen(buf)) < limit; k++) {
+        if (p->texts)
+            snprintf(buf + used, size - used, "%s%s", k ? ", " : "", p->texts[k]);
+        else
+            snprintf(buf + used, size - used, "%s%lld", k ? ", " : "", (long long)p->values[k]);
+    }
+}
+
 /* A value the space does not give the parameter: the error points at the parameter's line in the space, where its
  * values are, as a compiler points at a declaration. */
 static vkat_result text_choice(const vkat_space *s, const vkat_param *p, const char *value, uint32_t *choice,
                                bool *seen, vkat_error *err)
 {
-    char list[256] = "";
-    for (size_t k = 0; k < p->value_count; k++) {
+    for (size_t k = 0; k < p->value_count; k++)
         if (strcmp(p->texts[k], value) == 0) {
             *choice = (uint32_t)k;
             *seen = true;
             return VKAT_OK;
         }
-        if (strlen(list) < 200)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", p->texts[k]);
-    }
+    char list[256];
+    vkat_param_values_text(p, list, sizeof list, 200);
     return vkat_fail(err, VKAT_ERR_USAGE, s->path, p->line, "%s=%s is not among its values (%s%s)", p->name, value,
                      list, strlen(list) >= 200 ? ", ..." : "");
 }
@@ -1954,10 +1963,8 @@ static vkat_result config_pair(const char *name, const char *value, void *user, 
                 cp->seen[i] = true;
                 return VKAT_OK;
             }
-        char list[256] = "";
-        for (size_t k = 0; k < p->value_count && strlen(list) < 200; k++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", k ? ", " : "",
-                     (long long)p->values[k]);
+        char list[256];
+        vkat_param_values_text(p, list, sizeof list, 200);
         return vkat_fail(err, VKAT_ERR_USAGE, cp->s->path, p->line, "%s=%lld is not among its values (%s%s)", name,
                          (long long)v, list, strlen(list) >= 200 ? ", ..." : "");
     }

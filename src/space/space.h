@@ -194,6 +194,10 @@ vkat_result vkat_space_load_string(const char *text, const char *path, vkat_spac
  * checked when present (a replayed table's constraints, `vkautotune replay --constraints`). */
 vkat_result vkat_space_load_constraints(const char *path, vkat_space **out, vkat_error *err);
 
+/* The parameter's values as "a, b, c" (its words, or its integers) into buf, appended while buf holds fewer than
+ * `limit` characters: for messages that list what a parameter may be. */
+void vkat_param_values_text(const vkat_param *p, char *buf, size_t size, size_t limit);
+
 /* vkat_space_set_problem, vkat_space_problem_for_device, vkat_space_format_problem and vkat_space_raw_count are
  * public: include/vkautotune.h. */
 /* Mixed-radix decoding/encoding, first parameter most significant. */
