@@ -4,8 +4,9 @@
 // stored vector x) and join(p) (SUB math vectors stored as one).
 // VEC = 8 is for 16-bit types: GLSL has no 8-wide vector, so the buffer is read and written as uvec4 and each
 // 32-bit word unpacked to two fp32 values (SUB = 2): one 16-byte access per 8 elements instead of two 8-byte ones.
-// Its rounding is the types' own: fp16's conversion, and to nearest even for bf16 (written out: bf16 to bits
-// needs 16-bit integer types, a feature the spaces do not ask for; NaNs are not kept).
+// Stores convert with the type's own conversion, as VT(FV) does at VEC <= 4: a written-out rounding to nearest even
+// gave bf16 results rel_l2 4e-3 off the reference on the H200, where its conversion gives 0. bf16's bits need
+// 16-bit integers (shaderInt16, in the spaces that store bf16 at VEC = 8).
 #ifndef VECTOR_IO_GLSL
 #define VECTOR_IO_GLSL
 #if VEC == 8
@@ -13,13 +14,9 @@
 vec2 unpack2(uint u) { return vec2(unpackFloat2x16(u)); }
 uint pack2(vec2 v) { return packFloat2x16(f16vec2(v)); }
 #elif DT == 2
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 vec2 unpack2(uint u) { return vec2(uintBitsToFloat(u << 16), uintBitsToFloat(u & 0xffff0000u)); }
-uint round_bf16(float f)
-{
-    const uint u = floatBitsToUint(f);
-    return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-}
-uint pack2(vec2 v) { return round_bf16(v.x) | (round_bf16(v.y) << 16); }
+uint pack2(vec2 v) { return pack32(bfloat16BitsToUintEXT(bf16vec2(v))); }
 #else
 #error "vector_io.glsl: VEC = 8 needs a 16-bit element type (DT = 1 or 2)"
 #endif
