@@ -101,7 +101,7 @@ typedef enum vkat_rt_direction {
 } vkat_rt_direction;
 
 typedef struct vkat_rt_binding {
-    uint32_t binding; /* descriptor set 0; a storage buffer unless `uniform` */
+    uint32_t binding; /* in descriptor set `set`; a storage buffer unless `uniform` */
     const char *name;
     const char *type;      /* "float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8" */
     uint32_t element_size; /* bytes */
@@ -109,6 +109,7 @@ typedef struct vkat_rt_binding {
     vkat_rt_formula elements; /* element count */
     uint64_t tuned_elements;  /* for the tuned problem */
     uint32_t uniform;         /* 1: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER (a uniform block); 0: a storage buffer */
+    uint32_t set;             /* descriptor set (0 unless the space placed the buffer with @set), < VKAT_RT_MAX_SETS */
 } vkat_rt_binding;
 
 typedef struct vkat_rt_push_constant {
@@ -267,6 +268,7 @@ int vkat_rt_problem_index(const vkat_rt_variant *v, const char *name);
 /* ---- Launch ------------------------------------------------------------------------------------------------ */
 
 #define VKAT_RT_MAX_BINDINGS 32
+#define VKAT_RT_MAX_SETS 8 /* descriptor sets a variant's bindings may take (vkautotune's VKAT_MAX_SETS) */
 #define VKAT_RT_MAX_SPEC 64
 #define VKAT_RT_MAX_PUSH_BYTES 256
 

@@ -171,7 +171,7 @@ static int same_bindings(const vkat_rt_variant *a, const vkat_rt_variant *b)
     if (a->binding_count != b->binding_count)
         return 0;
     for (uint32_t i = 0; i < a->binding_count; i++)
-        if (a->bindings[i].binding != b->bindings[i].binding ||
+        if (a->bindings[i].binding != b->bindings[i].binding || a->bindings[i].set != b->bindings[i].set ||
             a->bindings[i].element_size != b->bindings[i].element_size ||
             a->bindings[i].direction != b->bindings[i].direction)
             return 0;
@@ -443,36 +443,52 @@ static void teardown(run *g)
 /* One candidate's pipeline and descriptor set. */
 typedef struct pipe {
     VkShaderModule module;
-    VkDescriptorSetLayout dsl;
+    uint32_t set_count; /* sets 0..set_count-1: the highest any binding takes */
+    VkDescriptorSetLayout dsl[VKAT_RT_MAX_SETS];
     VkPipelineLayout layout;
     VkPipeline pipeline;
     VkDescriptorPool dpool;
-    VkDescriptorSet set;
+    VkDescriptorSet sets[VKAT_RT_MAX_SETS];
 } pipe;
 
 static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_launch *l, pipe *p)
 {
     VkDevice d = g->vk->device;
-    VkDescriptorSetLayoutBinding lb[VKAT_RT_MAX_BINDINGS];
+    p->set_count = 1;
     for (uint32_t i = 0; i < v->binding_count; i++) {
-        memset(&lb[i], 0, sizeof lb[i]);
-        lb[i].binding = v->bindings[i].binding;
-        lb[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        lb[i].descriptorCount = 1;
-        lb[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        if (v->bindings[i].set >= VKAT_RT_MAX_SETS) {
+            say(g->detail, sizeof g->detail, "binding '%s' takes descriptor set %u (at most %d)", v->bindings[i].name,
+                v->bindings[i].set, VKAT_RT_MAX_SETS - 1);
+            return VKAT_RT_ERR_ARGUMENT;
+        }
+        if (v->bindings[i].set + 1 > p->set_count)
+            p->set_count = v->bindings[i].set + 1;
     }
-    VkDescriptorSetLayoutCreateInfo dli;
-    memset(&dli, 0, sizeof dli);
-    dli.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    dli.bindingCount = v->binding_count;
-    dli.pBindings = lb;
-    VKR(g->f.vkCreateDescriptorSetLayout(d, &dli, NULL, &p->dsl), "vkCreateDescriptorSetLayout");
+    for (uint32_t s = 0; s < p->set_count; s++) {
+        VkDescriptorSetLayoutBinding lb[VKAT_RT_MAX_BINDINGS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < v->binding_count; i++) {
+            if (v->bindings[i].set != s)
+                continue;
+            memset(&lb[n], 0, sizeof lb[n]);
+            lb[n].binding = v->bindings[i].binding;
+            lb[n].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            lb[n].descriptorCount = 1;
+            lb[n++].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        }
+        VkDescriptorSetLayoutCreateInfo dli;
+        memset(&dli, 0, sizeof dli);
+        dli.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+        dli.bindingCount = n;
+        dli.pBindings = lb;
+        VKR(g->f.vkCreateDescriptorSetLayout(d, &dli, NULL, &p->dsl[s]), "vkCreateDescriptorSetLayout");
+    }
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, l->push_size};
     VkPipelineLayoutCreateInfo pli;
     memset(&pli, 0, sizeof pli);
     pli.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    pli.setLayoutCount = 1;
-    pli.pSetLayouts = &p->dsl;
+    pli.setLayoutCount = p->set_count;
+    pli.pSetLayouts = p->dsl;
     pli.pushConstantRangeCount = l->push_size ? 1 : 0;
     pli.pPushConstantRanges = &pcr;
     VKR(g->f.vkCreatePipelineLayout(d, &pli, NULL, &p->layout), "vkCreatePipelineLayout");
@@ -503,7 +519,7 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     VkDescriptorPoolCreateInfo dpi;
     memset(&dpi, 0, sizeof dpi);
     dpi.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    dpi.maxSets = 1;
+    dpi.maxSets = p->set_count;
     dpi.poolSizeCount = 1;
     dpi.pPoolSizes = &ps;
     VKR(g->f.vkCreateDescriptorPool(d, &dpi, NULL, &p->dpool), "vkCreateDescriptorPool");
@@ -511,9 +527,9 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     memset(&dai, 0, sizeof dai);
     dai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
     dai.descriptorPool = p->dpool;
-    dai.descriptorSetCount = 1;
-    dai.pSetLayouts = &p->dsl;
-    VKR(g->f.vkAllocateDescriptorSets(d, &dai, &p->set), "vkAllocateDescriptorSets");
+    dai.descriptorSetCount = p->set_count;
+    dai.pSetLayouts = p->dsl;
+    VKR(g->f.vkAllocateDescriptorSets(d, &dai, p->sets), "vkAllocateDescriptorSets");
     VkDescriptorBufferInfo dbi[VKAT_RT_MAX_BINDINGS];
     VkWriteDescriptorSet wr[VKAT_RT_MAX_BINDINGS];
     for (uint32_t i = 0; i < v->binding_count; i++) {
@@ -523,7 +539,7 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
         dbi[i].range = l->buffer_bytes[i] ? l->buffer_bytes[i] : VK_WHOLE_SIZE;
         memset(&wr[i], 0, sizeof wr[i]);
         wr[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        wr[i].dstSet = p->set;
+        wr[i].dstSet = p->sets[v->bindings[i].set];
         wr[i].dstBinding = v->bindings[i].binding;
         wr[i].descriptorCount = 1;
         wr[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -544,14 +560,15 @@ static void free_pipe(run *g, pipe *p)
         g->f.vkDestroyShaderModule(d, p->module, NULL);
     if (p->layout)
         g->f.vkDestroyPipelineLayout(d, p->layout, NULL);
-    if (p->dsl)
-        g->f.vkDestroyDescriptorSetLayout(d, p->dsl, NULL);
+    for (uint32_t s = 0; s < VKAT_RT_MAX_SETS; s++)
+        if (p->dsl[s])
+            g->f.vkDestroyDescriptorSetLayout(d, p->dsl[s], NULL);
 }
 
 static void record_dispatches(run *g, const pipe *p, const vkat_rt_launch *l, uint32_t count)
 {
     g->f.vkCmdBindPipeline(g->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
-    g->f.vkCmdBindDescriptorSets(g->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->set, 0, NULL);
+    g->f.vkCmdBindDescriptorSets(g->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, p->set_count, p->sets, 0, NULL);
     if (l->push_size)
         g->f.vkCmdPushConstants(g->cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, l->push_size, l->push);
     for (uint32_t i = 0; i < count; i++) {

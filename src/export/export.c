@@ -286,7 +286,7 @@ static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
         uint64_t elements = l->buffer_counts ? l->buffer_counts[i] : 0;
         json_object *o = json_object_new_object();
         json_object_object_add(o, "binding", json_object_new_int64(b->binding));
-        json_object_object_add(o, "set", json_object_new_int64(0));
+        json_object_object_add(o, "set", json_object_new_int64(b->set));
         json_object_object_add(o, "name", str(b->name));
         json_object_object_add(o, "type", str(vkat_elem_type_name(b->type)));
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
@@ -857,8 +857,12 @@ static void header_bindings(item_text *t)
                   : b->dir == VKAT_DIR_SCRATCH ? "SCRATCH"
                                                : "INOUT");
         formula(&t->c, &t->binds, t->ops_name, b->count, 0, what);
-        tb_printf(&t->binds, ", %lluu%s},\n", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0),
-                  b->uniform ? ", 1" : "");
+        tb_printf(&t->binds, ", %lluu", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
+        if (b->set) /* uniform, then the set: members left out are 0 */
+            tb_printf(&t->binds, ", %d, %uu", b->uniform, b->set);
+        else if (b->uniform)
+            tb_printf(&t->binds, ", 1");
+        tb_printf(&t->binds, "},\n");
     }
 }
 

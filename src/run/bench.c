@@ -54,9 +54,10 @@ struct vkat_workspace {
     VkDeviceMemory staging_memory;
     unsigned char *staging_map;
     uint64_t staging_size;
-    VkDescriptorSetLayout set_layout;
+    uint32_t set_count; /* descriptor sets 0..set_count-1, the highest any buffer takes (empty ones in between) */
+    VkDescriptorSetLayout set_layouts[VKAT_MAX_SETS];
     VkDescriptorPool descriptor_pool;
-    VkDescriptorSet set;
+    VkDescriptorSet sets[VKAT_MAX_SETS];
     VkCommandPool command_pool;
     VkCommandBuffer cmd;
     VkFence fence;
@@ -432,30 +433,62 @@ static VkDescriptorType descriptor_type(const vkat_buffer_spec *spec)
     return spec->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
 
+/* Buffer i's descriptor slot: where the space placed it, else set 0 at its index. */
+static void buffer_slot(const vkat_workspace *ws, size_t i, uint32_t *set, uint32_t *binding)
+{
+    const vkat_buffer_spec *spec = &ws->bufs[i].spec;
+    *set = spec->placed ? spec->set : 0;
+    *binding = spec->placed ? spec->binding : (uint32_t)i;
+}
+
+/* One layout and one descriptor set per set number up to the highest a buffer takes; each set holds its buffers. */
 static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
 {
     VkDevice dev = ws->gpu->device;
     vkat_result r = VKAT_OK;
-    VkDescriptorSetLayoutBinding *bindings = calloc(ws->count ? ws->count : 1, sizeof *bindings);
-    VkDescriptorBufferInfo *infos = calloc(ws->count ? ws->count : 1, sizeof *infos);
-    VkWriteDescriptorSet *writes = calloc(ws->count ? ws->count : 1, sizeof *writes);
+    size_t n = ws->count ? ws->count : 1;
+    VkDescriptorSetLayoutBinding *bindings = calloc(n, sizeof *bindings);
+    VkDescriptorBufferInfo *infos = calloc(n, sizeof *infos);
+    VkWriteDescriptorSet *writes = calloc(n, sizeof *writes);
     if (!bindings || !infos || !writes) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(ws->gpu->physical, &props);
+    ws->set_count = 1;
     for (size_t i = 0; i < ws->count; i++) {
-        bindings[i].binding = (uint32_t)i;
-        bindings[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
-        bindings[i].descriptorCount = 1;
-        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        uint32_t set, binding;
+        buffer_slot(ws, i, &set, &binding);
+        if (set >= VKAT_MAX_SETS || set >= props.limits.maxBoundDescriptorSets) {
+            r = vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                          "buffer '%s' takes descriptor set %u; the device binds sets 0..%u (maxBoundDescriptorSets)",
+                          ws->bufs[i].spec.name, set, props.limits.maxBoundDescriptorSets - 1);
+            goto cleanup;
+        }
+        ws->set_count = set + 1 > ws->set_count ? set + 1 : ws->set_count;
     }
-    VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    lci.bindingCount = (uint32_t)ws->count;
-    lci.pBindings = bindings;
-    VkResult vr = vkCreateDescriptorSetLayout(dev, &lci, NULL, &ws->set_layout);
-    if (vr != VK_SUCCESS) {
-        r = vkat_fail_vk(err, vr, "vkCreateDescriptorSetLayout");
-        goto cleanup;
+    for (uint32_t set = 0; set < ws->set_count; set++) {
+        uint32_t k = 0;
+        for (size_t i = 0; i < ws->count; i++) {
+            uint32_t s, binding;
+            buffer_slot(ws, i, &s, &binding);
+            if (s != set)
+                continue;
+            bindings[k].binding = binding;
+            bindings[k].descriptorType = descriptor_type(&ws->bufs[i].spec);
+            bindings[k].descriptorCount = 1;
+            bindings[k++].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        }
+        VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        lci.bindingCount = k;
+        lci.pBindings = bindings;
+        VkResult vr = vkCreateDescriptorSetLayout(dev, &lci, NULL, &ws->set_layouts[set]);
+        if (vr != VK_SUCCESS) {
+            ws->set_layouts[set] = VK_NULL_HANDLE;
+            r = vkat_fail_vk(err, vr, "vkCreateDescriptorSetLayout");
+            goto cleanup;
+        }
     }
     uint32_t uniforms = 0;
     for (size_t i = 0; i < ws->count; i++)
@@ -463,32 +496,34 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
     VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)},
                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniforms ? uniforms : 1}};
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 1;
+    pci.maxSets = ws->set_count;
     pci.poolSizeCount = 2;
     pci.pPoolSizes = ps;
-    vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
+    VkResult vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
     if (vr != VK_SUCCESS) {
         r = vkat_fail_vk(err, vr, "vkCreateDescriptorPool");
         goto cleanup;
     }
     VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     ai.descriptorPool = ws->descriptor_pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = &ws->set_layout;
-    vr = vkAllocateDescriptorSets(dev, &ai, &ws->set);
+    ai.descriptorSetCount = ws->set_count;
+    ai.pSetLayouts = ws->set_layouts;
+    vr = vkAllocateDescriptorSets(dev, &ai, ws->sets);
     if (vr != VK_SUCCESS) {
         r = vkat_fail_vk(err, vr, "vkAllocateDescriptorSets");
         goto cleanup;
     }
     for (size_t i = 0; i < ws->count; i++) {
+        uint32_t set, binding;
+        buffer_slot(ws, i, &set, &binding);
         /* The range covers the canary too: drivers that clamp accesses to the descriptor's range (lavapipe does,
          * robustness or not) would otherwise drop an overrun silently instead of letting it hit the canary. */
         infos[i].buffer = ws->bufs[i].buffer;
         infos[i].offset = ws->bufs[i].front;
         infos[i].range = ws->bufs[i].bytes + ws->bufs[i].canary;
         writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        writes[i].dstSet = ws->set;
-        writes[i].dstBinding = (uint32_t)i;
+        writes[i].dstSet = ws->sets[set];
+        writes[i].dstBinding = binding;
         writes[i].descriptorCount = 1;
         writes[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
         writes[i].pBufferInfo = &infos[i];
@@ -682,9 +717,10 @@ void vkat_workspace_destroy(vkat_workspace *ws)
         if (ws->command_pool)
             vkDestroyCommandPool(dev, ws->command_pool, NULL); /* frees ws->cmd */
         if (ws->descriptor_pool)
-            vkDestroyDescriptorPool(dev, ws->descriptor_pool, NULL); /* frees ws->set */
-        if (ws->set_layout)
-            vkDestroyDescriptorSetLayout(dev, ws->set_layout, NULL);
+            vkDestroyDescriptorPool(dev, ws->descriptor_pool, NULL); /* frees ws->sets */
+        for (uint32_t i = 0; i < VKAT_MAX_SETS; i++)
+            if (ws->set_layouts[i])
+                vkDestroyDescriptorSetLayout(dev, ws->set_layouts[i], NULL);
         if (ws->staging_map)
             vkUnmapMemory(dev, ws->staging_memory);
         if (ws->staging)
@@ -998,8 +1034,8 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
     }
     VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size};
     VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &ws->set_layout;
+    plci.setLayoutCount = ws->set_count;
+    plci.pSetLayouts = ws->set_layouts;
     plci.pushConstantRangeCount = push_size > 0;
     plci.pPushConstantRanges = &range;
     vr = vkCreatePipelineLayout(dev, &plci, NULL, &k->layout);
@@ -1107,14 +1143,14 @@ static vkat_result create_step_sets(vkat_kernel *k, vkat_error *err)
         VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
         ai.descriptorPool = k->step_pool;
         ai.descriptorSetCount = 1;
-        ai.pSetLayouts = &ws->set_layout;
+        ai.pSetLayouts = &ws->set_layouts[0]; /* bind.N needs every buffer in set 0 (the space checks it) */
         if ((vr = vkAllocateDescriptorSets(dev, &ai, &k->step_sets[i])) != VK_SUCCESS)
             return vkat_fail_vk(err, vr, "vkAllocateDescriptorSets");
         /* Bindings past the first VKAT_MAX_STEP_BINDINGS keep their own buffers. */
         uint32_t n = 0;
         for (uint32_t b = 0; b < ws->count; b++) {
             VkCopyDescriptorSet c = {VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET};
-            c.srcSet = ws->set;
+            c.srcSet = ws->sets[0];
             c.srcBinding = b < nb ? k->steps[i].binding_buffer[b] : b;
             c.dstSet = k->step_sets[i];
             c.dstBinding = b;
@@ -1192,8 +1228,8 @@ static vkat_result check_groups(const vkat_kernel *k, const uint32_t groups[3], 
     return VKAT_OK;
 }
 
-static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push,
-                            uint32_t n);
+static void record_with_sets(vkat_kernel *k, const VkDescriptorSet *sets, uint32_t set_count, const uint32_t groups[3],
+                             const void *push, uint32_t n);
 
 /* Records `n` dispatches (of a sequence: n times its steps) into the workspace's command buffer, each ordered
  * after the previous one's writes so that they never overlap: the time of a sample is n times the time of one. */
@@ -1202,20 +1238,25 @@ static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const vo
     /* A sequence: every step after the barrier before it, as a driver of the passes would record them. */
     for (uint32_t i = 0; k->step_count && i < n; i++)
         for (size_t j = 0; j < k->step_count; j++) {
-            VkDescriptorSet set = k->step_sets[j] ? k->step_sets[j] : k->ws->set;
-            record_with_set(k->kernels[k->steps[j].kernel], set, k->steps[j].groups, k->steps[j].push, 1);
+            vkat_kernel *step = k->kernels[k->steps[j].kernel];
+            if (k->step_sets[j]) /* a rebinding step: every buffer is in set 0 (the space checks it) */
+                record_with_sets(step, &k->step_sets[j], 1, k->steps[j].groups, k->steps[j].push, 1);
+            else
+                record_with_sets(step, k->ws->sets, k->ws->set_count, k->steps[j].groups, k->steps[j].push, 1);
         }
     if (!k->step_count)
-        record_with_set(k, k->ws->set, groups, push, n);
+        record_with_sets(k, k->ws->sets, k->ws->set_count, groups, push, n);
 }
 
-/* n dispatches of one pipeline with `set` bound, each after a barrier on the writes before it. */
-static void record_with_set(vkat_kernel *k, VkDescriptorSet set, const uint32_t groups[3], const void *push, uint32_t n)
+/* n dispatches of one pipeline with `sets` bound (sets 0..set_count-1), each after a barrier on the writes before
+ * it. */
+static void record_with_sets(vkat_kernel *k, const VkDescriptorSet *sets, uint32_t set_count, const uint32_t groups[3],
+                             const void *push, uint32_t n)
 {
     VkCommandBuffer cmd = k->ws->cmd;
     const VkAccessFlags rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, set_count, sets, 0, NULL);
     if (k->push_size)
         vkCmdPushConstants(cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, k->push_size, push);
     for (uint32_t i = 0; i < n; i++) {

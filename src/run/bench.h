@@ -22,6 +22,8 @@ typedef struct vkat_buffer_spec {
     double a, b; /* as in vkat_buffer_decl */
     vkat_direction dir;
     int uniform; /* bound as a uniform buffer (the space says `uniform`); else a storage buffer */
+    int placed;  /* 1: in descriptor slot (set, binding); 0: set 0, binding = its index among the buffers */
+    uint32_t set, binding;
 } vkat_buffer_spec;
 
 typedef struct vkat_workspace vkat_workspace;

@@ -35,8 +35,17 @@ static int declaration_line(const char *src, const char *key, uint32_t n)
     return 0;
 }
 
-/* Every descriptor the shader declares must be one of the space's buffers (set 0, binding 0..count-1) of the same
- * kind: otherwise the pipeline would read memory nobody bound, or a storage buffer where it expects a uniform one.
+/* The space's buffer in descriptor slot (set, binding), or NULL. */
+static const vkat_buffer_decl *buffer_at(const vkat_space *s, uint32_t set, uint32_t binding)
+{
+    for (size_t i = 0; i < s->buffer_count; i++)
+        if (s->buffers[i].set == set && s->buffers[i].binding == binding)
+            return &s->buffers[i];
+    return NULL;
+}
+
+/* Every descriptor the shader declares must be one of the space's buffers (by default set 0, binding 0..count-1 in
+ * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read memory nobody bound, or a storage buffer where it expects a uniform one.
  * Kinds vkautotune cannot bind (images, samplers, texel buffers) are refused here, before a pipeline exists. A
  * shader error, not a property of one variant. `path` is the shader (template or reference), read for the line. */
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
@@ -45,7 +54,7 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
         uint32_t set = si->bindings[i].set, b = si->bindings[i].binding;
         vkat_descriptor_kind kind = si->bindings[i].kind;
         const char *name = si->bindings[i].name;
-        const vkat_buffer_decl *buf = set == 0 && b < s->buffer_count ? &s->buffers[b] : NULL;
+        const vkat_buffer_decl *buf = buffer_at(s, set, b);
         int bad_kind = kind != VKAT_DESC_STORAGE_BUFFER && kind != VKAT_DESC_UNIFORM_BUFFER;
         int mismatch = buf && !bad_kind && (kind == VKAT_DESC_UNIFORM_BUFFER) != (buf->uniform != 0);
         if (buf && !bad_kind && !mismatch)
@@ -66,9 +75,10 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
                              buf->uniform ? "give it direction in, out or inout"
                                           : "give it the direction 'uniform'");
         return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
-                         "the template declares set %u, binding %u, but the space %s has %zu buffer(s): set 0, "
-                         "bindings 0..%zu in the order of its [buffers]",
-                         set, b, s->path, s->buffer_count, s->buffer_count ? s->buffer_count - 1 : 0);
+                         "the shader declares set %u, binding %u%s%s%s, but no buffer of the space %s is there (a "
+                         "buffer takes set 0 and its position among [buffers] unless it says '@set(S) @binding(N)' "
+                         "after its direction)",
+                         set, b, name[0] ? " ('" : "", name, name[0] ? "')" : "", s->path);
     }
     return VKAT_OK;
 }

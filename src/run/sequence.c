@@ -40,8 +40,8 @@ size_t vkat_sequence_spec(const vkat_sequence *q, size_t i, vkat_spec_value *out
     return step_spec(&q->steps[i], out);
 }
 
-/* The space's buffers are the only descriptors there are (set 0, bindings 0..count-1); the workgroup size the
- * pass (or else [dispatch] / [check]) states is the module's. */
+/* The space's buffers are the only descriptors there are (each in its slot: set 0 and its position unless placed);
+ * the workgroup size the pass (or else [dispatch] / [check]) states is the module's. */
 static vkat_result check_module_bindings(const vkat_space *s, const vkat_spirv *m, const vkat_step *st,
                                          const char *path, int reference, uint32_t workgroup_size[3],
                                          vkat_error *err)

@@ -483,8 +483,8 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
         return r;
     for (size_t i = 0; i < s->buffer_count; i++) {
         const vkat_buffer_decl *b = &s->buffers[i];
-        c->buffers[i] = (vkat_buffer_spec){b->name, b->type, launch.buffer_counts[i], b->init, b->init_a, b->init_b,
-                                           b->dir, b->uniform};
+        c->buffers[i] = (vkat_buffer_spec){b->name,   b->type, launch.buffer_counts[i], b->init, b->init_a, b->init_b,
+                                           b->dir,    b->uniform, 1, b->set, b->binding};
     }
     vkat_launch_free(&launch);
     r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,

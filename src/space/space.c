@@ -1110,6 +1110,56 @@ static vkat_result load_constraints(loader *ld)
     return VKAT_OK;
 }
 
+/* "@set(S) @binding(N)" after a buffer's direction, either or both, in any order: where a shader that numbers its
+ * descriptors its own way (another set, gaps) declares the buffer. Cuts the annotations off `text`. */
+static vkat_result parse_placement(loader *ld, const entry *e, char *text, vkat_buffer_decl *b)
+{
+    char *at = strchr(text, '@');
+    if (!at)
+        return VKAT_OK;
+    *at = 0;
+    b->placed_line = e->line;
+    int have_set = 0, have_binding = 0;
+    for (char *tok = at + 1; tok;) {
+        char *next = strchr(tok, '@'), *args;
+        if (next)
+            *next++ = 0;
+        char *word = trim(tok);
+        int64_t v;
+        bool call = split_call(word, &args);
+        int is_set = call && strcmp(word, "set") == 0, is_binding = call && strcmp(word, "binding") == 0;
+        int *seen = is_set ? &have_set : &have_binding;
+        if ((!is_set && !is_binding) || !parse_i64(trim(args), &v) || v < 0 || v > (is_set ? VKAT_MAX_SETS - 1 : 65535) ||
+            (*seen)++)
+            return lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                         "expected '@set(S)' (S 0..%d) and/or '@binding(N)' (N 0..65535), each once, after the "
+                         "direction of buffer '%s'",
+                         VKAT_MAX_SETS - 1, e->key);
+        if (is_set)
+            b->set = (uint32_t)v;
+        else
+            b->binding = (uint32_t)v;
+        tok = next;
+    }
+    return VKAT_OK;
+}
+
+/* No two buffers in one descriptor slot (an explicit placement may meet another buffer's position). */
+static vkat_result check_placements(loader *ld)
+{
+    const vkat_space *s = ld->s;
+    for (size_t i = 0; i < s->buffer_count; i++)
+        for (size_t j = 0; j < i; j++)
+            if (s->buffers[i].set == s->buffers[j].set && s->buffers[i].binding == s->buffers[j].binding)
+                return lfail(ld, VKAT_ERR_SPACE, s->buffers[i].line,
+                             "buffers '%s' and '%s' (line %d) both take set %u, binding %u%s", s->buffers[i].name,
+                             s->buffers[j].name, s->buffers[j].line, s->buffers[i].set, s->buffers[i].binding,
+                             s->buffers[i].placed_line || s->buffers[j].placed_line
+                                 ? " (a buffer without @binding takes its position among [buffers])"
+                                 : "");
+    return VKAT_OK;
+}
+
 static vkat_result parse_init(loader *ld, const entry *e, char *text, vkat_buffer_decl *b)
 {
     char *args = NULL;
@@ -1169,6 +1219,10 @@ static vkat_result load_buffers(loader *ld)
         char *text = vkat_strdup(e->value), *f[5];
         if (!text)
             return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        if (parse_placement(ld, e, text, b)) {
+            free(text);
+            return ld->failed;
+        }
         size_t nf = split_fields(text, f, 5);
         int type = nf == 4 ? vkat_elem_type_from_name(f[0]) : 0;
         if (nf != 4)
@@ -1198,7 +1252,7 @@ static vkat_result load_buffers(loader *ld)
         if (ld->failed)
             return ld->failed;
     }
-    return VKAT_OK;
+    return check_placements(ld);
 }
 
 static vkat_result load_push(loader *ld)
@@ -1458,6 +1512,12 @@ static vkat_result load_pass_bind(loader *ld, const entry *e, vkat_pass_decl *p)
 {
     vkat_space *s = ld->s;
     int64_t slot;
+    for (size_t i = 0; i < s->buffer_count; i++)
+        if (s->buffers[i].placed_line) /* bind.N numbers bindings by position, which placements renumber */
+            return lfail(ld, VKAT_ERR_SPACE, e->line,
+                         "'%s' rebinds buffers by their position, which cannot be combined with buffer '%s' placed by "
+                         "@set/@binding (line %d)",
+                         e->key, s->buffers[i].name, s->buffers[i].placed_line);
     if (!parse_i64(e->key + 5, &slot) || slot < 0 || (uint64_t)slot >= s->buffer_count ||
         slot >= VKAT_MAX_STEP_BINDINGS)
         return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': expected bind.N with a binding N of the [buffers] (0..%zu)",

@@ -63,7 +63,8 @@ typedef enum vkat_direction {
 
 typedef struct vkat_buffer_decl {
     char *name;
-    uint32_t binding; /* set 0; bindings are numbered in the order the buffers are written, from 0 */
+    uint32_t set, binding; /* by default set 0 and the buffer's position among [buffers]; `@set(S) @binding(N)` */
+    int placed_line;       /* the line of an explicit @set / @binding (0: placed by position) */
     vkat_elem_type type;
     vkat_expr *count; /* element count */
     vkat_init_kind init;
@@ -271,6 +272,7 @@ void vkat_launch_free(vkat_launch *launch);
 #define VKAT_MAX_STEPS 256 /* dispatches in one sequence, repeats expanded */
 #define VKAT_MAX_STEP_SPEC 64
 #define VKAT_MAX_STEP_BINDINGS 32 /* bindings a pass can rebind (bind.N) */
+#define VKAT_MAX_SETS 8           /* descriptor sets a space's buffers may take (@set); Vulkan guarantees 4 */
 
 /* One dispatch of a sequence, evaluated. */
 typedef struct vkat_step {

@@ -2,8 +2,9 @@
 # unmodified_e2e.sh — shaders that take their sizes the way third-party shaders do, end to end on the device:
 # sizes as specialization constants and as push-constant members, at the space's problem and at another one
 # (--problem), every variant checked; a text parameter stored, resumed and exported; a uniform block bound and
-# exported as a uniform buffer; the manifest says how each size is bound and marks the specialization constants
-# that are problem sizes.
+# exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding);
+# the manifest says how each size is bound, marks the specialization constants that are problem sizes, and gives
+# each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
 need_python "to read the manifest"
@@ -28,8 +29,13 @@ check "text-valued parameter VEC resumes from the database" grep -q "6 evaluated
 "$BIN" --space "$D/affine_ubo.ini" $RUN >"$T/u" 2>"$T/ue"
 check "a uniform block bound as a uniform buffer: checked correct" grep -q "2 evaluated (0 from the database), 0 failed" "$T/u"
 
-"$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" --db "$T/r.db" \
-    -o "$T/out" --header k.h \
+# shellcheck disable=SC2086
+"$BIN" --space "$D/axpy_sets.ini" $RUN >"$T/s" 2>"$T/se"
+check "buffers placed by @set/@binding (two sets, gaps): all nine checked correct" \
+    grep -q "9 evaluated (0 from the database), 0 failed" "$T/s"
+
+"$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" \
+    --space "$D/axpy_sets.ini" --db "$T/r.db" -o "$T/out" --header k.h \
     >"$T/e" 2>"$T/ee"
 check "export (exit $?)" [ -f "$T/out/manifest.json" ]
 python3 - "$T/out/manifest.json" >"$T/py" 2>&1 <<'PY'
@@ -49,6 +55,11 @@ assert ubo, "the uniform-buffer kernel exported"
 for k in ubo:
     kinds = [b["descriptor_type"] for b in k["bindings"]]
     assert kinds == ["uniform_buffer", "storage_buffer", "storage_buffer"], kinds
+sets = [k for k in m if k["kernel"] == "axpy_sets"]
+assert sets, "the placed kernel exported"
+for k in sets:
+    slots = {b["name"]: (b["set"], b["binding"]) for b in k["bindings"]}
+    assert slots == {"Y": (1, 0), "X": (0, 2), "Z": (0, 5)}, slots
 for k in push:
     assert k["problem_binding"]["M"] == "push"
     assert k["parameters"]["VEC"]["value"] in ("float", "vec2", "vec4"), k["parameters"]["VEC"]
@@ -56,4 +67,5 @@ for k in push:
 PY
 check "manifest: bindings, problem spec constants, text value ($(tail -n 1 "$T/py"))" [ ! -s "$T/py" ]
 check "header lists M as problem size 1 of its spec constants" grep -q '{0, [0-9]*u, "M", 1}' "$T/out/k.h"
+check "header puts Y in set 1 (binding 0)" grep -q '{0, "Y", "float32", 4, VKAT_RT_IN, .*, 0, 1u},' "$T/out/k.h"
 finish
