@@ -9,9 +9,9 @@
  *   tune_test CACHE_PATH      exit 0: all passed, 1: a check failed, 77: no device */
 #define _POSIX_C_SOURCE 200809L
 #define VK_NO_PROTOTYPES
+#include "test_vulkan.h"
 #include "vkautotune_runtime_tune.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,64 +65,11 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cache = argv[1];
-    void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        printf("SKIPPED: no libvulkan.so.1\n");
-        return 77;
-    }
-    PFN_vkGetInstanceProcAddr gipa;
-    *(void **)&gipa = dlsym(lib, "vkGetInstanceProcAddr");
-    PFN_vkCreateInstance create_instance = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
-    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_3;
-    VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pApplicationInfo = &app;
-    VkInstance instance;
-    if (create_instance(&ici, NULL, &instance) != VK_SUCCESS) {
-        printf("SKIPPED: no Vulkan instance\n");
-        return 77;
-    }
-    PFN_vkEnumeratePhysicalDevices enum_pd =
-        (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
-    PFN_vkGetPhysicalDeviceQueueFamilyProperties get_qf =
-        (PFN_vkGetPhysicalDeviceQueueFamilyProperties)gipa(instance, "vkGetPhysicalDeviceQueueFamilyProperties");
-    PFN_vkCreateDevice create_device = (PFN_vkCreateDevice)gipa(instance, "vkCreateDevice");
-    PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(instance, "vkGetDeviceProcAddr");
-    VkPhysicalDevice pd;
-    uint32_t npd = 1;
-    VkResult er = enum_pd(instance, &npd, &pd);
-    if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || npd == 0) {
-        printf("SKIPPED: no Vulkan device\n");
-        return 77;
-    }
-    VkQueueFamilyProperties qf[16];
-    uint32_t nqf = 16, family = UINT32_MAX;
-    get_qf(pd, &nqf, qf);
-    for (uint32_t i = 0; i < nqf && family == UINT32_MAX; i++)
-        if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[i].timestampValidBits)
-            family = i;
-    if (family == UINT32_MAX) {
-        printf("SKIPPED: no compute queue with timestamps\n");
-        return 77;
-    }
-    float prio = 1;
-    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = family;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &prio;
-    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    VkDevice device;
-    if (create_device(pd, &dci, NULL, &device) != VK_SUCCESS) {
-        printf("FAIL: vkCreateDevice\n");
-        return 1;
-    }
-    PFN_vkGetDeviceQueue get_queue = (PFN_vkGetDeviceQueue)gdpa(device, "vkGetDeviceQueue");
-    PFN_vkDestroyDevice destroy_device = (PFN_vkDestroyDevice)gdpa(device, "vkDestroyDevice");
-    VkQueue queue;
-    get_queue(device, family, 0, &queue);
-    vkat_rt_vulkan vk = {instance, pd, device, queue, family, gipa, gdpa};
+    vkat_rt_vulkan vk;
+    PFN_vkDestroyDevice destroy_device;
+    int opened = test_vulkan_open(&vk, &destroy_device);
+    if (opened)
+        return opened;
 
     /* The exported table, and a copy with one more candidate: the reference's configuration made wrong. */
     const vkat_rt_table *table = &VKAT_KERNELS_TABLE;
@@ -334,7 +281,7 @@ int main(int argc, char **argv)
     r = vkat_rt_tune(&old, &vk, &desc, &again, &rep);
     EXPECT(r == VKAT_RT_ERR_NO_TUNE_DATA, "a table without checks: %s", vkat_rt_result_string(r));
 
-    destroy_device(device, NULL);
+    destroy_device(vk.device, NULL);
     printf(failures ? "tune_test: %d failure(s)\n" : "tune_test: ok\n", failures);
     return failures ? 1 : 0;
 }

@@ -1,0 +1,54 @@
+/* sets_test.c — the runtime tuner on candidates whose buffers sit in two descriptor sets with gaps in the binding
+ * numbers (tests/data/unmodified/axpy_sets.ini: Y in set 1, X and Z at bindings 2 and 5 of set 0); built by
+ * sets_e2e.sh against the header `vkautotune export --candidates` wrote. Every candidate must run with a layout per
+ * set and agree with the reference candidate, and one is chosen.
+ *   sets_test      exit 0: all passed, 1: a check failed, 77: no device */
+#define _POSIX_C_SOURCE 200809L
+#include "test_vulkan.h"
+
+#include <string.h>
+
+#include VKAT_KERNELS_HEADER
+
+int main(void)
+{
+    vkat_rt_vulkan vk;
+    PFN_vkDestroyDevice destroy_device;
+    int opened = test_vulkan_open(&vk, &destroy_device);
+    if (opened)
+        return opened;
+    const vkat_rt_table *table = &VKAT_KERNELS_TABLE;
+    int failures = 0;
+    uint32_t in_set1 = 0;
+    for (uint32_t i = 0; i < table->variants[0].binding_count; i++)
+        in_set1 += table->variants[0].bindings[i].set == 1;
+    if (in_set1 != 1) {
+        printf("FAIL: the export puts %u bindings in set 1; expected 1 (Y)\n", in_set1);
+        failures++;
+    }
+    vkat_rt_tune_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.kernel = table->variants[0].kernel;
+    desc.problem = table->variants[0].problem;
+    desc.problem_count = table->variants[0].problem_count;
+    desc.time_limit_s = 10;
+    desc.repetitions = 3;
+    desc.warmup = 1;
+    const vkat_rt_variant *pick = NULL;
+    vkat_rt_tune_report rep;
+    vkat_rt_result r = vkat_rt_tune(table, &vk, &desc, &pick, &rep);
+    printf("tune: %s; %s; %s\n", vkat_rt_result_string(r), pick ? pick->config : "nothing chosen", rep.detail);
+    if (r != VKAT_RT_OK || !pick || rep.count < 2) {
+        printf("FAIL: %u candidates measured\n", rep.count);
+        failures++;
+    }
+    for (uint32_t i = 0; i < rep.count; i++) {
+        printf("  %-24s %s  %s\n", rep.candidates[i].variant->config, vkat_rt_result_string(rep.candidates[i].status),
+               rep.candidates[i].detail);
+        if (rep.candidates[i].status != VKAT_RT_OK)
+            failures++;
+    }
+    destroy_device(vk.device, NULL);
+    printf(failures ? "sets_test: %d failure(s)\n" : "sets_test: ok\n", failures);
+    return failures ? 1 : 0;
+}
