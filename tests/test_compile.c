@@ -28,6 +28,16 @@ static const char *spec_src = "#version 450\n"
                               "void main() { tile[gl_LocalInvocationIndex] = 1.0; barrier();\n"
                               "  a[gl_GlobalInvocationID.x] = tile[0] + quad[0].x; }\n";
 
+/* Shared arrays sized by the workgroup size (gl_WorkGroupSize.x of local_size_x_id: a component of a
+ * specialization-constant composite), as third-party reductions declare them. */
+static const char *wg_sized_src = "#version 450\n"
+                                  "layout(local_size_x_id = 0, local_size_y_id = 1) in;\n"
+                                  "shared float row[gl_WorkGroupSize.x];\n"
+                                  "shared uint grid[gl_WorkGroupSize.x * gl_WorkGroupSize.y + 1];\n"
+                                  "layout(std430, binding = 0) buffer A { float a[]; };\n"
+                                  "void main() { row[gl_LocalInvocationID.x] = 1.0; grid[0] = 2u; barrier();\n"
+                                  "  a[gl_GlobalInvocationID.x] = row[0] + float(grid[0]); }\n";
+
 static const char *coopmat_src =
     "#version 450\n"
     "#extension GL_KHR_cooperative_matrix : require\n"
@@ -113,6 +123,14 @@ int main(void)
     CHECK_MSG(info.shared_bytes == 64 * 32 * 4 + 4 * 16, "shared %llu", (unsigned long long)info.shared_bytes);
     CHECK_MSG(info.local_size[0] == 32 && info.local_size[1] == 4 && info.local_size[2] == 1, "local %u %u %u",
               info.local_size[0], info.local_size[1], info.local_size[2]);
+    vkat_spirv_free(&m);
+
+    CHECK_MSG(vkat_compile_glsl(wg_sized_src, "wg_sized.comp", v13, &m, &err) == VKAT_OK, "%s", err.message);
+    vkat_spec_value wg[] = {{0, 64}, {1, 4}};
+    CHECK_MSG(vkat_spirv_reflect(&m, wg, 2, &info, &err) == VKAT_OK, "%s", err.message);
+    CHECK_MSG(info.shared_bytes == 64 * 4 + (64 * 4 + 1) * 4, "shared %llu", (unsigned long long)info.shared_bytes);
+    CHECK_MSG(vkat_spirv_reflect(&m, NULL, 0, &info, &err) == VKAT_OK, "%s", err.message); /* defaults: 1 x 1 */
+    CHECK_MSG(info.shared_bytes == 1 * 4 + 2 * 4, "shared %llu", (unsigned long long)info.shared_bytes);
     vkat_spirv_free(&m);
 
     CHECK_MSG(vkat_compile_glsl(coopmat_src, "coopmat.comp", v13, &m, &err) == VKAT_OK, "%s", err.message);

@@ -66,6 +66,12 @@ static int eval_spec_op(const reader *rd, const uint32_t *ins, uint32_t len, uin
     if (len < 5)
         return 0;
     uint32_t op = ins[3];
+    if (op == SpvOpCompositeExtract) { /* gl_WorkGroupSize.x of local_size_x_id: a component of a composite */
+        if (len != 6 || ins[4] >= rd->bound || rd->ids[ins[4]].kind != K_CONST || !rd->ids[ins[4]].first_word)
+            return 0;
+        const uint32_t *composite = rd->w + rd->ids[ins[4]].first_word;
+        return 3 + ins[5] < (composite[0] >> 16) && const_of(rd, composite[3 + ins[5]], out);
+    }
     uint64_t a = 0, b = 0;
     if (!const_of(rd, ins[4], &a))
         return 0;

@@ -2,9 +2,9 @@
 # unmodified_e2e.sh — shaders that take their sizes the way third-party shaders do, end to end on the device:
 # sizes as specialization constants and as push-constant members, at the space's problem and at another one
 # (--problem), every variant checked; a text parameter stored, resumed and exported; a uniform block bound and
-# exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding);
-# the manifest says how each size is bound, marks the specialization constants that are problem sizes, and gives
-# each binding its set.
+# exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a
+# shared array sized by the specialized workgroup size; the manifest says how each size is bound, marks the
+# specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
 need_python "to read the manifest"
@@ -33,6 +33,11 @@ check "a uniform block bound as a uniform buffer: checked correct" grep -q "2 ev
 "$BIN" --space "$D/axpy_sets.ini" $RUN >"$T/s" 2>"$T/se"
 check "buffers placed by @set/@binding (two sets, gaps): all nine checked correct" \
     grep -q "9 evaluated (0 from the database), 0 failed" "$T/s"
+
+# shellcheck disable=SC2086
+"$BIN" --space "$D/reverse_wg.ini" $RUN >"$T/w" 2>"$T/we"
+check "a shared array sized by gl_WorkGroupSize.x (local_size_x_id): all four checked correct" \
+    grep -q "4 evaluated (0 from the database), 0 failed" "$T/w"
 
 "$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" \
     --space "$D/axpy_sets.ini" --db "$T/r.db" -o "$T/out" --header k.h \
