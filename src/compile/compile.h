@@ -124,6 +124,15 @@ typedef struct vkat_spirv_info {
      * integers, which a float or a 16/64-bit constant would misread. */
     uint32_t spec_count;
     vkat_spec_decl specs[64];
+    /* The push-constant block the module declares (push_size 0: none): its bytes and its first members, so that the
+     * space's [push] can be checked against it. kind: 'f' a 32-bit float, 'i' a 32-bit integer, 'p' a buffer
+     * address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays, structs). */
+    uint32_t push_size, push_member_count;
+    struct {
+        uint32_t offset, size;
+        char kind;
+        char name[39];
+    } push_members[32];
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

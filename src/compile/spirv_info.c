@@ -163,6 +163,7 @@ typedef struct scan {
     reader rd;
     vkat_spirv_info *info;
     uint32_t entry_id, workgroup_size_builtin;
+    uint32_t push_block; /* the struct type of the PushConstant variable, 0 when none */
     int have_entry, have_local_size_id;
     uint32_t local_size_ids[3];
 } scan;
@@ -406,12 +407,54 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
         if (!name[0])
             copy_name(rd, pointee, name, sizeof info->bindings[k].name);
     }
+    if (len >= 4 && ins[3] == SpvStorageClassPushConstant && ins[1] < rd->bound)
+        sc->push_block = (uint32_t)rd->ids[ins[1]].value;
     if (len >= 4 && ins[3] == SpvStorageClassWorkgroup && ins[1] < rd->bound) {
         uint32_t pointee = (uint32_t)rd->ids[ins[1]].value;
         if (pointee < rd->bound)
             info->shared_bytes += rd->ids[pointee].size;
     }
     return 1;
+}
+
+/* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations
+ * (a second pass, run only for a module that has the block; every type is known by then). */
+static void scan_push_block(scan *sc)
+{
+    reader *rd = &sc->rd;
+    vkat_spirv_info *info = sc->info;
+    uint32_t block = sc->push_block, n = 0;
+    if (!block || block >= rd->bound)
+        return;
+    for (size_t at = 5; at < rd->n;) {
+        const uint32_t *ins = rd->w + at;
+        uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
+        if (op == SpvOpTypeStruct && len >= 2 && ins[1] == block) {
+            n = len - 2 < VKAT_COUNTOF(info->push_members) ? len - 2 : (uint32_t)VKAT_COUNTOF(info->push_members);
+            for (uint32_t i = 0; i < n; i++) {
+                const id_info *t = ins[2 + i] < rd->bound ? &rd->ids[ins[2 + i]] : NULL;
+                info->push_members[i].size = t ? t->size : 0;
+                info->push_members[i].kind = !t                                      ? 'o'
+                                             : t->op == SpvOpTypePointer             ? 'p'
+                                             : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'
+                                             : t->op == SpvOpTypeInt && t->size == 4   ? 'i'
+                                                                                       : 'o';
+            }
+        } else if (op == SpvOpMemberDecorate && len >= 5 && ins[1] == block && ins[3] == SpvDecorationOffset &&
+                   ins[2] < VKAT_COUNTOF(info->push_members)) {
+            info->push_members[ins[2]].offset = ins[4];
+        } else if (op == SpvOpMemberName && len >= 4 && ins[1] == block && ins[2] < VKAT_COUNTOF(info->push_members)) {
+            size_t bytes = (len - 3) * 4;
+            snprintf(info->push_members[ins[2]].name, sizeof info->push_members[ins[2]].name, "%.*s",
+                     (int)strnlen((const char *)(ins + 3), bytes), (const char *)(ins + 3));
+        }
+        at += len ? len : 1;
+    }
+    info->push_member_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t end = info->push_members[i].offset + info->push_members[i].size;
+        info->push_size = end > info->push_size ? end : info->push_size;
+    }
 }
 
 vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec, size_t spec_count,
@@ -421,7 +464,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
-    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, 0, {0}};
+    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, 0, 0, {0}};
     reader *rd = &sc.rd;
     if (rd->bound == 0 || rd->bound > (1u << 24))
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd->bound);
@@ -473,6 +516,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
                 info->local_size[i] = (uint32_t)v;
         }
     }
+    scan_push_block(&sc);
 
 cleanup:
     free(rd->ids);

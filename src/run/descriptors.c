@@ -83,6 +83,66 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
     return VKAT_OK;
 }
 
+/* The first line of `path` that mentions push_constant (the block's declaration), for messages; 0 when not found. */
+static int push_block_line(const char *path)
+{
+    char *src = vkat_read_file(path, NULL);
+    const char *at = src ? strstr(src, "push_constant") : NULL;
+    int line = at ? 1 : 0;
+    for (const char *p = src; at && p < at; p++)
+        line += *p == '\n';
+    free(src);
+    return line;
+}
+
+static const char *push_kind_name(char kind)
+{
+    return kind == 'f' ? "a 32-bit float" : kind == 'i' ? "a 32-bit integer" : kind == 'p' ? "a buffer address"
+                                                                                             : "not a 32-bit scalar";
+}
+
+/* The module's push-constant block against the space's [push] (4-byte values at offsets 0, 4, 8, ...): every member
+ * must be covered, a buffer address cannot be given, a float must get a float and an integer an integer, and a
+ * member named like one of the [push] values must sit where that value goes. Otherwise the kernel would read past
+ * what was pushed (garbage, or a wild address) or misread a value's bits. */
+vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
+{
+    uint32_t given = (uint32_t)s->push_count * 4;
+    for (uint32_t i = 0; i < si->push_member_count; i++) {
+        const char *name = si->push_members[i].name;
+        uint32_t off = si->push_members[i].offset, size = si->push_members[i].size;
+        char kind = si->push_members[i].kind;
+        char member[64];
+        snprintf(member, sizeof member, "%s%s%s", name[0] ? "'" : "", name[0] ? name : "a member",
+                 name[0] ? "'" : "");
+        if (kind == 'p')
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
+                             "the push-constant block's %s (offset %u) is a buffer address (buffer_reference), which "
+                             "vkautotune cannot supply; declare the buffer as a descriptor (a [buffers] entry)",
+                             member, off);
+        if (off + size > given)
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
+                             "the push-constant block is %u bytes, but the space %s gives %u in [push] (%zu value(s) "
+                             "of 4 bytes); %s at offset %u has none: give every member a [push] value, in the "
+                             "block's order",
+                             si->push_size, s->path, given, s->push_count, member, off);
+        for (size_t j = 0; name[0] && j < s->push_count; j++)
+            if (strcmp(s->push[j].name, name) == 0 && j * 4 != off)
+                return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
+                                 "the push-constant block has '%s' at offset %u, but the space's [push] puts '%s' "
+                                 "(%s:%d) at offset %zu: write [push] in the block's order",
+                                 name, off, name, s->path, s->push[j].line, j * 4);
+        const vkat_push_decl *p = off % 4 == 0 ? &s->push[off / 4] : NULL;
+        if (p && kind != 'o' && (kind == 'f') != (p->type == VKAT_FLOAT32))
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
+                             "the push-constant block's %s (offset %u) is %s, but the space's push constant '%s' "
+                             "there (%s:%d) is %s",
+                             member, off, push_kind_name(kind), p->name, s->path, p->line,
+                             p->type == VKAT_FLOAT32 ? "a float32" : "an integer");
+    }
+    return VKAT_OK;
+}
+
 /* The problem size or parameter the space binds to constant_id `id`, and its line. */
 static const char *spec_owner(const vkat_space *s, uint32_t id, int *line)
 {
@@ -171,6 +231,8 @@ vkat_result vkat_check_kernel_module(const vkat_space *s, const vkat_spirv *spir
     vkat_result r = vkat_spirv_reflect(spirv, spec, spec_count, si, e);
     if (r == VKAT_OK)
         r = vkat_check_bindings(s, s->template_path, si, e);
+    if (r == VKAT_OK)
+        r = vkat_check_push_block(s, s->template_path, si, e);
     if (r == VKAT_OK)
         r = vkat_check_spec_constants(s, s->template_path, si, spec, spec_count, e);
     if (r == VKAT_OK)

@@ -11,6 +11,11 @@
  * that cannot be bound. `path` is the shader the module came from (template or reference). */
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e);
 
+/* VKAT_ERR_TEMPLATE with `path`:line (of the push_constant block, when found) when the module's push-constant block
+ * does not match the space's [push]: a member beyond the pushed bytes, a buffer address, a float given an integer
+ * (or the reverse), or a member named like a [push] value at another offset. A module without the block passes. */
+vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e);
+
 /* VKAT_ERR_TEMPLATE with `path`:line (of `constant_id = N`, when found) for a specialization constant the space
  * supplies (spec[0..spec_count)) that the module declares as a float or as a 16- or 64-bit integer: the 4-byte
  * integer vkautotune passes would be misread. Booleans and 32-bit integers pass. */
@@ -28,8 +33,9 @@ vkat_result vkat_check_local_size(const vkat_space *s, const char *section, cons
                                   vkat_error *e);
 
 /* The [kernel] template's module for one configuration against the space: reflected with `spec` applied (into
- * *si), then vkat_check_bindings, vkat_check_spec_constants and [dispatch]'s vkat_check_local_size. The tuner runs
- * this before creating a pipeline, `vkautotune compile` before writing the module. */
+ * *si), then vkat_check_bindings, vkat_check_push_block, vkat_check_spec_constants and [dispatch]'s
+ * vkat_check_local_size. The tuner runs this before creating a pipeline, `vkautotune compile` before writing the
+ * module. */
 vkat_result vkat_check_kernel_module(const vkat_space *s, const vkat_spirv *spirv, const vkat_spec_value *spec,
                                      size_t spec_count, const vkat_launch *launch, vkat_spirv_info *si,
                                      vkat_error *e);

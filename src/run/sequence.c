@@ -54,6 +54,8 @@ static vkat_result check_module_bindings(const vkat_space *s, const vkat_spirv *
         memcpy(workgroup_size, si.local_size, sizeof si.local_size);
     if (!r)
         r = vkat_check_bindings(s, path, &si, err);
+    if (!r)
+        r = vkat_check_push_block(s, path, &si, err);
     const vkat_expr *given = st->pass->local_size[0];
     char section[160];
     if (given)

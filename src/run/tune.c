@@ -374,6 +374,8 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         if (r == VKAT_OK && (r = vkat_spirv_reflect(&spirv, spec, nspec, &si, err)) == VKAT_OK)
             r = vkat_check_bindings(s, s->reference_path, &si, err);
         if (r == VKAT_OK)
+            r = vkat_check_push_block(s, s->reference_path, &si, err);
+        if (r == VKAT_OK)
             r = vkat_check_spec_constants(s, s->reference_path, &si, spec, nspec, err);
         if (r == VKAT_OK)
             r = vkat_check_local_size(s, "[check]", s->ref_local_size[0], launch.local_size, s->reference_path, &si,
