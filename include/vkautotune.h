@@ -787,6 +787,17 @@ typedef struct vkat_compiled vkat_compiled;
  * an expression that cannot be evaluated. */
 vkat_result vkat_space_check_config(const vkat_space *space, const vkat_device_info *device, const char *config,
                                     long *failed, vkat_error *err);
+/* A starting space file for a shader as it is (`vkautotune init`): the shader at `shader_path` compiled for Vulkan
+ * 1.3 with `defines` ("NAME=VALUE", or "NAME" for 1, after its #version; they become one-value parameters) and
+ * #include looked up beside it, then in include_dirs; its interface read from the SPIR-V: each descriptor a
+ * [buffers] entry in its slot, the push-constant block's members as [push] values, the workgroup size's
+ * specialization constants as [params], [dispatch] in its workgroups. Sizes, counts and the reference are guesses
+ * marked TODO. `template_ref` is how the file names the shader (relative to where it will be written). *text is
+ * malloc'ed. Errors: the shader's compile error at its file and line. */
+vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
+                                size_t include_dir_count, const char *const *defines, size_t define_count,
+                                char **text, vkat_error *err);
+
 /* Builds `config` ("TM=4,TN=4"; parameters not named are completed as vkat_space_check_config does) at the space's
  * problem for `device` (its Vulkan version and limits; NULL: generic Vulkan 1.3 with its minimum limits). A
  * configuration that fails a constraint is still built: vkat_compiled_failed_constraint says which. Errors point at

@@ -41,6 +41,7 @@ const char *vkat_cli_printable(const char *in, char *out, size_t size);
 int vkat_cmd_devices(int argc, char **argv);
 int vkat_cmd_tune(int argc, char **argv);
 int vkat_cmd_compile(int argc, char **argv);
+int vkat_cmd_init(int argc, char **argv);
 int vkat_cmd_replay(int argc, char **argv);
 int vkat_cmd_export(int argc, char **argv);
 /* Prints the --version text: vkautotune and the glslang, SPIRV-Tools and Vulkan header versions it was built with. */

@@ -14,6 +14,7 @@ static void usage(FILE *f)
             "\n"
             "commands:\n"
             "  tune                   tune a template over a search space (the default command)\n"
+            "  init SHADER            write a starting space file for a shader as it is\n"
             "  compile                compile and validate one configuration to SPIR-V\n"
             "  export                 write stored winners as SPIR-V, manifest.json and a C header\n"
             "  devices [--json]       list Vulkan devices, their limits and cooperative-matrix shapes\n"
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
         return vkat_cmd_devices(argc - 1, argv + 1);
     if (!strcmp(cmd, "compile"))
         return vkat_cmd_compile(argc - 1, argv + 1);
+    if (!strcmp(cmd, "init"))
+        return vkat_cmd_init(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return vkat_cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))

@@ -104,10 +104,13 @@ const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind);
 typedef struct vkat_spec_decl {
     uint32_t id;
     uint8_t is_float, is_bool, bytes; /* bytes: 2, 4 or 8 (a bool counts 4, a VkBool32) */
+    uint32_t default_bits;            /* the value the module declares (low 32 bits) */
+    char name[40];                    /* its OpName, "" when the module keeps no names */
 } vkat_spec_decl;
 
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
+    int32_t local_size_spec[3]; /* the constant_id each dimension takes (local_size_x_id), -1 when fixed */
     uint64_t shared_bytes;   /* sum of Workgroup-storage variables' sizes (std430-like layout: scalars, vectors,
                                 matrices, arrays incl. spec-constant lengths, structs, cooperative matrices are
                                 not in shared memory) */
@@ -119,6 +122,12 @@ typedef struct vkat_spirv_info {
         uint32_t set, binding;
         vkat_descriptor_kind kind;
         char name[64]; /* the variable's (or its block type's) name when the module keeps names, else "" */
+        /* A buffer's elements (its block's last member, a run-time or sized array, or the block itself): elem 'f'
+         * float, 'i' signed or 'u' unsigned integer of elem_bits, with elem_components (vectors); 's' a struct or
+         * anything else, of elem_bytes. access: bit 1 never written (readonly), bit 2 never read (writeonly). */
+        char elem;
+        uint8_t elem_bits, elem_components, access;
+        uint32_t elem_bytes;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
      * integers, which a float or a 16/64-bit constant would misread. */

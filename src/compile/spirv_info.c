@@ -31,6 +31,8 @@ typedef struct id_info {
     uint8_t block;       /* 1: decorated Block, 2: BufferBlock */
     uint8_t is_float;    /* OpTypeFloat */
     uint8_t desc;        /* opaque types: the vkat_descriptor_kind + 1 a variable of this type binds as */
+    uint8_t is_signed;   /* OpTypeInt */
+    uint8_t access;      /* variables, and blocks by any member: 1 NonWritable, 2 NonReadable */
 } id_info;
 
 typedef struct reader {
@@ -164,6 +166,7 @@ typedef struct scan {
     vkat_spirv_info *info;
     uint32_t entry_id, workgroup_size_builtin;
     uint32_t push_block; /* the struct type of the PushConstant variable, 0 when none */
+    uint32_t binding_type[32]; /* each info->bindings[k]'s pointee type */
     int have_entry, have_local_size_id;
     uint32_t local_size_ids[3];
 } scan;
@@ -207,6 +210,12 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             rd->ids[ins[1]].binding = (int32_t)ins[3];
         if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
             sc->workgroup_size_builtin = ins[1];
+        if (len >= 3 && ins[1] < rd->bound && (ins[2] == SpvDecorationNonWritable || ins[2] == SpvDecorationNonReadable))
+            rd->ids[ins[1]].access |= ins[2] == SpvDecorationNonWritable ? 1 : 2;
+        return 1;
+    case SpvOpMemberDecorate: /* a block is read-only (write-only) when a member is */
+        if (len >= 4 && ins[1] < rd->bound && (ins[3] == SpvDecorationNonWritable || ins[3] == SpvDecorationNonReadable))
+            rd->ids[ins[1]].access |= ins[3] == SpvDecorationNonWritable ? 1 : 2;
         return 1;
     default:
         return 0;
@@ -275,9 +284,12 @@ static int scan_data_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t 
     case SpvOpTypeFloat:
         t->size = t->align = ins[2] / 8;
         t->is_float = op == SpvOpTypeFloat;
+        t->is_signed = op == SpvOpTypeInt && len >= 4 && ins[3];
         break;
     case SpvOpTypeVector:
     case SpvOpTypeMatrix:
+        t->elem = ins[2];
+        t->value = len >= 4 ? ins[3] : 1; /* components or columns */
         if (ins[2] < rd->bound) {
             uint32_t n = ins[3], es = rd->ids[ins[2]].size, ea = rd->ids[ins[2]].align;
             if (op == SpvOpTypeVector) {
@@ -355,9 +367,12 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
         if (op == SpvOpSpecConstant)
             spec_override(rd, c->spec_id, &c->value);
         if (op == SpvOpSpecConstant && c->spec_id >= 0 && ins[1] < rd->bound &&
-            info->spec_count < VKAT_COUNTOF(info->specs))
-            info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)c->spec_id, rd->ids[ins[1]].is_float, 0,
-                                                               (uint8_t)rd->ids[ins[1]].size};
+            info->spec_count < VKAT_COUNTOF(info->specs)) {
+            vkat_spec_decl *d = &info->specs[info->spec_count++];
+            *d = (vkat_spec_decl){(uint32_t)c->spec_id, rd->ids[ins[1]].is_float, 0, (uint8_t)rd->ids[ins[1]].size,
+                                  len >= 4 ? ins[3] : 0, ""};
+            copy_name(rd, *res, d->name, sizeof d->name);
+        }
         break;
     case SpvOpSpecConstantOp:
         c->known = (uint8_t)eval_spec_op(rd, ins, len, &c->value);
@@ -370,6 +385,7 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
                 uint64_t v = 1;
                 if (const_of(rd, ins[3 + i], &v))
                     info->local_size[i] = (uint32_t)v;
+                info->local_size_spec[i] = ins[3 + i] < rd->bound ? rd->ids[ins[3 + i]].spec_id : -1;
             }
         }
         break;
@@ -377,8 +393,11 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
         int spec = op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse;
         c->known = 1;
         c->value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
-        if (spec && c->spec_id >= 0 && info->spec_count < VKAT_COUNTOF(info->specs))
-            info->specs[info->spec_count++] = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4};
+        if (spec && c->spec_id >= 0 && info->spec_count < VKAT_COUNTOF(info->specs)) {
+            vkat_spec_decl *d = &info->specs[info->spec_count++];
+            *d = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4, op == SpvOpSpecConstantTrue, ""};
+            copy_name(rd, *res, d->name, sizeof d->name);
+        }
         uint64_t v;
         if (spec && spec_override(rd, c->spec_id, &v))
             c->value = v != 0;
@@ -398,6 +417,8 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
     if (len >= 4 && ins[2] < rd->bound && rd->ids[ins[2]].binding >= 0 &&
         info->binding_count < VKAT_COUNTOF(info->bindings)) {
         uint32_t k = info->binding_count++;
+        sc->binding_type[k] = ins[1] < rd->bound ? (uint32_t)rd->ids[ins[1]].value : 0;
+        info->bindings[k].access = rd->ids[ins[2]].access;
         info->bindings[k].set = (uint32_t)(rd->ids[ins[2]].set < 0 ? 0 : rd->ids[ins[2]].set);
         info->bindings[k].binding = (uint32_t)rd->ids[ins[2]].binding;
         uint32_t pointee = ins[1] < rd->bound ? (uint32_t)rd->ids[ins[1]].value : 0;
@@ -457,14 +478,49 @@ static void scan_push_block(scan *sc)
     }
 }
 
+/* Each buffer binding's element type (its block's last member: an array's element, else the member) and whether a
+ * member is read-only or write-only: from the block's OpTypeStruct, found in a second pass. */
+static void scan_buffer_elements(scan *sc)
+{
+    reader *rd = &sc->rd;
+    vkat_spirv_info *info = sc->info;
+    for (size_t at = 5; at < rd->n;) {
+        const uint32_t *ins = rd->w + at;
+        uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
+        for (uint32_t k = 0; op == SpvOpTypeStruct && len >= 3 && k < info->binding_count; k++) {
+            if (sc->binding_type[k] != ins[1] || !rd->ids[ins[1]].block)
+                continue;
+            uint32_t t = ins[len - 1];
+            if (t < rd->bound && (rd->ids[t].op == SpvOpTypeRuntimeArray || rd->ids[t].op == SpvOpTypeArray))
+                t = rd->ids[t].elem;
+            uint32_t comps = 1;
+            if (t < rd->bound && rd->ids[t].op == SpvOpTypeVector) {
+                comps = (uint32_t)rd->ids[t].value;
+                t = rd->ids[t].elem;
+            }
+            const id_info *e = t < rd->bound ? &rd->ids[t] : NULL;
+            info->bindings[k].access |= rd->ids[ins[1]].access;
+            info->bindings[k].elem = !e                         ? 's'
+                                     : e->op == SpvOpTypeFloat ? 'f'
+                                     : e->op == SpvOpTypeInt   ? (e->is_signed ? 'i' : 'u')
+                                                               : 's';
+            info->bindings[k].elem_bits = (uint8_t)(e && info->bindings[k].elem != 's' ? e->size * 8 : 0);
+            info->bindings[k].elem_components = (uint8_t)comps;
+            info->bindings[k].elem_bytes = e ? e->size * comps : 0;
+        }
+        at += len ? len : 1;
+    }
+}
+
 vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec, size_t spec_count,
                                vkat_spirv_info *info, vkat_error *err)
 {
     memset(info, 0, sizeof *info);
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
+    info->local_size_spec[0] = info->local_size_spec[1] = info->local_size_spec[2] = -1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
-    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, 0, 0, {0}};
+    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, 0, 0, {0}};
     reader *rd = &sc.rd;
     if (rd->bound == 0 || rd->bound > (1u << 24))
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd->bound);
@@ -514,9 +570,11 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             uint64_t v = 1;
             if (const_of(rd, sc.local_size_ids[i], &v))
                 info->local_size[i] = (uint32_t)v;
+            info->local_size_spec[i] = sc.local_size_ids[i] < rd->bound ? rd->ids[sc.local_size_ids[i]].spec_id : -1;
         }
     }
     scan_push_block(&sc);
+    scan_buffer_elements(&sc);
 
 cleanup:
     free(rd->ids);

@@ -8,13 +8,13 @@ _vkautotune()
     cmd=tune
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            tune|compile|export|devices|replay|peaks|compare|merge|report|help|version) cmd=${COMP_WORDS[i]}; break ;;
+            tune|init|compile|export|devices|replay|peaks|compare|merge|report|help|version) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     case $prev in
         --space) COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")); return ;;
         --db|--pipeline-cache|--device-profile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); [ "$cmd" = compile ] && COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output|--export) COMPREPLY=($(compgen -d -- "$cur")); case $cmd in compile | init) COMPREPLY=($(compgen -f -- "$cur")) ;; esac; return ;;
         --device) COMPREPLY=($(compgen -W "all" -- "$cur")); return ;;
         --strategy) COMPREPLY=($(compgen -W "auto exhaustive random annealing genetic local de model forest gp" -- "$cur")); return ;;
         --check-on) COMPREPLY=($(compgen -W "auto gpu host" -- "$cur")); return ;;
@@ -32,6 +32,7 @@ _vkautotune()
         compare) opts="--db --kernel --problem --space --include-transfers --help" ;;
         report) opts="--db -o --param --param2 --title --help" ;;
         merge) opts="--help" ;;
+        init) opts="-o --force -I -D --help" ;;
         compile) opts="--space --config --problem --device --device-profile -o --disassemble --verbose --help" ;;
         export) opts="--space --output -o --db --device --all-devices-in-db --device-profile --problem --header --candidates --quiet --verbose
                       --help" ;;
@@ -39,7 +40,7 @@ _vkautotune()
         *) opts="" ;;
     esac
     if [ "$COMP_CWORD" = 1 ] && [[ $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "tune compile export devices replay peaks compare merge report help version" -- "$cur") $(compgen -f -X '!*.comp*' -- "$cur"))
+        COMPREPLY=($(compgen -W "tune init compile export devices replay peaks compare merge report help version" -- "$cur") $(compgen -f -X '!*.comp*' -- "$cur"))
     elif [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     else

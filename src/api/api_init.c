@@ -1,0 +1,74 @@
+/* api_init.c — vkat_space_skeleton (include/vkautotune.h): the shader compiled and reflected as it is (with the
+ * macros given), then its starting space file (space_skeleton.c). What `vkautotune init` prints is the CLI's. */
+#include "compile.h"
+#include "device.h"
+#include "space_skeleton.h"
+#include "template.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEFINES 64
+
+/* The shader's source with `defines` ("NAME=VALUE" or "NAME": 1) after its #version line; *out malloc'ed. */
+static vkat_result with_defines(const char *source, const char *path, const char *const *defines, size_t count,
+                                char **out, vkat_error *err)
+{
+    if (count > MAX_DEFINES)
+        return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "at most %d macros", MAX_DEFINES);
+    vkat_define d[MAX_DEFINES];
+    char *names[MAX_DEFINES] = {0};
+    vkat_result r = VKAT_OK;
+    for (size_t i = 0; i < count && !r; i++) {
+        const char *eq = strchr(defines[i], '=');
+        names[i] = vkat_strndup(defines[i], eq ? (size_t)(eq - defines[i]) : strlen(defines[i]));
+        if (!names[i])
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        else if (!names[i][0])
+            r = vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "a macro needs a name: '%s' (expected NAME=VALUE)",
+                          defines[i]);
+        d[i] = (vkat_define){names[i], {0}, eq ? eq + 1 : "1"};
+    }
+    if (!r)
+        r = vkat_template_instantiate(source, path, d, count, out, err);
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    return r;
+}
+
+vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
+                                size_t include_dir_count, const char *const *defines, size_t define_count,
+                                char **text, vkat_error *err)
+{
+    *text = NULL;
+    char *source = vkat_read_file(shader_path, NULL), *defined = NULL;
+    if (!source)
+        return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader");
+    vkat_result r = define_count ? with_defines(source, shader_path, defines, define_count, &defined, err) : VKAT_OK;
+    vkat_compile_opts opts = {include_dirs, include_dir_count, 0, VKAT_SPIRV_OPT_NONE};
+    vkat_spirv m = {0};
+    if (!r)
+        r = vkat_compile_glsl_opts(defined ? defined : source, shader_path, VK_MAKE_API_VERSION(0, 1, 3, 0), &opts, &m,
+                                   err);
+    free(source);
+    free(defined);
+    vkat_spirv_info *si = r ? NULL : malloc(sizeof *si);
+    if (!r && !si)
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (!r)
+        r = vkat_spirv_reflect(&m, NULL, 0, si, err);
+    if (!r) {
+        /* the kernel's name: the shader's file name without its extensions */
+        const char *base = strrchr(shader_path, '/');
+        base = base ? base + 1 : shader_path;
+        char name[64];
+        size_t n = strcspn(base, ".");
+        snprintf(name, sizeof name, "%.*s", (int)(n ? n : strlen(base)), base);
+        if (!(*text = vkat_space_skeleton_text(si, name, template_ref, defines, define_count)))
+            r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    }
+    free(si);
+    vkat_spirv_free(&m);
+    return r;
+}

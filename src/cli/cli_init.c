@@ -1,0 +1,133 @@
+/* cli_init.c — `vkautotune init SHADER [-o SPACE.ini]`: a starting space file for a shader as it is, read from its
+ * SPIR-V (vkat_space_skeleton), for the user to fill in where it says TODO. Needs no GPU. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_INCLUDE_DIRS 16
+#define MAX_DEFINES 64
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vkautotune init SHADER [-o SPACE.ini] [--force] [-I DIR]... [-D NAME[=VALUE]]...\n"
+               "Writes a starting space file for a compute shader as it is: each descriptor a [buffers] entry in\n"
+               "its set and binding, the push-constant block's members as [push] values, the workgroup size's\n"
+               "specialization constants as parameters, [dispatch] in its workgroups. Sizes, element counts, the\n"
+               "workgroup count and the reference are guesses marked TODO. Without -o it goes to standard output\n"
+               "and names the shader as given (save it in the current directory); with -o the shader's path is\n"
+               "relative to the file, which is not overwritten without --force. -I: more #include directories.\n"
+               "-D: a macro the shader needs to compile (a template's parameter); it becomes a parameter of one\n"
+               "value.\n");
+}
+
+/* `path` relative to directory `dir` (both made absolute); NULL when either cannot be resolved. malloc'ed. */
+static char *relative_to(const char *path, const char *dir)
+{
+    char *p = realpath(path, NULL), *d = realpath(dir, NULL), *out = NULL;
+    if (p && d) {
+        size_t common = 0, i = 0;
+        for (; p[i] && p[i] == d[i]; i++)
+            if (p[i] == '/')
+                common = i + 1;
+        if (!d[i] && p[i] == '/') /* d is a prefix of p up to a separator */
+            common = i + 1;
+        size_t ups = 0;
+        for (const char *q = d + common; *q; q++)
+            ups += *q == '/';
+        if (d[common])
+            ups++; /* the last component of d below the common part */
+        size_t need = ups * 3 + strlen(p + common) + 1;
+        if ((out = malloc(need))) {
+            out[0] = 0;
+            for (size_t k = 0; k < ups; k++)
+                strcat(out, "../");
+            strcat(out, p + common);
+        }
+    }
+    free(p);
+    free(d);
+    return out;
+}
+
+int vkat_cmd_init(int argc, char **argv)
+{
+    const char *shader = NULL, *out_path = NULL, *dirs[MAX_INCLUDE_DIRS], *defines[MAX_DEFINES];
+    size_t ndirs = 0, ndefines = 0;
+    int force = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if ((!strcmp(o, "-o") || !strcmp(o, "-I") || !strcmp(o, "-D")) && !v) {
+            fprintf(stderr, "vkautotune init: %s needs a value\n", o);
+            return VKAT_EXIT_USAGE;
+        }
+        if (!strcmp(o, "-o")) {
+            out_path = argv[++i];
+        } else if (!strcmp(o, "-I")) {
+            if (ndirs == MAX_INCLUDE_DIRS) {
+                fprintf(stderr, "vkautotune init: at most %d -I directories\n", MAX_INCLUDE_DIRS);
+                return VKAT_EXIT_USAGE;
+            }
+            dirs[ndirs++] = argv[++i];
+        } else if (!strcmp(o, "-D")) {
+            if (ndefines == MAX_DEFINES) {
+                fprintf(stderr, "vkautotune init: at most %d -D macros\n", MAX_DEFINES);
+                return VKAT_EXIT_USAGE;
+            }
+            defines[ndefines++] = argv[++i];
+        } else if (!strcmp(o, "--force")) {
+            force = 1;
+        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return VKAT_EXIT_OK;
+        } else if (o[0] != '-' && !shader) {
+            shader = o;
+        } else {
+            fprintf(stderr, "vkautotune init: unexpected argument '%s'\n", o);
+            usage(stderr);
+            return VKAT_EXIT_USAGE;
+        }
+    }
+    if (!shader) {
+        usage(stderr);
+        return VKAT_EXIT_USAGE;
+    }
+    if (out_path && !force && access(out_path, F_OK) == 0) {
+        fprintf(stderr, "vkautotune init: %s exists; give --force to replace it\n", out_path);
+        return VKAT_EXIT_USAGE;
+    }
+    char *ref = NULL;
+    if (out_path) {
+        char *dir = strdup(out_path);
+        char *slash = dir ? strrchr(dir, '/') : NULL;
+        if (slash)
+            *slash = 0;
+        ref = relative_to(shader, slash ? (dir[0] ? dir : "/") : ".");
+        free(dir);
+    }
+    vkat_error err = {0};
+    char *text = NULL;
+    if (vkat_space_skeleton(shader, ref ? ref : shader, dirs, ndirs, defines, ndefines, &text, &err) != VKAT_OK) {
+        free(ref);
+        int code = vkat_cli_report(&err);
+        if (err.code == VKAT_ERR_COMPILE)
+            fprintf(stderr, "vkautotune init: the shader is compiled as it is; give the macros it needs with -D "
+                            "NAME=VALUE (and its include directories with -I)\n");
+        return code;
+    }
+    free(ref);
+    int code = VKAT_EXIT_OK;
+    if (!out_path)
+        fputs(text, stdout);
+    else if (vkat_write_file(out_path, text, strlen(text), &err) != VKAT_OK)
+        code = vkat_cli_report(&err);
+    else
+        fprintf(stderr, "vkautotune init: wrote %s; fill in each TODO, then: vkautotune --space %s\n", out_path,
+                out_path);
+    free(text);
+    return code;
+}

@@ -1,0 +1,258 @@
+/* space_skeleton.c — a starting space file for a shader as it is (`vkautotune init`), written from what its SPIR-V
+ * declares: each descriptor a [buffers] entry in its slot (element type and direction from the block), the
+ * push-constant block's members as [push] values in order, the workgroup size's specialization constants as
+ * tunable [params] and the others at their defaults, the macros it was compiled with as one-value [params], and
+ * [dispatch] in the shader's workgroups. What the module cannot tell (the problem's sizes, the element counts, how
+ * many workgroups, a reference) is given a plain guess, marked TODO, that still makes the file load and run. */
+#define _POSIX_C_SOURCE 200809L
+#include "space_skeleton.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_CAP 48
+#define MAX_NAMES 192
+
+typedef struct names {
+    char taken[MAX_NAMES][NAME_CAP];
+    size_t count;
+} names;
+
+/* A space name from a shader's identifier: letters, digits and '_', not starting with a digit; `fallback` with the
+ * index when the shader keeps no name. Unique among the names given so far (a suffix _2, _3, ...). */
+static void pick_name(names *nm, const char *raw, const char *fallback, unsigned index, char out[NAME_CAP])
+{
+    char base[40];
+    size_t n = 0;
+    for (const char *p = raw; *p && n + 1 < sizeof base; p++)
+        base[n++] = isalnum((unsigned char)*p) || *p == '_' ? *p : '_';
+    base[n] = 0;
+    if (!n || isdigit((unsigned char)base[0]))
+        snprintf(base, sizeof base, "%s%u", fallback, index);
+    snprintf(out, NAME_CAP, "%s", base);
+    for (unsigned k = 2;; k++) {
+        size_t i = 0;
+        while (i < nm->count && strcmp(nm->taken[i], out) != 0)
+            i++;
+        if (i == nm->count)
+            break;
+        snprintf(out, NAME_CAP, "%s_%u", base, k);
+    }
+    if (nm->count < MAX_NAMES)
+        snprintf(nm->taken[nm->count++], NAME_CAP, "%s", out);
+}
+
+/* The [buffers] type for a buffer's elements, and how many of it one element holds (vectors, structs). */
+static const char *element_type(char elem, unsigned bits, unsigned comps, unsigned bytes, unsigned *per_element)
+{
+    *per_element = comps ? comps : 1;
+    if (elem == 'f' && (bits == 32 || bits == 16))
+        return bits == 32 ? "float32" : "float16";
+    if ((elem == 'i' || elem == 'u') && (bits == 32 || bits == 8))
+        return bits == 32 ? (elem == 'i' ? "int32" : "uint32") : (elem == 'i' ? "int8" : "uint8");
+    *per_element = bytes >= 4 ? bytes / 4 : 1; /* a struct or a type [buffers] has no name for: 32-bit words */
+    return "uint32";
+}
+
+static const char *spec_value_text(const vkat_spec_decl *d, char buf[32])
+{
+    if (d->is_bool)
+        return d->default_bits ? "1" : "0";
+    if (d->is_float) {
+        float f;
+        memcpy(&f, &d->default_bits, sizeof f);
+        snprintf(buf, 32, "%g", (double)f);
+    } else {
+        snprintf(buf, 32, "%u", d->default_bits);
+    }
+    return buf;
+}
+
+/* The workgroup dimension (0..2) constant_id `id` sizes, or -1. */
+static int workgroup_dim(const vkat_spirv_info *si, uint32_t id)
+{
+    for (int k = 0; k < 3; k++)
+        if (si->local_size_spec[k] == (int32_t)id)
+            return k;
+    return -1;
+}
+
+/* Is specs[i] the one to write for its constant_id? glslang may declare one twice (local_size_x_id beside the
+ * shader's own `layout(constant_id = 0) const uint WG = 64`): the first with a name, else the first. */
+static int first_of_id(const vkat_spirv_info *si, uint32_t i)
+{
+    uint32_t pick = si->spec_count;
+    for (uint32_t j = 0; j < si->spec_count; j++)
+        if (si->specs[j].id == si->specs[i].id && (pick == si->spec_count || (!si->specs[pick].name[0] && si->specs[j].name[0])))
+            pick = j;
+    return pick == i;
+}
+
+static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
+                         const char *const *defines, size_t define_count)
+{
+    fprintf(o, "[params]\n");
+    int tunable = 0;
+    for (uint32_t i = 0; i < si->spec_count; i++) {
+        const vkat_spec_decl *d = &si->specs[i];
+        if (!first_of_id(si, i))
+            continue;
+        int dim = workgroup_dim(si, d->id);
+        char buf[32];
+        if (d->is_float || d->bytes != 4) {
+            fprintf(o, "; %s = %s @spec(%u)   ; a %s constant: vkautotune sets 32-bit integers and booleans only, so "
+                       "the shader's value stays\n",
+                    spec_names[i], spec_value_text(d, buf), d->id, d->is_float ? "float" : "64- or 16-bit");
+        } else if (dim == 0) {
+            fprintf(o, "%s = 32, 64, 128, 256, 512 @spec(%u)   ; the workgroup's x size (the shader's default: %u)\n",
+                    spec_names[i], d->id, d->default_bits);
+            tunable = 1;
+        } else {
+            fprintf(o, "%s = %s @spec(%u)   ; %s; TODO: the values to try\n", spec_names[i], spec_value_text(d, buf),
+                    d->id, dim > 0 ? "a workgroup size" : "the shader's default");
+        }
+        if (dim >= 0)
+            snprintf(wg[dim], NAME_CAP, "%s", spec_names[i]);
+    }
+    for (size_t i = 0; i < define_count; i++) {
+        const char *eq = strchr(defines[i], '=');
+        fprintf(o, "%.*s = %s   ; as given to init (-D); TODO: the values to try\n",
+                (int)(eq ? (size_t)(eq - defines[i]) : strlen(defines[i])), defines[i], eq ? eq + 1 : "1");
+        tunable = 1;
+    }
+    if (!tunable)
+        fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader. A macro the shader\n"
+                   "; reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n");
+    fprintf(o, "\n");
+}
+
+static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const char *size_name)
+{
+    fprintf(o, "[buffers]\n");
+    for (uint32_t k = 0; k < si->binding_count; k++) {
+        const __typeof__(si->bindings[0]) *b = &si->bindings[k];
+        if (b->kind != VKAT_DESC_STORAGE_BUFFER && b->kind != VKAT_DESC_UNIFORM_BUFFER) {
+            fprintf(o, "; set %u, binding %u ('%s') is a %s, which vkautotune cannot bind (buffers only)\n", b->set,
+                    b->binding, b->name, vkat_descriptor_kind_name(b->kind));
+            continue;
+        }
+        unsigned per = 1;
+        const char *type = element_type(b->elem, b->elem_bits, b->elem_components, b->elem_bytes, &per);
+        int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER;
+        const char *dir = uniform ? "uniform" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
+        const char *init = strcmp(dir, "out") == 0 ? "zero" : type[0] == 'f' ? "random(-1, 1)" : "random(0, 16)";
+        char count[96];
+        if (uniform)
+            snprintf(count, sizeof count, "%u", b->elem_bytes >= 4 ? b->elem_bytes / 4 : 1);
+        else if (per > 1)
+            snprintf(count, sizeof count, "%u * %s", per, size_name);
+        else
+            snprintf(count, sizeof count, "%s", size_name);
+        fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
+                init, dir, b->set, b->binding);
+        if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
+            fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_bytes);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "\n");
+}
+
+static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAME_CAP], const char *size_name)
+{
+    if (!si->push_member_count)
+        return;
+    fprintf(o, "[push]\n");
+    for (uint32_t i = 0; i < si->push_member_count; i++) {
+        const __typeof__(si->push_members[0]) *m = &si->push_members[i];
+        if (m->kind == 'f')
+            fprintf(o, "%s = float32, 1.0   ; TODO: its value\n", push_names[i]);
+        else if (m->kind == 'i' && !strcmp(push_names[i], size_name))
+            fprintf(o, "%s = uint32, %s   ; the problem size (int32 for a signed member)\n", push_names[i], size_name);
+        else if (m->kind == 'i')
+            fprintf(o, "%s = uint32, %s   ; TODO: its value (int32 for a signed member)\n", push_names[i], size_name);
+        else if (m->kind == 'p')
+            fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n",
+                    push_names[i]);
+        else
+            for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
+                fprintf(o, "%s_%u = uint32, 0   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", push_names[i], w, w,
+                        m->name, m->size, m->offset);
+    }
+    fprintf(o, "\n");
+}
+
+char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
+                               const char *const *defines, size_t define_count)
+{
+    names *nm = calloc(1, sizeof *nm);
+    char(*spec_names)[NAME_CAP] = calloc(64, NAME_CAP), (*buf_names)[NAME_CAP] = calloc(32, NAME_CAP),
+    (*push_names)[NAME_CAP] = calloc(32, NAME_CAP);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *o = nm && spec_names && buf_names && push_names ? open_memstream(&text, &size) : NULL;
+    if (!o) {
+        free(nm), free(spec_names), free(buf_names), free(push_names);
+        return NULL;
+    }
+    /* Names first, the shader's own where it keeps them; the problem size takes what is left. */
+    static const char *const wg_names[3] = {"WG_X", "WG_Y", "WG_Z"};
+    for (size_t i = 0; i < define_count; i++) {
+        char name[NAME_CAP];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(defines[i], "="), defines[i]);
+        pick_name(nm, name, "DEFINE", (unsigned)i, name);
+    }
+    for (uint32_t i = 0; i < si->spec_count; i++) {
+        int dim = workgroup_dim(si, si->specs[i].id);
+        if (first_of_id(si, i))
+            pick_name(nm, si->specs[i].name[0] ? si->specs[i].name : dim >= 0 ? wg_names[dim] : "",
+                      dim >= 0 ? wg_names[dim] : "SPEC", si->specs[i].id, spec_names[i]);
+    }
+    for (uint32_t k = 0; k < si->binding_count; k++)
+        pick_name(nm, si->bindings[k].name, "BUF", si->bindings[k].binding, buf_names[k]);
+    /* The problem size: the block's first integer member when it has one (a size the shader is given: bound
+     * @push, its [push] value itself), else N. */
+    char size_name[NAME_CAP] = "", wg[3][NAME_CAP] = {"", "", ""};
+    for (uint32_t i = 0; i < si->push_member_count; i++) {
+        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
+        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0])
+            snprintf(size_name, sizeof size_name, "%s", push_names[i]);
+    }
+    int pushed = size_name[0] != 0;
+    if (!pushed)
+        pick_name(nm, "N", "N", 0, size_name);
+
+    fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
+            template_ref);
+    fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
+               "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
+    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n\n", kernel_name, template_ref);
+    fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on\n\n", size_name,
+            pushed ? "push" : "none");
+    write_params(o, si, spec_names, wg, defines, define_count);
+    write_buffers(o, si, buf_names, size_name);
+    write_push(o, si, push_names, size_name);
+    fprintf(o, "[dispatch]\nlocal_size = ");
+    for (int k = 0; k < 3; k++) {
+        if (wg[k][0])
+            fprintf(o, "%s%s", k ? ", " : "", wg[k]);
+        else
+            fprintf(o, "%s%u", k ? ", " : "", si->local_size[k]);
+    }
+    if (!wg[0][0] && define_count)
+        fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
+    char per_group[NAME_CAP];
+    snprintf(per_group, sizeof per_group, "%u", si->local_size[0]);
+    fprintf(o, "\ngroups = cdiv(%s, %s)   ; TODO: how many workgroups cover the problem\n\n", size_name,
+            wg[0][0] ? wg[0] : per_group);
+    fprintf(o, "; [check]\n; reference = TODO_ref.comp   ; a plain shader computing the same outputs, with the same "
+               "buffers\n; local_size = 64\n; groups = cdiv(%s, 64)\n",
+            size_name);
+    free(nm), free(spec_names), free(buf_names), free(push_names);
+    if (fclose(o) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}

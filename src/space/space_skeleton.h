@@ -1,0 +1,13 @@
+/* space_skeleton.h — internal: a starting space file from a shader's reflected interface (`vkautotune init`). */
+#ifndef VKAT_SPACE_SKELETON_H
+#define VKAT_SPACE_SKELETON_H
+
+#include "compile.h"
+
+/* The space file's text (malloc'ed; NULL when out of memory) for a module whose interface is `si` (reflected
+ * without specialization), named `kernel_name`, its template written as `template_ref`, compiled with `defines`
+ * ("NAME=VALUE" or "NAME", which become one-value parameters). */
+char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
+                               const char *const *defines, size_t define_count);
+
+#endif

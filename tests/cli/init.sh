@@ -1,0 +1,67 @@
+#!/bin/sh
+# init.sh — `vkautotune init`: a starting space file written from a shader's SPIR-V.
+#   - for axpy_sets.comp (buffers in two descriptor sets with gaps, a push block whose first member is the size, the
+#     workgroup size a specialization constant named WG): each buffer in its slot with its direction, the size bound
+#     @push, WG tunable; the file tunes as written on the device, every variant run, and its template path is
+#     relative to where it was written (a subdirectory);
+#   - reverse_wg.comp (three workgroup constants, an anonymous push block) tunes as written too;
+#   - a template that needs macros fails with its compile error and a hint, and compiles with -D (the macros become
+#     parameters of one value);
+#   - an image binding and buffer addresses in the push block are written as comments saying why;
+#   - an existing -o file is kept without --force; no shader is a usage error.
+set -u
+. "$(dirname "$0")/lib/common.sh" "$@"
+D=$(cd "$SRC/tests/data/unmodified" && pwd)
+
+mkdir -p "$T/sub"
+"$BIN" init "$D/shaders/axpy_sets.comp" -o "$T/sub/axpy.ini" 2>"$T/a.err"
+check "init -o exits 0 ($(tail -n 1 "$T/a.err"))" [ -f "$T/sub/axpy.ini" ]
+check "BufY in set 1, binding 0, read-only" grep -q '^BufY = float32, n, random(-1, 1), in @set(1) @binding(0)' "$T/sub/axpy.ini"
+check "BufZ write-only at binding 5" grep -q '^BufZ = float32, n, zero, out @set(0) @binding(5)' "$T/sub/axpy.ini"
+check "the push block's first integer is the problem size, @push" grep -q '^n = 1024 @push' "$T/sub/axpy.ini"
+check "the float member a float32" grep -q '^a = float32, 1.0' "$T/sub/axpy.ini"
+check "the workgroup constant WG tunable, by its name" grep -q '^WG = 32, 64, 128, 256, 512 @spec(0)' "$T/sub/axpy.ini"
+check "local_size follows WG" grep -q '^local_size = WG, 1, 1' "$T/sub/axpy.ini"
+check "the template relative to the file" grep -q "^template = \.\./.*tests/data/unmodified/shaders/axpy_sets.comp$" \
+    "$T/sub/axpy.ini"
+
+"$BIN" init "$D/shaders/reverse_wg.comp" >"$T/rev.ini" 2>"$T/r.err"
+check "init to standard output" grep -q '^local_size = WG_X, WG_Y, WG_Z' "$T/rev.ini"
+sed "s|^template = .*|template = $D/shaders/reverse_wg.comp|" "$T/rev.ini" >"$T/rev2.ini"
+
+if "$BIN" devices >/dev/null 2>&1; then
+    for space in "$T/sub/axpy.ini" "$T/rev2.ini"; do
+        "$BIN" --space "$space" --db "$T/r.db" --budget 5 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
+        rc=$?
+        check "$(basename "$space") tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" \
+            grep -q "5 evaluated (0 from the database), 0 failed" "$T/t.out"
+    done
+else
+    echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
+fi
+
+"$BIN" init "$D/shaders/matmul_push.comp" >"$T/m.out" 2>"$T/m.err"
+rc=$?
+check "a template needing macros: compile error (exit $rc)" [ $rc -eq 4 ]
+check "its line and the -D hint" grep -q "matmul_push.comp:[0-9]*: .*WG.*" "$T/m.err"
+check "the -D hint" grep -q "give the macros it needs with -D NAME=VALUE" "$T/m.err"
+"$BIN" init "$D/shaders/matmul_push.comp" -D WG=8 -D VEC=vec2 -D VEC_WIDTH=2 -D A_TYPE=float >"$T/m.ini" 2>"$T/m2.err"
+check "with -D it compiles; the macros are parameters" grep -q '^VEC = vec2' "$T/m.ini"
+check "the push block's M is the problem size" grep -q '^M = 1024 @push' "$T/m.ini"
+
+"$BIN" init "$D/bad/image_binding.comp" >"$T/i.ini" 2>/dev/null
+check "an image binding: a comment saying why" grep -q "^; set 0, binding 1 ('src') is a storage image" "$T/i.ini"
+printf '#version 460\n#extension GL_EXT_buffer_reference : require\nlayout(local_size_x = 64) in;\nlayout(buffer_reference, std430) buffer F { float v[]; };\nlayout(push_constant) uniform P { F src; uint n; } p;\nvoid main() { if (gl_GlobalInvocationID.x < p.n) p.src.v[0] = 1.0; }\n' >"$T/bda.comp"
+"$BIN" init "$T/bda.comp" >"$T/b.ini" 2>/dev/null
+check "a buffer address in the push block: a comment" grep -q "^; 'src' is a buffer address" "$T/b.ini"
+
+"$BIN" init "$D/shaders/axpy_sets.comp" -o "$T/sub/axpy.ini" 2>"$T/e.err"
+rc=$?
+check "an existing file is kept (exit $rc)" [ $rc -eq 2 ]
+check "and says --force" grep -q "exists; give --force" "$T/e.err"
+"$BIN" init "$D/shaders/reverse_wg.comp" -o "$T/sub/axpy.ini" --force 2>/dev/null
+check "--force replaces it" grep -q "^name = reverse_wg" "$T/sub/axpy.ini"
+"$BIN" init >/dev/null 2>&1
+rc=$?
+check "no shader: usage (exit $rc)" [ $rc -eq 2 ]
+finish
