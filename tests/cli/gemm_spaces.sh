@@ -14,7 +14,8 @@
 #   - configurations of each flash-attention space (attention_fa_f16; attention_fa_nv_f16 and _bf16 and
 #     attention_decode_nv_f16 and _bf16, whose softmax uses VK_NV_cooperative_matrix2's reductions, per-element
 #     functions and conversions) compile to valid SPIR-V, and the prefill spaces' valid counts under the H200's
-#     limits are the ones their comments state; their isolation space compiles for every cost it drops;
+#     limits are the ones their comments state; their isolation space compiles for every cost it drops; the
+#     loop-shape knobs (VT, BF, UB, OA) change the SPIR-V as they say and their constraints refuse what they cannot take;
 #   - the VK_NV_cooperative_matrix2 GEMM spaces (cm2gemm_f16, cm2gemm_bf16): counts under the H200's limits as their
 #     comments state, and every loading path compiles to valid SPIR-V with tensor addressing;
 #   - on a device without VK_KHR_cooperative_matrix (lavapipe) the cooperative-matrix spaces are skipped, saying so,
@@ -275,6 +276,19 @@ done
 # rel_l2 on the H200, session 12), so those have one OpControlBarrier more; the sub-block ones none. The constraint
 # 'overlap' keeps it to a barrier-free sub-block loop (PF = 0), to where the next K is staged, and OV = 2 to RS's
 # softmax.
+# space_file SPACE: file = its .ini (the isolation space's under bench/isolate, run at ISO = 0), problem = its --problem
+space_file() {
+    case $1 in *iso*) file="$SRC/bench/isolate/$1.ini" problem="--problem ISO=0" ;; *) file="$SRC/spaces/$1.ini" problem="" ;; esac
+}
+# compile_pair SPACE CONFIG KNOB VALUE: CONFIG with KNOB = 0 and with KNOB = VALUE compiled for the H200 into
+# $T/pair0.dis and $T/pair1.dis; 0 when both compiled and are valid there.
+compile_pair() {
+    space_file "$1"
+    compile_h200 "compile $1 $2,$3=0" pair0 "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem \
+        --config "$2,$3=0" &&
+        compile_h200 "compile $1 $2,$3=$4" pair1 "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem \
+            --config "$2,$3=$4"
+}
 muladds() { grep -c "OpCooperativeMatrixMulAddKHR" "$1"; }
 barriers() { grep -c "OpControlBarrier" "$1"; }
 OVG=BC=16,NSG=4,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=1,SB=16,LM=0,PH=0,EW=0,RS=2,XP=0,QR=2,SG=32
@@ -285,15 +299,11 @@ for sc in "attention_fa_nv_bf16 $OVG OV=2 1" \
     space=${sc%% *} rest=${sc#* }
     config=${rest%% *} rest=${rest#* }
     ov=${rest%% *} nbar=${rest#* }
-    case $space in *iso*) file="$SRC/bench/isolate/$space.ini" problem="--problem ISO=0" ;; *) file="$SRC/spaces/$space.ini" problem="" ;; esac
-    if compile_h200 "compile $space $config,OV=0" ov0 "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem \
-        --config "$config,OV=0" &&
-        compile_h200 "compile $space $config,$ov" ov1 "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem \
-            --config "$config,$ov"; then
-        m0=$(muladds "$T/ov0.dis") m1=$(muladds "$T/ov1.dis")
+    if compile_pair "$space" "$config" OV "${ov#OV=}"; then
+        m0=$(muladds "$T/pair0.dis") m1=$(muladds "$T/pair1.dis")
         check "$space $ov computes the next scores ahead (multiply-add sites: $m0 at OV = 0, $m1 at $ov)" \
             [ "$m1" -eq $((m0 + 1)) ]
-        b0=$(barriers "$T/ov0.dis") b1=$(barriers "$T/ov1.dis")
+        b0=$(barriers "$T/pair0.dis") b1=$(barriers "$T/pair1.dis")
         check "$space $ov: $nbar barrier(s) more than at OV = 0 ($b0, $b1)" [ "$b1" -eq $((b0 + nbar)) ]
     fi
 done
@@ -303,6 +313,70 @@ for config in "BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,E
     "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$SRC/spaces/attention_fa_nv_bf16.ini" \
         --config "$config" --device-profile "$H200" -o "$T/fanvov.spv" >"$T/fanvov.out" 2>&1
     check "attention_fa_nv_bf16: $config fails constraint 'overlap'" grep -q "fails constraint 'overlap'" "$T/fanvov.out"
+done
+# The shape of the loop (session 13). VT = 1 votes once per sub-block for all row tiles: the row-tile loop splits in
+# three (the maxima and the vote's operand, the rescale inside the one branch, the exponentials), two OpLoopMerge
+# more than at VT = 0. BF takes the staging of blocks ahead out of its branches, bit 1 the loads (their block index
+# clamped by UMin) and bit 2 the stores, with every barrier kept: OpBranchConditional fewer by that structure's
+# staging branches (two stages with K two blocks ahead: two loads, block 0's barrier and two stores; two stages: one
+# load, one store; PF = 1: K's load, K's store with V's load in one branch (two once BF is not 0), V's store; PF = 2:
+# one load, one store). UB = 1 runs two blocks an iteration (one loop more); OA = 1 stores fp16 O through the A type,
+# so the module has no fp16 accumulator type. 'vote', 'ahead' and 'unroll' refuse VT without RS, BF where nothing is
+# staged ahead and UB without two stages.
+loops() { grep -c "OpLoopMerge" "$1"; }
+conds() { grep -c "OpBranchConditional" "$1"; }
+umins() { grep -c "UMin" "$1"; }
+bf_shape() { [ "$c1" -eq $((c0 - fewer)) ] && [ "$u1" -eq "$nmin" ] && [ "$b1" -eq "$b0" ]; }
+oa_shape() { [ "$(f16acc "$T/pair0.dis")" -eq 1 ] && [ "$(f16acc "$T/pair1.dis")" -eq 0 ]; }
+VTA=BC=32,NSG=4,RT=2,STAGES=1,PF=2,PAD=1,THR=8,QS=1,SB=32,LM=0,PH=0,EW=0,RS=2,XP=1,QR=0,SG=32
+for sc in "attention_fa_nv_bf16 $OVG,OV=2,BF=0" "attention_fa_nv_f16 $VTA,SH=0,EH=0,BF=3"; do
+    space=${sc%% *} config=${sc#* }
+    if compile_pair "$space" "$config" VT 1; then
+        l0=$(loops "$T/pair0.dis") l1=$(loops "$T/pair1.dis")
+        check "$space $config: VT = 1 splits the row-tile loop around one vote (loops: $l0 at VT = 0, $l1 at 1)" \
+            [ "$l1" -eq $((l0 + 2)) ]
+    fi
+done
+OVX="BC=16,NSG=4,RT=2,STAGES=2,PF=0,PAD=1,THR=8,QS=1,SB=16,LM=0,PH=0,EW=0,RS=2,XP=1,QR=2,OV=2,VT=1,SG=32"
+PF1="BC=64,NSG=4,RT=1,STAGES=1,PF=1,PAD=1,THR=8,QS=0,SB=64,LM=0,PH=0,EW=0,RS=2,XP=0,QR=0,OV=0,VT=0,SG=32"
+ST2="BC=32,NSG=4,RT=1,STAGES=2,PF=0,PAD=1,THR=8,QS=0,SB=32,LM=0,PH=0,EW=0,RS=2,XP=0,QR=0,OV=0,VT=0,SG=32"
+ISO0="SH=0,EH=0,EP=0,FZ=0"  # the isolation space's experiments, off
+ISOX="$ISO0,UB=0,OA=0"
+# SPACE CONFIG BF: branches fewer, UMin sites
+for sc in "attention_fa_nv_bf16 $OVX 3 5 2" "attention_fa_nv_f16 $VTA,SH=0,EH=0,VT=0 3 2 1" \
+    "attention_fa_nv_iso_f16 $OVX,$ISOX 1 2 2" "attention_fa_nv_iso_f16 $OVX,$ISOX 2 3 0" \
+    "attention_fa_nv_iso_f16 $PF1,$ISOX 3 3 2" "attention_fa_nv_iso_f16 $PF1,$ISOX 2 1 0" \
+    "attention_fa_nv_iso_f16 $ST2,$ISOX 3 2 1"; do
+    space=${sc%% *} rest=${sc#* }
+    config=${rest%% *} rest=${rest#* }
+    bf=${rest%% *} rest=${rest#* }
+    fewer=${rest%% *} nmin=${rest#* }
+    if compile_pair "$space" "$config" BF "$bf"; then
+        c0=$(conds "$T/pair0.dis") c1=$(conds "$T/pair1.dis") u1=$(umins "$T/pair1.dis")
+        b0=$(barriers "$T/pair0.dis") b1=$(barriers "$T/pair1.dis")
+        check "$space ${config%%,LM=*},BF=$bf: $fewer staging branches fewer ($c0 at BF = 0, $c1), $nmin clamped loads, barriers kept ($b0, $b1)" \
+            bf_shape
+    fi
+done
+if compile_pair attention_fa_nv_iso_f16 "$OVX,$ISO0,OA=0,BF=0" UB 1; then
+    check "attention_fa_nv_iso_f16: UB = 1 runs two blocks an iteration (loops: $(loops "$T/pair0.dis"), $(loops "$T/pair1.dis"))" \
+        [ "$(loops "$T/pair1.dis")" -eq $(($(loops "$T/pair0.dis") + 1)) ]
+fi
+f16acc() { grep -c "OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_16 %uint_2" "$1"; }
+if compile_pair attention_fa_nv_iso_f16 "$VTA,$ISO0,OV=0,VT=0,BF=0,UB=0" OA 1; then
+    check "attention_fa_nv_iso_f16: OA = 1 stores O through the A type (fp16 accumulator types: $(f16acc "$T/pair0.dis") at OA = 0, $(f16acc "$T/pair1.dis"))" \
+        oa_shape
+fi
+for sc in "attention_fa_nv_f16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=1,PH=1,EW=0,RS=0,XP=0,QR=0,SH=0,EH=0,VT=1,BF=0,SG=32 vote" \
+    "attention_fa_nv_bf16 BC=64,NSG=4,RT=1,STAGES=1,PF=0,PAD=1,THR=8,QS=0,SB=16,LM=0,PH=0,EW=0,RS=2,XP=0,QR=0,OV=0,VT=0,BF=3,SG=32 ahead" \
+    "attention_fa_nv_f16 BC=64,NSG=4,RT=1,STAGES=1,PF=3,PAD=1,THR=8,QS=0,SB=64,LM=0,PH=0,EW=0,RS=2,XP=0,QR=0,SH=0,EH=0,VT=0,BF=3,SG=32 ahead" \
+    "attention_fa_nv_iso_f16 $VTA,$ISO0,OV=0,VT=0,BF=0,UB=1,OA=0 unroll"; do
+    space=${sc%% *} rest=${sc#* }
+    config=${rest%% *} want=${rest#* }
+    space_file "$space"
+    "$BIN" compile "$SRC/shaders/attention_fa_nv.comp.in" --space "$file" $problem --config "$config" \
+        --device-profile "$H200" -o "$T/fanvvt.spv" >"$T/fanvvt.out" 2>&1
+    check "$space: ${config%%,SG=*} fails constraint '$want'" grep -q "fails constraint '$want'" "$T/fanvvt.out"
 done
 # Its isolation space (bench/isolate/attention_fa_nv_iso_f16.ini): every cost dropped alone and together compiles,
 # for register prefetch, K and V taking turns (with and without prefetch) and two stages.
