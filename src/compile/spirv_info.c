@@ -210,11 +210,13 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             rd->ids[ins[1]].binding = (int32_t)ins[3];
         if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
             sc->workgroup_size_builtin = ins[1];
-        if (len >= 3 && ins[1] < rd->bound && (ins[2] == SpvDecorationNonWritable || ins[2] == SpvDecorationNonReadable))
+        if (len >= 3 && ins[1] < rd->bound &&
+            (ins[2] == SpvDecorationNonWritable || ins[2] == SpvDecorationNonReadable))
             rd->ids[ins[1]].access |= ins[2] == SpvDecorationNonWritable ? 1 : 2;
         return 1;
     case SpvOpMemberDecorate: /* a block is read-only (write-only) when a member is */
-        if (len >= 4 && ins[1] < rd->bound && (ins[3] == SpvDecorationNonWritable || ins[3] == SpvDecorationNonReadable))
+        if (len >= 4 && ins[1] < rd->bound &&
+            (ins[3] == SpvDecorationNonWritable || ins[3] == SpvDecorationNonReadable))
             rd->ids[ins[1]].access |= ins[3] == SpvDecorationNonWritable ? 1 : 2;
         return 1;
     default:
@@ -488,7 +490,7 @@ static void scan_buffer_elements(scan *sc)
         const uint32_t *ins = rd->w + at;
         uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
         for (uint32_t k = 0; op == SpvOpTypeStruct && len >= 3 && k < info->binding_count; k++) {
-            if (sc->binding_type[k] != ins[1] || !rd->ids[ins[1]].block)
+            if (sc->binding_type[k] != ins[1] || ins[1] >= rd->bound || !rd->ids[ins[1]].block)
                 continue;
             uint32_t t = ins[len - 1];
             if (t < rd->bound && (rd->ids[t].op == SpvOpTypeRuntimeArray || rd->ids[t].op == SpvOpTypeArray))

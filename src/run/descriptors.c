@@ -45,9 +45,10 @@ static const vkat_buffer_decl *buffer_at(const vkat_space *s, uint32_t set, uint
 }
 
 /* Every descriptor the shader declares must be one of the space's buffers (by default set 0, binding 0..count-1 in
- * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read memory nobody bound, or a storage buffer where it expects a uniform one.
- * Kinds vkautotune cannot bind (images, samplers, texel buffers) are refused here, before a pipeline exists. A
- * shader error, not a property of one variant. `path` is the shader (template or reference), read for the line. */
+ * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read
+ * memory nobody bound, or a storage buffer where it expects a uniform one. Kinds vkautotune cannot bind (images,
+ * samplers, texel buffers) are refused here, before a pipeline exists. A shader error, not a property of one
+ * variant. `path` is the shader (template or reference), read for the line. */
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
 {
     for (uint32_t i = 0; i < si->binding_count; i++) {

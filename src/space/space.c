@@ -1129,8 +1129,8 @@ static vkat_result parse_placement(loader *ld, const entry *e, char *text, vkat_
         bool call = split_call(word, &args);
         int is_set = call && strcmp(word, "set") == 0, is_binding = call && strcmp(word, "binding") == 0;
         int *seen = is_set ? &have_set : &have_binding;
-        if ((!is_set && !is_binding) || !parse_i64(trim(args), &v) || v < 0 || v > (is_set ? VKAT_MAX_SETS - 1 : 65535) ||
-            (*seen)++)
+        if ((!is_set && !is_binding) || !parse_i64(trim(args), &v) || v < 0 ||
+            v > (is_set ? VKAT_MAX_SETS - 1 : 65535) || (*seen)++)
             return lfail(ld, VKAT_ERR_SYNTAX, e->line,
                          "expected '@set(S)' (S 0..%d) and/or '@binding(N)' (N 0..65535), each once, after the "
                          "direction of buffer '%s'",

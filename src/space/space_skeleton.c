@@ -85,7 +85,8 @@ static int first_of_id(const vkat_spirv_info *si, uint32_t i)
 {
     uint32_t pick = si->spec_count;
     for (uint32_t j = 0; j < si->spec_count; j++)
-        if (si->specs[j].id == si->specs[i].id && (pick == si->spec_count || (!si->specs[pick].name[0] && si->specs[j].name[0])))
+        if (si->specs[j].id == si->specs[i].id &&
+            (pick == si->spec_count || (!si->specs[pick].name[0] && si->specs[j].name[0])))
             pick = j;
     return pick == i;
 }
