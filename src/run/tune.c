@@ -51,6 +51,8 @@ static vkat_result key_with_template_hash(const vkat_space *space, const vkat_de
         h = XXH3_64bits_withSeed(&ref, sizeof ref, h);
         vkat_source_set_free(&set);
     }
+    if (space->reference_config) /* another reference configuration checks otherwise */
+        h = XXH3_64bits_withSeed(space->reference_config, strlen(space->reference_config), h);
     /* The templates of a sequence's passes are part of the variant too. */
     vkat_result r = vkat_sequence_templates_hash(space, &h, err);
     if (r != VKAT_OK)
@@ -347,6 +349,59 @@ static vkat_result check_reference_wrote(run_ctx *c, vkat_kernel *k, const vkat_
     return r;
 }
 
+/* The reference of `[check] config`: the template built and checked like a variant at that configuration, its
+ * unnamed parameters completed for this device (the first valid configuration that keeps the named ones). *env is
+ * the configuration's environment (the caller frees it). */
+static vkat_result reference_config_kernel(run_ctx *c, vkat_value **env, vkat_launch *launch, vkat_kernel **k,
+                                           vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    size_t np = s->param_count ? s->param_count : 1;
+    uint32_t *choice = calloc(np, sizeof *choice);
+    bool *named = calloc(np, sizeof *named);
+    vkat_result r = VKAT_OK;
+    if (!choice || !named || !(*env = vkat_space_env_create(s, c->device)))
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (!r)
+        r = vkat_space_parse_named(s, s->reference_config, choice, named, err);
+    int found = r ? 0 : vkat_space_complete_config(s, *env, choice, named, err);
+    if (!r && found < 0)
+        r = err->code;
+    else if (!r && !found)
+        r = vkat_fail(err, VKAT_ERR_SPACE, s->path, s->reference_config_line,
+                      "[check] config '%s': no valid configuration on %s keeps it", s->reference_config,
+                      c->device->name);
+    if (!r) {
+        vkat_space_env_apply(s, choice, *env);
+        r = vkat_space_launch(s, *env, 0, launch, err);
+    }
+    if (!r && vkat_space_has_sequence(s, 0)) {
+        vkat_sequence q;
+        r = vkat_sequence_compile(s, c->device, NULL, *env, 0, &q, err);
+        if (!r)
+            r = vkat_sequence_kernel(&q, c->ws, s->entry, k, err);
+        vkat_sequence_free(&q);
+    } else if (!r) {
+        vkat_spirv spirv = {0};
+        vkat_spec_value spec[64];
+        size_t nspec = vkat_build_spec_values(s, *env, 0, spec, VKAT_COUNTOF(spec));
+        vkat_spirv_info si;
+        r = vkat_build_file(s, s->template_path, c->device->api_version, NULL, *env, launch, 0, &spirv, NULL, err);
+        if (!r)
+            r = vkat_check_kernel_module(s, &spirv, spec, nspec, launch, &si, err);
+        if (!r)
+            r = vkat_kernel_create(c->ws, &spirv, s->entry, spec, nspec, launch->push_size, k, err);
+        vkat_spirv_free(&spirv);
+    }
+    if (r && err && !err->file[0]) {
+        snprintf(err->file, sizeof err->file, "%s", s->path);
+        err->line = s->reference_config_line;
+    }
+    free(choice);
+    free(named);
+    return r;
+}
+
 /* Runs the reference shader once and keeps its outputs. It gets the variants' push-constant block (evaluated for
  * the first configuration: a push constant that depends on a parameter is the space's to avoid in a reference). */
 static vkat_result run_reference(run_ctx *c, vkat_error *err)
@@ -358,7 +413,13 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     vkat_launch launch = {0};
     vkat_spirv spirv = {0};
     vkat_kernel *k = NULL;
-    vkat_result r = vkat_space_launch(s, c->env, 1, &launch, err);
+    vkat_value *env = NULL;
+    vkat_result r = VKAT_OK;
+    if (s->reference_config) {
+        r = reference_config_kernel(c, &env, &launch, &k, err);
+        goto run;
+    }
+    r = vkat_space_launch(s, c->env, 1, &launch, err);
     if (r == VKAT_OK && vkat_space_has_sequence(s, 1)) {
         vkat_sequence q;
         r = vkat_sequence_compile(s, c->device, NULL, c->env, 1, &q, err);
@@ -383,6 +444,7 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         if (r == VKAT_OK)
             r = vkat_kernel_create(c->ws, &spirv, "main", spec, nspec, launch.push_size, &k, err);
     }
+run:
     if (r == VKAT_OK)
         r = vkat_workspace_reset(c->ws, err);
     /* The reference is plain and slow by design: at least 60 s, whatever limit the variants get. */
@@ -404,10 +466,11 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
     if (r == VKAT_OK)
         r = check_reference_wrote(c, k, &launch, timeout_ns, err);
     if (r != VKAT_OK && err && !err->file[0])
-        snprintf(err->file, sizeof err->file, "%s", s->reference_path);
+        snprintf(err->file, sizeof err->file, "%s", s->reference_path ? s->reference_path : s->path);
     vkat_kernel_destroy(k);
     vkat_spirv_free(&spirv);
     vkat_launch_free(&launch);
+    free(env);
     return r;
 }
 
@@ -480,7 +543,7 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     vkat_space_env_apply(s, zero, c->env);
     free(zero);
-    r = vkat_space_launch(s, c->env, c->has_reference, &launch, err);
+    r = vkat_space_launch(s, c->env, s->reference_path != NULL, &launch, err);
     if (r != VKAT_OK)
         return r;
     for (size_t i = 0; i < s->buffer_count; i++) {
@@ -1521,7 +1584,7 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
         c->device_index = device_indices[i];
         c->device = vkat_instance_device(inst, device_indices[i]);
         c->opts = opts;
-        c->has_reference = space->reference_path != NULL;
+        c->has_reference = space->reference_path != NULL || space->reference_config != NULL;
         c->times = &lane_times[i];
         c->sources = &sources;
         c->compile_cache = cache;

@@ -1379,11 +1379,45 @@ static vkat_result load_dispatch_metrics(loader *ld)
     return load_tensor(ld, f[2]);
 }
 
+/* [check] config = K=V,...: the template at that configuration is the reference. Its names and values are checked
+ * here; the parameters it leaves out are completed per device at run time (the first valid configuration). */
+static vkat_result load_check_config(loader *ld, const entry *const f[6])
+{
+    vkat_space *s = ld->s;
+    if (f[0])
+        return lfail(ld, VKAT_ERR_SPACE, f[5]->line,
+                     "[check] has both a reference shader (line %d) and config; give one", f[0]->line);
+    for (int k = 1; k < 3; k++)
+        if (f[k])
+            return lfail(ld, VKAT_ERR_SPACE, f[k]->line,
+                         "[check] %s is for a reference shader; with config the reference runs as [dispatch] says",
+                         k == 1 ? "local_size" : "groups");
+    for (size_t i = 0; i < ld->pass_section_count; i++)
+        if (ld->pass_sections[i].section == SEC_CHECK_PASS)
+            return lfail(ld, VKAT_ERR_SPACE, f[5]->line,
+                         "[check] config runs the template's own passes; [check.pass.*] sections are for a reference "
+                         "shader");
+    uint32_t *choice = calloc(s->param_count ? s->param_count : 1, sizeof *choice);
+    bool *named = calloc(s->param_count ? s->param_count : 1, sizeof *named);
+    vkat_error e = {0};
+    vkat_result r = choice && named ? vkat_space_parse_named(s, f[5]->value, choice, named, &e) : VKAT_ERR_NOMEM;
+    free(choice);
+    free(named);
+    if (r == VKAT_ERR_NOMEM)
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (r)
+        return lfail(ld, VKAT_ERR_SPACE, f[5]->line, "[check] config: %s", e.message);
+    if (!(s->reference_config = vkat_strdup(f[5]->value)))
+        return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    s->reference_config_line = f[5]->line;
+    return VKAT_OK;
+}
+
 static vkat_result load_check(loader *ld)
 {
     vkat_space *s = ld->s;
-    static const char *const keys[] = {"reference", "local_size", "groups", "rel_l2", "max_abs", NULL};
-    const entry *f[5];
+    static const char *const keys[] = {"reference", "local_size", "groups", "rel_l2", "max_abs", "config", NULL};
+    const entry *f[6];
     s->rel_l2_tolerance = 1e-5;
     s->max_abs_tolerance = INFINITY;
     if (section_keys(ld, SEC_CHECK, keys, f))
@@ -1395,6 +1429,8 @@ static vkat_result load_check(loader *ld)
         if (f[k])
             *(k == 3 ? &s->rel_l2_tolerance : &s->max_abs_tolerance) = v;
     }
+    if (f[5])
+        return load_check_config(ld, f);
     if (!f[0]) {
         for (int k = 1; k < 3; k++)
             if (f[k])
@@ -1443,7 +1479,7 @@ static vkat_result load_compare(loader *ld)
         for (size_t j = 0; j < s->buffer_count; j++)
             if (strcmp(s->buffers[j].name, e->key + 8) == 0)
                 b = &s->buffers[j];
-        if (!s->reference_path)
+        if (!s->reference_path && !s->reference_config)
             return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s without a reference: nothing to compare with",
                          e->key);
         if (!b)
@@ -1879,6 +1915,7 @@ void vkat_space_destroy(vkat_space *s)
     vkat_expr_destroy(s->flops);
     vkat_expr_destroy(s->bytes);
     free(s->reference_path);
+    free(s->reference_config);
     vkat_space_free_passes(s->passes, s->pass_count);
     vkat_space_free_passes(s->ref_passes, s->ref_pass_count);
     free(s);

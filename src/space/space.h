@@ -169,8 +169,12 @@ typedef struct vkat_space {
      * 16-bit input buffer's type (any accumulator), or "*" when it has none; else "". */
     char tensor[48];
 
-    /* [check]; reference_path NULL when the space has no reference */
+    /* [check]; reference_path NULL when the space has no reference shader. reference_config (`config = WG=64`):
+     * instead of a reference shader, the template itself at this configuration (completed like --start's) is what
+     * every variant is compared with; NULL when not given. At most one of the two. */
     char *reference_path; /* resolved */
+    char *reference_config;
+    int reference_config_line;
     vkat_expr *ref_local_size[3];
     vkat_expr *ref_groups[3];
     double rel_l2_tolerance; /* default 1e-5 */

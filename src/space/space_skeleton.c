@@ -3,7 +3,8 @@
  * push-constant block's members as [push] values in order, the workgroup size's specialization constants as
  * tunable [params] and the others at their defaults, the macros it was compiled with as one-value [params], and
  * [dispatch] in the shader's workgroups. What the module cannot tell (the problem's sizes, the element counts, how
- * many workgroups, a reference) is given a plain guess, marked TODO, that still makes the file load and run. */
+ * many workgroups) is given a plain guess, marked TODO, that still makes the file load and run; the check compares
+ * every variant with the shader at its own defaults ([check] config). */
 #define _POSIX_C_SOURCE 200809L
 #include "space_skeleton.h"
 
@@ -91,8 +92,26 @@ static int first_of_id(const vkat_spirv_info *si, uint32_t i)
     return pick == i;
 }
 
+/* The workgroup x sizes to try: powers of two from 32 to 512, and the shader's own default among them. */
+static void write_x_sizes(FILE *o, uint32_t def)
+{
+    static const uint32_t sizes[] = {32, 64, 128, 256, 512};
+    int placed = def < 1 || def > 1024;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (!placed && def <= sizes[i]) {
+            fprintf(o, "%s%u", i ? ", " : "", def);
+            placed = 1;
+            if (def == sizes[i])
+                continue;
+        }
+        fprintf(o, "%s%u", i || def < sizes[0] ? ", " : "", sizes[i]);
+    }
+    if (!placed)
+        fprintf(o, ", %u", def);
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
-                         const char *const *defines, size_t define_count)
+                         const char *const *defines, size_t define_count, char *reference_config, size_t config_size)
 {
     fprintf(o, "[params]\n");
     int tunable = 0;
@@ -107,8 +126,10 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
                        "the shader's value stays\n",
                     spec_names[i], spec_value_text(d, buf), d->id, d->is_float ? "float" : "64- or 16-bit");
         } else if (dim == 0) {
-            fprintf(o, "%s = 32, 64, 128, 256, 512 @spec(%u)   ; the workgroup's x size (the shader's default: %u)\n",
-                    spec_names[i], d->id, d->default_bits);
+            fprintf(o, "%s = ", spec_names[i]);
+            write_x_sizes(o, d->default_bits);
+            fprintf(o, " @spec(%u)   ; the workgroup's x size (the shader's default: %u)\n", d->id, d->default_bits);
+            snprintf(reference_config, config_size, "%s=%u", spec_names[i], d->default_bits);
             tunable = 1;
         } else {
             fprintf(o, "%s = %s @spec(%u)   ; %s; TODO: the values to try\n", spec_names[i], spec_value_text(d, buf),
@@ -231,7 +252,8 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n\n", kernel_name, template_ref);
     fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on\n\n", size_name,
             pushed ? "push" : "none");
-    write_params(o, si, spec_names, wg, defines, define_count);
+    char reference_config[NAME_CAP + 16] = "";
+    write_params(o, si, spec_names, wg, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, size_name);
     write_push(o, si, push_names, size_name);
     fprintf(o, "[dispatch]\nlocal_size = ");
@@ -247,9 +269,10 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     snprintf(per_group, sizeof per_group, "%u", si->local_size[0]);
     fprintf(o, "\ngroups = cdiv(%s, %s)   ; TODO: how many workgroups cover the problem\n\n", size_name,
             wg[0][0] ? wg[0] : per_group);
-    fprintf(o, "; [check]\n; reference = TODO_ref.comp   ; a plain shader computing the same outputs, with the same "
-               "buffers\n; local_size = 64\n; groups = cdiv(%s, 64)\n",
-            size_name);
+    fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
+               "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
+               "config = %s\n",
+            reference_config);
     free(nm), free(spec_names), free(buf_names), free(push_names);
     if (fclose(o) != 0) {
         free(text);

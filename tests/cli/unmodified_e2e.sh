@@ -3,7 +3,8 @@
 # sizes as specialization constants and as push-constant members, at the space's problem and at another one
 # (--problem), every variant checked; a text parameter stored, resumed and exported; a uniform block bound and
 # exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a
-# shared array sized by the specialized workgroup size; the manifest says how each size is bound, marks the
+# shared array sized by the specialized workgroup size; a check against the template's own configuration ([check]
+# config) that finds a wrong variant; the manifest says how each size is bound, marks the
 # specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -38,6 +39,14 @@ check "buffers placed by @set/@binding (two sets, gaps): all nine checked correc
 "$BIN" --space "$D/reverse_wg.ini" $RUN >"$T/w" 2>"$T/we"
 check "a shared array sized by gl_WorkGroupSize.x (local_size_x_id): all four checked correct" \
     grep -q "4 evaluated (0 from the database), 0 failed" "$T/w"
+
+# shellcheck disable=SC2086
+"$BIN" --space "$D/scale_blocks.ini" $RUN --no-race >"$T/c1" 2>"$T/c1e"
+check "[check] config (the template at BLOCK=1 is the reference): 3 evaluated, the buggy BLOCK=4 the one failed" \
+    grep -q "3 evaluated (0 from the database), 1 failed" "$T/c1"
+statuses=$(python3 -c "import sqlite3, sys; print(' '.join(c + ':' + s for c, s in sqlite3.connect(sys.argv[1])
+    .execute(\"SELECT config, status FROM results WHERE kernel = 'scale_blocks' ORDER BY config\")))" "$T/r.db")
+check "and it is BLOCK=4 that is wrong ($statuses)" [ "$statuses" = "BLOCK=1:ok BLOCK=2:ok BLOCK=4:wrong" ]
 
 "$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" \
     --space "$D/axpy_sets.ini" --db "$T/r.db" -o "$T/out" --header k.h \
