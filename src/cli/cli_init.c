@@ -34,13 +34,14 @@ static char *relative_to(const char *path, const char *dir)
         for (; p[i] && p[i] == d[i]; i++)
             if (p[i] == '/')
                 common = i + 1;
-        if (!d[i] && p[i] == '/') /* d is a prefix of p up to a separator */
+        int inside = !d[i] && p[i] == '/'; /* p lies below d */
+        if (inside)
             common = i + 1;
-        size_t ups = 0;
-        for (const char *q = d + common; *q; q++)
+        size_t ups = 0; /* d's components below the common part */
+        for (const char *q = d + common; !inside && *q; q++)
             ups += *q == '/';
-        if (d[common])
-            ups++; /* the last component of d below the common part */
+        if (!inside && d[common])
+            ups++;
         size_t need = ups * 3 + strlen(p + common) + 1;
         if ((out = malloc(need))) {
             out[0] = 0;

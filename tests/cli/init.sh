@@ -26,6 +26,14 @@ check "the check: the shader at its own defaults" grep -q '^config = WG=64$' "$T
 check "the template relative to the file" grep -q "^template = \.\./.*tests/data/unmodified/shaders/axpy_sets.comp$" \
     "$T/sub/axpy.ini"
 
+# the shader below the file's directory, and in it
+mkdir -p "$T/own/deeper"
+cp "$D/shaders/axpy_sets.comp" "$T/own/deeper/"
+"$BIN" init "$T/own/deeper/axpy_sets.comp" -o "$T/own/below.ini" 2>/dev/null
+check "a shader below the file: its path from there" grep -q '^template = deeper/axpy_sets.comp$' "$T/own/below.ini"
+"$BIN" init "$T/own/deeper/axpy_sets.comp" -o "$T/own/deeper/beside.ini" 2>/dev/null
+check "a shader beside the file: its name" grep -q '^template = axpy_sets.comp$' "$T/own/deeper/beside.ini"
+
 "$BIN" init "$D/shaders/reverse_wg.comp" >"$T/rev.ini" 2>"$T/r.err"
 check "init to standard output" grep -q '^local_size = WG_X, WG_Y, WG_Z' "$T/rev.ini"
 sed "s|^template = .*|template = $D/shaders/reverse_wg.comp|" "$T/rev.ini" >"$T/rev2.ini"
