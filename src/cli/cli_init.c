@@ -19,9 +19,9 @@ static void usage(FILE *f)
                "its set and binding, the push-constant block's members as [push] values, the workgroup size's\n"
                "specialization constants as parameters, [dispatch] in its workgroups, and a check of every variant\n"
                "against the shader at its own defaults. Sizes, element counts and the workgroup count are guesses\n"
-               "marked TODO. Without -o it goes to standard output\n"
-               "and names the shader as given (save it in the current directory); with -o the shader's path is\n"
-               "relative to the file, which is not overwritten without --force. -I: more #include directories.\n"
+               "marked TODO. Without -o it goes to standard output and names the shader as given (save it in\n"
+               "the current directory); with -o the shader's path is relative to the file, which is not\n"
+               "overwritten without --force. -I: more #include directories.\n"
                "-D: a macro the shader needs to compile (a template's parameter); it becomes a parameter of one\n"
                "value.\n");
 }
