@@ -287,12 +287,22 @@ static vkat_result set_wal(vkat_store *st, int *wal, vkat_error *err)
  * SQLite file is refused before it is switched to WAL, and a read-only open knows whether to migrate a copy. */
 static vkat_result probe_schema(vkat_store *st, int64_t *version, int64_t *tables, int64_t *results, vkat_error *err)
 {
-    vkat_result r = pragma_int(st, "PRAGMA user_version", version, err);
-    if (!r)
-        r = pragma_int(st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", tables, err);
-    if (!r)
-        r = pragma_int(st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'", results,
-                       err);
+    /* One statement, so one snapshot: read apart, another process creating the file could commit between the
+     * version (0) and the table count (its new tables), and a fresh vkautotune file would look foreign. */
+    static const char sql[] = "SELECT (SELECT user_version FROM pragma_user_version), "
+                              "(SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'), "
+                              "(SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'results')";
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_fail(err, st->db, st->path);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *version = sqlite3_column_int64(s, 0);
+        *tables = sqlite3_column_int64(s, 1);
+        *results = sqlite3_column_int64(s, 2);
+    }
+    sqlite3_finalize(s);
+    vkat_result r = rc == SQLITE_ROW ? VKAT_OK : db_fail(err, st->db, st->path);
     if (!r && *version > STORE_SCHEMA_VERSION)
         r = vkat_fail(err, VKAT_ERR_DB, st->path, 0,
                       "database schema version %lld is newer than this vkautotune's (%d); upgrade vkautotune",
