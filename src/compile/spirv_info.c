@@ -22,7 +22,7 @@ typedef struct id_info {
     uint16_t op;         /* defining opcode */
     uint32_t size;       /* type: bytes; */
     uint32_t align;      /* type: alignment */
-    uint64_t value;      /* constant: value */
+    uint64_t value;      /* constant: value; pointer type: pointee; vector or matrix type: components */
     int32_t spec_id;     /* SpecId decoration or -1 */
     int32_t set, binding; /* DescriptorSet / Binding decorations or -1 */
     uint32_t first_word; /* offset of the defining instruction */

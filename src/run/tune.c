@@ -349,9 +349,13 @@ static vkat_result check_reference_wrote(run_ctx *c, vkat_kernel *k, const vkat_
     return r;
 }
 
-/* The reference of `[check] config`: the template built and checked like a variant at that configuration, its
- * unnamed parameters completed for this device (the first valid configuration that keeps the named ones). *env is
- * the configuration's environment (the caller frees it). */
+static void prepare(void *ctx, void *p);
+static void release_job(job *j);
+
+/* The reference of `[check] config`: the template at that configuration, prepared exactly as a variant is (prepare:
+ * instantiate, compile, validate, the module's checks, the limits, the pipeline), its unnamed parameters completed
+ * for this device (the first valid configuration that keeps the named ones). *env is the configuration's
+ * environment (the caller frees it); *launch and *k pass to the caller. */
 static vkat_result reference_config_kernel(run_ctx *c, vkat_value **env, vkat_launch *launch, vkat_kernel **k,
                                            vkat_error *err)
 {
@@ -373,25 +377,17 @@ static vkat_result reference_config_kernel(run_ctx *c, vkat_value **env, vkat_la
                       c->device->name);
     if (!r) {
         vkat_space_env_apply(s, choice, *env);
-        r = vkat_space_launch(s, *env, 0, launch, err);
-    }
-    if (!r && vkat_space_has_sequence(s, 0)) {
-        vkat_sequence q;
-        r = vkat_sequence_compile(s, c->device, NULL, *env, 0, &q, err);
-        if (!r)
-            r = vkat_sequence_kernel(&q, c->ws, s->entry, k, err);
-        vkat_sequence_free(&q);
-    } else if (!r) {
-        vkat_spirv spirv = {0};
-        vkat_spec_value spec[64];
-        size_t nspec = vkat_build_spec_values(s, *env, 0, spec, VKAT_COUNTOF(spec));
-        vkat_spirv_info si;
-        r = vkat_build_file(s, s->template_path, c->device->api_version, NULL, *env, launch, 0, &spirv, NULL, err);
-        if (!r)
-            r = vkat_check_kernel_module(s, &spirv, spec, nspec, launch, &si, err);
-        if (!r)
-            r = vkat_kernel_create(c->ws, &spirv, s->entry, spec, nspec, launch->push_size, k, err);
-        vkat_spirv_free(&spirv);
+        job j;
+        memset(&j, 0, sizeof j);
+        j.env = *env;
+        prepare(c, &j);
+        if ((r = j.result) != VKAT_OK && err)
+            *err = j.error;
+        *launch = j.launch; /* moved out: release_job frees only what stays */
+        *k = j.kernel;
+        j.launch = (vkat_launch){0};
+        j.kernel = NULL;
+        release_job(&j);
     }
     if (r && err && !err->file[0]) {
         snprintf(err->file, sizeof err->file, "%s", s->path);
