@@ -110,6 +110,11 @@ typedef struct vkat_rt_binding {
     uint64_t tuned_elements;  /* for the tuned problem */
     uint32_t uniform;         /* 1: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER (a uniform block); 0: a storage buffer */
     uint32_t set;             /* descriptor set (0 unless the space placed the buffer with @set), < VKAT_RT_MAX_SETS */
+    /* An image instead of a buffer: its format as GLSL names it ("rgba8", "r32f"; NULL for a buffer) and whether
+     * the kernel reads it through a sampler (1: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, else STORAGE_IMAGE).
+     * `elements` counts its texels' components; the application binds its own image in VK_IMAGE_LAYOUT_GENERAL. */
+    const char *image_format;
+    uint32_t sampled;
 } vkat_rt_binding;
 
 typedef struct vkat_rt_push_constant {

@@ -151,6 +151,9 @@ static int listed(const char *const *list, const char *name)
 /* The first requirement of v that the application did not enable, or NULL. */
 static const char *missing_requirement(const vkat_rt_variant *v, const vkat_rt_tune_desc *d)
 {
+    for (uint32_t i = 0; i < v->binding_count; i++)
+        if (v->bindings[i].image_format) /* the tuner makes buffers only */
+            return "image bindings, which runtime tuning does not make (vkat_rt_select picks among them)";
     for (size_t i = 0; v->extensions && v->extensions[i]; i++)
         if (!listed(d->enabled_extensions, v->extensions[i]))
             return v->extensions[i];

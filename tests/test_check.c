@@ -350,9 +350,32 @@ static void test_compare_large(void)
     free(got);
 }
 
+/* 8-bit UNORM compares as the floats it stands for (byte / 255) under the tolerances; a byte equal to the poison is
+ * one value among 256, so it is judged by its value (wrong when far from the reference's), never "unwritten". */
+static void test_compare_unorm8(void)
+{
+    uint8_t ref[64], got[64], poison = 0xAD;
+    for (int i = 0; i < 64; i++)
+        ref[i] = (uint8_t)(4 * i);
+    memcpy(got, ref, sizeof got);
+    vkat_check_opts opts = {1e-2, 1.5 / 255};
+    vkat_check_report r;
+    got[3] += 1; /* one step of rounding */
+    vkat_check_compare(VKAT_UNORM8, got, ref, 64, &poison, &opts, &r);
+    CHECK_MSG(r.ok && fabs(r.max_abs - 1 / 255.0) < 1e-12, "%s", r.reason);
+    ref[43] = poison + 1, got[43] = poison; /* the poison's byte, one step from the reference: correct */
+    vkat_check_compare(VKAT_UNORM8, got, ref, 64, &poison, &opts, &r);
+    CHECK_MSG(r.ok && r.unwritten == 0, "%s", r.reason);
+    got[10] = poison; /* far from the reference's 40 */
+    vkat_check_compare(VKAT_UNORM8, got, ref, 64, &poison, &opts, &r);
+    CHECK(!r.ok && r.unwritten == 0 && r.first_bad == 10);
+    CHECK_CONTAINS(r.reason, "got 0.678431373, want 0.156862745");
+}
+
 int main(void)
 {
     test_half();
+    test_compare_unorm8();
     test_bf16();
     test_compare_float32();
     test_compare_half();

@@ -62,7 +62,8 @@ static void test_errors(void)
     expect_error("expr_column.ini", VKAT_ERR_SYNTAX, 9, "unexpected 'x' at column 8", 1);
     expect_error("unknown_name.ini", VKAT_ERR_SPACE, 9, "unknown name 'TILE_Q'", 1);
     expect_error("bad_type.ini", VKAT_ERR_SPACE, 9,
-                 "unknown type 'float64' for buffer 'A' (known: float32, float16, bfloat16, int32, uint32, int8, uint8)",
+                 "unknown type 'float64' for buffer 'A' (known: float32, float16, bfloat16, int32, uint32, int8, uint8, "
+                 "unorm8)",
                  1);
     expect_error("bad_tensor.ini", VKAT_ERR_SPACE, 10, "[metrics] tensor must be '*' or 'A, C'", 0);
     expect_error("bad_init.ini", VKAT_ERR_SPACE, 9,
@@ -71,7 +72,8 @@ static void test_errors(void)
     expect_error("bad_direction.ini", VKAT_ERR_SPACE, 9,
                  "bad direction 'sideways' for buffer 'A' (expected in, out, inout, uniform or scratch)", 1);
     expect_error("bad_buffer_fields.ini", VKAT_ERR_SYNTAX, 9,
-                 "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in'", 1);
+                 "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in' (an "
+                 "image: 'rgba8, image(W, H), random(0, 1), in')", 1);
     expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 128 bytes (32 values)",
                  1);
     expect_error("bad_push_type.ini", VKAT_ERR_SPACE, 9,
@@ -455,8 +457,66 @@ static void test_complete_config(void)
     vkat_space_destroy(s);
 }
 
+/* Image entries: format and sizes read, the count the texels' components, the extent evaluated per launch (1 for an
+ * axis the image lacks), and mistakes at their line. */
+static void test_images(void)
+{
+    vkat_space *s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nW = 70\nH = 33\n[buffers]\n"
+                                "src = rgba8, image(W, H), random(0, 1), sampled\n"
+                                "dst = r32f, image(W * 2), zero, out @binding(4)\n"
+                                "vol = rgba16f, image(4, 5, 6), const(1), inout\n");
+    if (!s)
+        return;
+    CHECK(s->buffers[0].image == vkat_image_format_find("rgba8") && s->buffers[0].sampled &&
+          s->buffers[0].type == VKAT_UNORM8 && s->buffers[0].dir == VKAT_DIR_IN);
+    CHECK(s->buffers[1].image && !s->buffers[1].sampled && s->buffers[1].binding == 4 && !s->buffers[1].extent[1]);
+    CHECK(s->buffers[2].type == VKAT_FLOAT16 && s->buffers[2].extent[2]);
+    vkat_value *env = vkat_space_env_create(s, NULL);
+    vkat_launch l = {0};
+    vkat_error err = {0};
+    CHECK_MSG(vkat_space_launch(s, env, 0, &l, &err) == VKAT_OK, "%s", err.message);
+    if (l.buffer_counts) {
+        CHECK(l.buffer_counts[0] == 70 * 33 * 4 && l.buffer_counts[1] == 140 && l.buffer_counts[2] == 4 * 5 * 6 * 4);
+        CHECK(l.image_extents[0][0] == 70 && l.image_extents[0][1] == 33 && l.image_extents[0][2] == 1);
+        CHECK(l.image_extents[1][0] == 140 && l.image_extents[1][1] == 1 && l.image_extents[2][2] == 6);
+    }
+    vkat_launch_free(&l);
+    free(env);
+    vkat_space_destroy(s);
+
+    s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nW = 70000\n[buffers]\n"
+                    "dst = r32f, image(W, 2), zero, out\n");
+    if (s) {
+        env = vkat_space_env_create(s, NULL);
+        char buf[600];
+        CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+                  DATA "inline.ini:7: image 'dst' is 70000 texels wide from 'W'; it needs 1 to 65535");
+        vkat_launch_free(&l);
+        free(env);
+        vkat_space_destroy(s);
+    }
+    static const char *const bad[][2] = {
+        {"dst = r32f, image(), zero, out", "image 'dst' needs 1 to 3 sizes, image(W), image(W, H) or image(W, H, D)"},
+        {"dst = r32f, image(1, 2, 3, 4), zero, out", "image 'dst' needs 1 to 3 sizes"},
+        {"dst = rgb8, image(4, 4), zero, out", "unknown image format 'rgb8' for image 'dst' (known: rgba32f,"},
+        {"dst = r32f, image(4, 4), zero, scratch", "bad direction 'scratch' for image 'dst'"},
+        {"dst = float32, 16, zero, sampled", "bad direction 'sampled' for buffer 'dst'"},
+        {"dst = r32f, 16, zero, out", "unorm8); for an image of that format, give its sizes as image(W, H)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text, "[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n%s\n", bad[i][0]);
+        vkat_space *t = NULL;
+        CHECK(vkat_space_load_string(text, DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
+        CHECK_MSG(err.line == 5, "%s: line %d", bad[i][0], err.line);
+        CHECK_CONTAINS(err.message, bad[i][1]);
+    }
+}
+
 int main(void)
 {
+    test_images();
     test_complete_config();
     test_tensor();
     test_errors();

@@ -128,6 +128,9 @@ typedef struct vkat_spirv_info {
         char elem;
         uint8_t elem_bits, elem_components, access;
         uint32_t elem_bytes;
+        /* An image's (storage, sampled, combined with a sampler): SpvDim (0 1D, 1 2D, 2 3D, 3 cube, ...), arrayed
+         * or multisampled (1), and the SpvImageFormat it declares (0: none, as a sampled image has). */
+        uint8_t image_dim, image_arrayed, image_format;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
      * integers, which a float or a 16/64-bit constant would misread. */

@@ -33,6 +33,7 @@ typedef struct id_info {
     uint8_t desc;        /* opaque types: the vkat_descriptor_kind + 1 a variable of this type binds as */
     uint8_t is_signed;   /* OpTypeInt */
     uint8_t access;      /* variables, and blocks by any member: 1 NonWritable, 2 NonReadable */
+    uint8_t image_dim, image_arrayed, image_format; /* image and sampled-image types: as the binding's */
 } id_info;
 
 typedef struct reader {
@@ -231,10 +232,14 @@ static int scan_opaque_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_
     switch (op) {
     case SpvOpTypeImage:
         *res = ins[1];
-        if (len >= 9 && *res < sc->rd.bound) /* Dim Buffer: texel buffers; Sampled 2: storage */
+        if (len >= 9 && *res < sc->rd.bound) { /* Dim Buffer: texel buffers; Sampled 2: storage */
             ids[*res].desc = 1 + (ins[3] == SpvDimBuffer
                                       ? (ins[7] == 2 ? VKAT_DESC_STORAGE_TEXEL_BUFFER : VKAT_DESC_UNIFORM_TEXEL_BUFFER)
                                       : (ins[7] == 2 ? VKAT_DESC_STORAGE_IMAGE : VKAT_DESC_SAMPLED_IMAGE));
+            ids[*res].image_dim = (uint8_t)ins[3];
+            ids[*res].image_arrayed = ins[5] || ins[6]; /* Arrayed, MS */
+            ids[*res].image_format = (uint8_t)ins[8];
+        }
         return 1;
     case SpvOpTypeSampler:
         *res = ins[1];
@@ -246,8 +251,13 @@ static int scan_opaque_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_
         if (*res >= sc->rd.bound)
             return 1;
         ids[*res].desc = 1 + VKAT_DESC_COMBINED_IMAGE_SAMPLER;
-        if (len >= 3 && ins[2] < sc->rd.bound && ids[ins[2]].desc == 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER)
-            ids[*res].desc = 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER;
+        if (len >= 3 && ins[2] < sc->rd.bound) {
+            if (ids[ins[2]].desc == 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                ids[*res].desc = 1 + VKAT_DESC_UNIFORM_TEXEL_BUFFER;
+            ids[*res].image_dim = ids[ins[2]].image_dim;
+            ids[*res].image_arrayed = ids[ins[2]].image_arrayed;
+            ids[*res].image_format = ids[ins[2]].image_format;
+        }
         return 1;
     case SpvOpTypeAccelerationStructureKHR:
         *res = ins[1];
@@ -425,6 +435,11 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
         info->bindings[k].binding = (uint32_t)rd->ids[ins[2]].binding;
         uint32_t pointee = ins[1] < rd->bound ? (uint32_t)rd->ids[ins[1]].value : 0;
         info->bindings[k].kind = descriptor_kind(rd, ins[3], pointee);
+        if (pointee < rd->bound) {
+            info->bindings[k].image_dim = rd->ids[pointee].image_dim;
+            info->bindings[k].image_arrayed = rd->ids[pointee].image_arrayed;
+            info->bindings[k].image_format = rd->ids[pointee].image_format;
+        }
         char *name = info->bindings[k].name;
         copy_name(rd, ins[2], name, sizeof info->bindings[k].name);
         if (!name[0])

@@ -292,7 +292,16 @@ static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
-        json_object_object_add(o, "descriptor_type", str(b->uniform ? "uniform_buffer" : "storage_buffer"));
+        json_object_object_add(o, "descriptor_type", str(b->image ? (b->sampled ? "combined_image_sampler"
+                                                                                 : "storage_image")
+                                                         : b->uniform ? "uniform_buffer" : "storage_buffer"));
+        if (b->image) {
+            json_object_object_add(o, "image_format", str(b->image->name));
+            json_object *extent = json_object_new_array();
+            for (int k = 0; k < 3; k++)
+                json_object_array_add(extent, json_object_new_int64(l->image_extents ? l->image_extents[i][k] : 1));
+            json_object_object_add(o, "image_extent", extent);
+        }
         json_object_object_add(o, "init", str(init_name(b->init)));
         json_object *init_args = json_object_new_array();
         json_object_array_add(init_args, num(b->init_a));
@@ -858,7 +867,9 @@ static void header_bindings(item_text *t)
                                                : "INOUT");
         formula(&t->c, &t->binds, t->ops_name, b->count, 0, what);
         tb_printf(&t->binds, ", %lluu", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
-        if (b->set) /* uniform, then the set: members left out are 0 */
+        if (b->image) /* uniform, set, image format, sampled: members left out are 0 */
+            tb_printf(&t->binds, ", 0, %uu, \"%s\", %d", b->set, b->image->name, b->sampled);
+        else if (b->set)
             tb_printf(&t->binds, ", %d, %uu", b->uniform, b->set);
         else if (b->uniform)
             tb_printf(&t->binds, ", 1");

@@ -5,6 +5,7 @@
  * hangs yields VKAT_ERR_TIMEOUT and leaves the workspace able to recover), and it must not destroy a Vulkan
  * object that a timed-out submission may still be using. */
 #include "bench.h"
+#include "workspace_image.h"
 #include "check.h"
 #include "slices.h"
 #include "util.h"
@@ -43,6 +44,7 @@ typedef struct ws_buffer {
      * of regenerating and uploading everything from the host; VK_NULL_HANDLE when memory did not allow it. */
     VkBuffer pristine;
     VkDeviceMemory pristine_memory;
+    vkat_ws_image img; /* an image entry's image (spec.image); its texels mirror `buffer` */
 } ws_buffer;
 
 struct vkat_workspace {
@@ -150,6 +152,7 @@ static void store_element(vkat_elem_type t, double v, unsigned char *p)
         memcpy(p, &u, 4);
         break;
     }
+    case VKAT_UNORM8: *p = (unsigned char)(v != v || v <= 0 ? 0 : v >= 1 ? 255 : (int)(v * 255.0 + 0.5)); break;
     default: *p = (unsigned char)to_bits(v); break;
     }
 }
@@ -237,7 +240,7 @@ static void plan_guards(const vkat_gpu *gpu, const vkat_buffer_spec *s, uint64_t
                         uint64_t *back)
 {
     *front = *back = 0;
-    if (!(s->dir & VKAT_DIR_OUT))
+    if (!(s->dir & VKAT_DIR_OUT) || s->image) /* a kernel cannot write outside an image */
         return;
     uint64_t range = gpu->info->max_storage_buffer_range, limit = gpu->info->max_buffer_size;
     *back = range - data < GUARD_BYTES ? range - data : GUARD_BYTES;
@@ -400,9 +403,12 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
         if (s->count > (UINT64_MAX - CANARY_BYTES) / size)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0, "buffer '%s': %llu elements overflow a 64-bit size", name,
                              (unsigned long long)s->count);
-        uint64_t canary = s->dir & VKAT_DIR_OUT ? CANARY_BYTES : 0;
+        uint64_t canary = s->dir & VKAT_DIR_OUT && !s->image ? CANARY_BYTES : 0;
         uint64_t alloc = s->count * size + canary; /* the descriptor's range, canary included */
-        if (alloc > gpu->info->max_storage_buffer_range)
+        vkat_result r = s->image ? vkat_ws_image_check(gpu, s, err) : VKAT_OK;
+        if (r)
+            return r;
+        if (!s->image && alloc > gpu->info->max_storage_buffer_range)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "buffer '%s' needs %llu bytes (%llu of them canary), beyond the device's "
                              "maxStorageBufferRange of %u bytes",
@@ -417,7 +423,7 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "buffer '%s' needs %llu bytes, beyond the device's maxBufferSize of %llu bytes", name,
                              (unsigned long long)alloc, (unsigned long long)gpu->info->max_buffer_size);
-        total += alloc;
+        total += s->image ? 2 * alloc : alloc; /* an image and the buffer its texels mirror */
         if (total > heap)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "buffer '%s' brings the problem to %llu bytes, beyond the device-local heap of %llu "
@@ -430,7 +436,26 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
 /* The space says which buffers are uniform; the template's bindings were checked against it (tune.c). */
 static VkDescriptorType descriptor_type(const vkat_buffer_spec *spec)
 {
+    if (spec->image)
+        return vkat_ws_image_descriptor_type(spec);
     return spec->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
+/* Descriptors of each type the workspace's entries take, for a pool of `sets` copies of its sets. */
+static uint32_t pool_sizes(const vkat_workspace *ws, uint32_t sets, VkDescriptorPoolSize sizes[4])
+{
+    static const VkDescriptorType types[4] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                              VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    uint32_t n = 0;
+    for (int t = 0; t < 4; t++) {
+        uint32_t count = 0;
+        for (size_t i = 0; i < ws->count; i++)
+            count += descriptor_type(&ws->bufs[i].spec) == types[t];
+        if (count || (t == 0 && ws->count == 0))
+            sizes[n++] = (VkDescriptorPoolSize){types[t], (count ? count : 1) * sets};
+    }
+    return n;
 }
 
 /* Buffer i's descriptor slot: where the space placed it, else set 0 at its index. */
@@ -449,8 +474,9 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
     size_t n = ws->count ? ws->count : 1;
     VkDescriptorSetLayoutBinding *bindings = calloc(n, sizeof *bindings);
     VkDescriptorBufferInfo *infos = calloc(n, sizeof *infos);
+    VkDescriptorImageInfo *image_infos = calloc(n, sizeof *image_infos);
     VkWriteDescriptorSet *writes = calloc(n, sizeof *writes);
-    if (!bindings || !infos || !writes) {
+    if (!bindings || !infos || !image_infos || !writes) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         goto cleanup;
     }
@@ -490,14 +516,10 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
             goto cleanup;
         }
     }
-    uint32_t uniforms = 0;
-    for (size_t i = 0; i < ws->count; i++)
-        uniforms += ws->bufs[i].spec.uniform != 0;
-    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (uint32_t)(ws->count ? ws->count : 1)},
-                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniforms ? uniforms : 1}};
+    VkDescriptorPoolSize ps[4];
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = ws->set_count;
-    pci.poolSizeCount = 2;
+    pci.poolSizeCount = pool_sizes(ws, 1, ps);
     pci.pPoolSizes = ps;
     VkResult vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
     if (vr != VK_SUCCESS) {
@@ -527,12 +549,18 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
         writes[i].descriptorCount = 1;
         writes[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
         writes[i].pBufferInfo = &infos[i];
+        if (ws->bufs[i].spec.image) {
+            image_infos[i] = vkat_ws_image_descriptor(&ws->bufs[i].img);
+            writes[i].pBufferInfo = NULL;
+            writes[i].pImageInfo = &image_infos[i];
+        }
     }
     if (ws->count)
         vkUpdateDescriptorSets(dev, (uint32_t)ws->count, writes, 0, NULL);
 cleanup:
     free(bindings);
     free(infos);
+    free(image_infos);
     free(writes);
     return r;
 }
@@ -566,6 +594,52 @@ static vkat_result create_commands(vkat_workspace *ws, vkat_error *err)
             return vkat_fail_vk(err, vr, "vkCreateQueryPool");
     }
     return VKAT_OK;
+}
+
+/* Is entry `index` an image (SIZE_MAX: is any)? */
+static int has_images(const vkat_workspace *ws, size_t index)
+{
+    for (size_t i = 0; i < ws->count; i++)
+        if (ws->bufs[i].spec.image && (index == SIZE_MAX || index == i))
+            return 1;
+    return 0;
+}
+
+/* The images of the workspace into GENERAL, once after creation (submit_between_barriers' record function). */
+static void record_image_init(VkCommandBuffer cmd, void *user)
+{
+    const vkat_workspace *ws = user;
+    for (size_t i = 0; i < ws->count; i++)
+        if (ws->bufs[i].spec.image)
+            vkat_ws_image_record_init(cmd, &ws->bufs[i].img);
+}
+
+typedef struct image_sync {
+    const vkat_workspace *ws;
+    size_t index; /* SIZE_MAX: every image */
+    int to_image;
+} image_sync;
+
+static void record_image_sync(VkCommandBuffer cmd, void *user)
+{
+    const image_sync *y = user;
+    for (size_t i = 0; i < y->ws->count; i++)
+        if (y->ws->bufs[i].spec.image && (y->index == SIZE_MAX || y->index == i))
+            vkat_ws_image_record_copy(cmd, &y->ws->bufs[i].img, y->ws->bufs[i].buffer, y->ws->bufs[i].front,
+                                      y->to_image);
+}
+
+/* Copies image entry `index` (SIZE_MAX: every one) from its buffer into its image (to_image) or back, in one
+ * submission between barriers; nothing when there is no such image. */
+static vkat_result sync_images(vkat_workspace *ws, size_t index, int to_image, vkat_error *err)
+{
+    if (!has_images(ws, index))
+        return VKAT_OK;
+    image_sync y = {ws, index, to_image};
+    return submit_between_barriers(ws, record_image_sync, &y, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                                   VK_ACCESS_TRANSFER_WRITE_BIT, TRANSFER_TIMEOUT_NS,
+                                   to_image ? "an image upload" : "an image read-back", err);
 }
 
 /* Copies every buffer's pristine copy over it (to_pristine = 0) or the other way round, in one submission. */
@@ -651,10 +725,14 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
         /* Device-local when the device has it (every GPU); the upload goes through staging regardless, so the
          * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
         const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+        VkBufferUsageFlags usage = b->spec.image     ? 0 /* only copied to and from the image */
+                                   : b->spec.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                                     : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         r = vkat_gpu_make_buffer(gpu, region_bytes(b),
-                        (b->spec.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) |
-                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                        prefer, VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
+                                 usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, prefer,
+                                 VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
+        if (!r && b->spec.image)
+            r = vkat_ws_image_create(gpu, &b->spec, &b->img, err);
         if (r)
             goto cleanup;
     }
@@ -680,6 +758,10 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
         goto cleanup;
     r = create_commands(ws, err);
     if (r)
+        goto cleanup;
+    if (has_images(ws, SIZE_MAX) &&
+        (r = submit_between_barriers(ws, record_image_init, ws, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                                     TRANSFER_TIMEOUT_NS, "preparing images", err)) != VKAT_OK)
         goto cleanup;
     r = vkat_workspace_reset(ws, err);
     if (r == VKAT_OK)
@@ -738,13 +820,16 @@ void vkat_workspace_destroy(vkat_workspace *ws)
             vkDestroyBuffer(dev, b->buffer, NULL);
         if (!leak && b->memory)
             vkFreeMemory(dev, b->memory, NULL);
+        if (!leak)
+            vkat_ws_image_destroy(dev, &b->img);
         free((char *)b->spec.name);
     }
     free(ws->bufs);
     free(ws);
 }
 
-vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
+/* Every buffer back to its initial contents: from its device-side copy, else from the host. */
+static vkat_result restore_buffers(vkat_workspace *ws, vkat_error *err)
 {
     if (has_pristine(ws))
         return copy_pristine(ws, 0, err);
@@ -764,6 +849,12 @@ vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
         }
     }
     return VKAT_OK;
+}
+
+vkat_result vkat_workspace_reset(vkat_workspace *ws, vkat_error *err)
+{
+    vkat_result r = restore_buffers(ws, err);
+    return r ? r : sync_images(ws, SIZE_MAX, 1, err);
 }
 
 /* Are the guard bytes among [off, off + n) of buffer b's region, as the staging buffer holds them, intact? The
@@ -800,6 +891,9 @@ vkat_result vkat_workspace_read(vkat_workspace *ws, size_t index, void **data, i
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
                          ws->count);
     ws_buffer *b = &ws->bufs[index];
+    vkat_result sr = sync_images(ws, index, 0, err);
+    if (sr)
+        return sr;
     unsigned char *host = malloc(b->bytes);
     if (!host)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory reading buffer '%s'", b->spec.name);
@@ -914,7 +1008,8 @@ vkat_result vkat_workspace_upload_data(vkat_workspace *ws, size_t index, const v
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "buffer index %zu out of range (%zu buffers)", index,
                          ws->count);
     const ws_buffer *b = &ws->bufs[index];
-    return vkat_workspace_upload_at(ws, b->buffer, b->front, data, b->bytes, err);
+    vkat_result r = vkat_workspace_upload_at(ws, b->buffer, b->front, data, b->bytes, err);
+    return r ? r : sync_images(ws, index, 1, err);
 }
 
 vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, void *user, uint64_t timeout_ns,
@@ -1125,11 +1220,10 @@ static vkat_result create_step_sets(vkat_kernel *k, vkat_error *err)
             if (k->steps[i].binding_buffer[b] >= ws->count)
                 return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "step %zu binds buffer %u of %zu", i,
                                  k->steps[i].binding_buffer[b], ws->count);
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, remapped * (uint32_t)ws->count},
-                                     {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, remapped * (uint32_t)ws->count}};
+    VkDescriptorPoolSize sizes[4];
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = remapped;
-    pci.poolSizeCount = 2;
+    pci.poolSizeCount = pool_sizes(ws, remapped, sizes);
     pci.pPoolSizes = sizes;
     VkResult vr = vkCreateDescriptorPool(dev, &pci, NULL, &k->step_pool);
     if (vr != VK_SUCCESS) {

@@ -2,7 +2,8 @@
  *
  * A workspace holds one problem's buffers on one device: device-local storage buffers (set 0, binding i for
  * buffer i), filled once with seeded initial data through a staging buffer, each output (out/inout) followed by a
- * canary region that a kernel must never write. A kernel is one pipeline (SPIR-V + specialization constants)
+ * canary region that a kernel must never write. An entry may be an image instead (workspace_image.h), whose texels
+ * mirror a buffer of its own. A kernel is one pipeline (SPIR-V + specialization constants)
  * over the workspace's descriptor layout. Nothing here knows about spaces or templates.
  *
  * Every wait has a timeout: a kernel that never finishes yields VKAT_ERR_TIMEOUT, a lost device
@@ -24,6 +25,12 @@ typedef struct vkat_buffer_spec {
     int uniform; /* bound as a uniform buffer (the space says `uniform`); else a storage buffer */
     int placed;  /* 1: in descriptor slot (set, binding); 0: set 0, binding = its index among the buffers */
     uint32_t set, binding;
+    /* An image of this format (NULL: a buffer), extent[] texels wide, high and deep, of dims 1, 2 or 3 dimensions;
+     * sampled: read through a sampler (a combined image sampler), else a storage image. count is then its texels'
+     * components, which is how it is filled, poisoned and read back; an image has no guard zones. */
+    const vkat_image_format *image;
+    uint32_t extent[3], dims;
+    int sampled;
 } vkat_buffer_spec;
 
 typedef struct vkat_workspace vkat_workspace;

@@ -1,9 +1,9 @@
 /* descriptors.c — checks the interface a compiled shader declares against what the space supplies, before a
- * pipeline is created: the kind of each descriptor binding (storage or uniform buffer) must match its [buffers]
- * entry, kinds vkautotune cannot bind yet (images, samplers, texel buffers) are refused, and so are specialization
- * constants that a 32-bit integer value would be misread by (floats, 16- and 64-bit ones) and a workgroup size
- * other than the one the space counts its groups in — each with the shader's file:line instead of reaching the
- * driver or dispatching the wrong number of invocations. */
+ * pipeline is created: the kind of each descriptor binding (storage or uniform buffer, storage or sampled image)
+ * must match its [buffers] entry, kinds vkautotune cannot bind (separate samplers and images, texel buffers) are
+ * refused, and so are specialization constants that a 32-bit integer value would be misread by (floats, 16- and
+ * 64-bit ones) and a workgroup size other than the one the space counts its groups in — each with the shader's
+ * file:line instead of reaching the driver or dispatching the wrong number of invocations. */
 #include "descriptors.h"
 #include "util.h"
 
@@ -44,10 +44,40 @@ static const vkat_buffer_decl *buffer_at(const vkat_space *s, uint32_t set, uint
     return NULL;
 }
 
+/* Why an image binding cannot take the space's image `buf`, into why (size bytes); 0 when it can. The kind (storage
+ * or read through a sampler), the number of dimensions and a declared format must match; arrayed, multisampled,
+ * cube and other image types are not made. */
+static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32_t i, const vkat_buffer_decl *buf,
+                          char *why, size_t size)
+{
+    int storage = si->bindings[i].kind == VKAT_DESC_STORAGE_IMAGE;
+    uint32_t dim = si->bindings[i].image_dim, dims = buf->extent[2] ? 3 : buf->extent[1] ? 2 : 1;
+    const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
+    if (si->bindings[i].image_arrayed || dim > 2)
+        snprintf(why, size, "an arrayed, multisampled, cube or rectangle image, which vkautotune does not make (1D, "
+                            "2D and 3D images only)");
+    else if (storage == buf->sampled)
+        snprintf(why, size, "%s, but the space's '%s' (%s:%d) is %s; give it %s", storage ? "a storage image"
+                 : "read through a sampler", buf->name, s->path, buf->line, storage ? "sampled" : "a storage image",
+                 storage ? "the direction in, out or inout" : "the direction 'sampled'");
+    else if (dim + 1 != dims)
+        snprintf(why, size, "a %uD image, but the space's image '%s' (%s:%d) has %u size%s; write image(%s)", dim + 1,
+                 buf->name, s->path, buf->line, dims, dims > 1 ? "s" : "",
+                 dim == 0 ? "W" : dim == 1 ? "W, H" : "W, H, D");
+    else if (storage && si->bindings[i].image_format && declared != buf->image)
+        snprintf(why, size, "declared with format %s, but the space's image '%s' (%s:%d) is %s",
+                 declared ? declared->name : "(one vkautotune does not make)", buf->name, s->path, buf->line,
+                 buf->image->name);
+    else
+        return 0;
+    return 1;
+}
+
 /* Every descriptor the shader declares must be one of the space's buffers (by default set 0, binding 0..count-1 in
  * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read
- * memory nobody bound, or a storage buffer where it expects a uniform one. Kinds vkautotune cannot bind (images,
- * samplers, texel buffers) are refused here, before a pipeline exists. A shader error, not a property of one
+ * memory nobody bound, or a storage buffer where it expects a uniform one. Storage images and images read through a
+ * sampler (combined image samplers) take the space's image entries. Kinds vkautotune cannot bind (separate images
+ * and samplers, texel buffers) are refused here, before a pipeline exists. A shader error, not a property of one
  * variant. `path` is the shader (template or reference), read for the line. */
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
 {
@@ -56,8 +86,24 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
         vkat_descriptor_kind kind = si->bindings[i].kind;
         const char *name = si->bindings[i].name;
         const vkat_buffer_decl *buf = buffer_at(s, set, b);
-        int bad_kind = kind != VKAT_DESC_STORAGE_BUFFER && kind != VKAT_DESC_UNIFORM_BUFFER;
-        int mismatch = buf && !bad_kind && (kind == VKAT_DESC_UNIFORM_BUFFER) != (buf->uniform != 0);
+        int image = kind == VKAT_DESC_STORAGE_IMAGE || kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        int bad_kind = kind != VKAT_DESC_STORAGE_BUFFER && kind != VKAT_DESC_UNIFORM_BUFFER && !image;
+        char why[400] = "";
+        int mismatch = 0;
+        if (buf && !bad_kind && image != (buf->image != NULL))
+            mismatch = snprintf(why, sizeof why, "a %s, but the space's '%s' (%s:%d) is %s; %s",
+                                vkat_descriptor_kind_name(kind), buf->name, s->path, buf->line,
+                                buf->image ? "an image" : "a buffer",
+                                image ? "declare it as an image, 'FORMAT, image(W, H), init, direction'"
+                                      : "declare it as a buffer, 'type, count, init, direction'") > 0;
+        else if (buf && !bad_kind && image)
+            mismatch = image_mismatch(s, si, i, buf, why, sizeof why);
+        else if (buf && !bad_kind && (kind == VKAT_DESC_UNIFORM_BUFFER) != (buf->uniform != 0))
+            mismatch = snprintf(why, sizeof why, "a %s, but the space's buffer '%s' (%s:%d) is a %s; %s",
+                                vkat_descriptor_kind_name(kind), buf->name, s->path, buf->line,
+                                buf->uniform ? "uniform buffer" : "storage buffer",
+                                buf->uniform ? "give it direction in, out or inout"
+                                             : "give it the direction 'uniform'") > 0;
         if (buf && !bad_kind && !mismatch)
             continue;
         char *src = vkat_read_file(path, NULL);
@@ -66,15 +112,11 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
         if (bad_kind)
             return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
                              "set %u, binding %u%s%s%s is a %s, which vkautotune cannot bind (storage and uniform "
-                             "buffers only)",
+                             "buffers, storage images, and images with their sampler only)",
                              set, b, name[0] ? " ('" : "", name, name[0] ? "')" : "", vkat_descriptor_kind_name(kind));
         if (mismatch)
-            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
-                             "binding %u%s%s%s is a %s, but the space's buffer '%s' (%s:%d) is a %s; %s",
-                             b, name[0] ? " ('" : "", name, name[0] ? "')" : "", vkat_descriptor_kind_name(kind),
-                             buf->name, s->path, buf->line, buf->uniform ? "uniform buffer" : "storage buffer",
-                             buf->uniform ? "give it direction in, out or inout"
-                                          : "give it the direction 'uniform'");
+            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line, "binding %u%s%s%s is %s", b, name[0] ? " ('" : "",
+                             name, name[0] ? "')" : "", why);
         return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
                          "the shader declares set %u, binding %u%s%s%s, but no buffer of the space %s is there (a "
                          "buffer takes set 0 and its position among [buffers] unless it says '@set(S) @binding(N)' "

@@ -489,7 +489,7 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
             continue;
         if (where == VKAT_CHECK_AUTO && c->buffers[i].count < VKAT_GPU_CHECK_AUTO_MIN)
             continue;
-        if (s->buffers[i].compare_count) /* a slice: compared on the host */
+        if (s->buffers[i].compare_count || s->buffers[i].image) /* a slice or an image: compared on the host */
             continue;
         if (vkat_gpu_check_supported(c->gpu, s->buffers[i].type)) {
             use[i] = 1;
@@ -546,6 +546,12 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
         const vkat_buffer_decl *b = &s->buffers[i];
         c->buffers[i] = (vkat_buffer_spec){b->name,   b->type, launch.buffer_counts[i], b->init, b->init_a, b->init_b,
                                            b->dir,    b->uniform, 1, b->set, b->binding};
+        if (b->image) {
+            c->buffers[i].image = b->image;
+            memcpy(c->buffers[i].extent, launch.image_extents[i], sizeof c->buffers[i].extent);
+            c->buffers[i].dims = b->extent[2] ? 3 : b->extent[1] ? 2 : 1;
+            c->buffers[i].sampled = b->sampled;
+        }
     }
     vkat_launch_free(&launch);
     r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,

@@ -1194,6 +1194,46 @@ static vkat_result parse_init(loader *ld, const entry *e, char *text, vkat_buffe
     return VKAT_OK;
 }
 
+/* Is a [buffers] entry's count field an image extent, `image(W[, H[, D]])`? */
+static bool is_image_extent(const char *count)
+{
+    if (strncmp(count, "image", 5))
+        return false;
+    count += 5;
+    while (*count == ' ' || *count == '\t')
+        count++;
+    return *count == '(';
+}
+
+/* `FORMAT, image(W[, H[, D]]), ...`: the format, the extent's expressions and, as the buffer's count, the product
+ * W * H * D * channels (the texels as packed components, which is how the workspace fills and reads them). */
+static vkat_result parse_image(loader *ld, const entry *e, char **f, vkat_buffer_decl *b)
+{
+    b->image = vkat_image_format_find(f[0]);
+    if (!b->image)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "unknown image format '%s' for image '%s' (known: %s)", f[0], e->key,
+                     vkat_image_format_names());
+    b->type = b->image->component;
+    char *args = NULL, *dims[4];
+    split_call(f[1], &args);
+    size_t n = split_fields(args, dims, 4);
+    if (n < 1 || n > 3 || !dims[0][0])
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                     "image '%s' needs 1 to 3 sizes, image(W), image(W, H) or image(W, H, D); got '%s'", e->key,
+                     f[1]);
+    char product[1024];
+    int used = snprintf(product, sizeof product, "%u", b->image->channels);
+    for (size_t k = 0; k < n; k++) {
+        if (parse_expr(ld, dims[k], e->line, &b->extent[k]))
+            return ld->failed;
+        used += snprintf(product + used, used < (int)sizeof product ? sizeof product - (size_t)used : 0, " * (%s)",
+                         dims[k]);
+    }
+    if (used >= (int)sizeof product)
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line, "the sizes of image '%s' are too long", e->key);
+    return parse_expr(ld, product, e->line, &b->count);
+}
+
 static vkat_result load_buffers(loader *ld)
 {
     vkat_space *s = ld->s;
@@ -1224,17 +1264,28 @@ static vkat_result load_buffers(loader *ld)
             return ld->failed;
         }
         size_t nf = split_fields(text, f, 5);
-        int type = nf == 4 ? vkat_elem_type_from_name(f[0]) : 0;
+        int image = nf == 4 && is_image_extent(f[1]);
+        int type = nf == 4 && !image ? vkat_elem_type_from_name(f[0]) : 0;
         if (nf != 4)
             lfail(ld, VKAT_ERR_SYNTAX, e->line,
-                  "buffer '%s' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in'", e->key);
+                  "buffer '%s' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in' (an "
+                  "image: 'rgba8, image(W, H), random(0, 1), in')", e->key);
         else if (type < 0)
             lfail(ld, VKAT_ERR_SPACE, e->line,
-                  "unknown type '%s' for buffer '%s' (known: float32, float16, bfloat16, int32, uint32, int8, uint8)",
-                  f[0], e->key);
-        else if (!parse_expr(ld, f[1], e->line, &b->count) && !parse_init(ld, e, f[2], b)) {
+                  "unknown type '%s' for buffer '%s' (known: float32, float16, bfloat16, int32, uint32, int8, uint8, "
+                  "unorm8)%s", f[0], e->key,
+                  vkat_image_format_find(f[0]) ? "; for an image of that format, give its sizes as image(W, H)" : "");
+        else if (!(image ? parse_image(ld, e, f, b) : parse_expr(ld, f[1], e->line, &b->count)) && image)
+            type = (int)b->type; /* the format's component type */
+        if (!ld->failed && !parse_init(ld, e, f[2], b)) {
             b->type = (vkat_elem_type)type;
-            if (strcmp(f[3], "in") == 0)
+            if (b->image && strcmp(f[3], "sampled") == 0)
+                b->dir = VKAT_DIR_IN, b->sampled = 1; /* read through a sampler: a combined image sampler */
+            else if (b->image && strcmp(f[3], "in") && strcmp(f[3], "out") && strcmp(f[3], "inout"))
+                lfail(ld, VKAT_ERR_SPACE, e->line,
+                      "bad direction '%s' for image '%s' (expected in, out or inout for a storage image, sampled for "
+                      "one read through a sampler)", f[3], e->key);
+            else if (strcmp(f[3], "in") == 0)
                 b->dir = VKAT_DIR_IN;
             else if (strcmp(f[3], "out") == 0)
                 b->dir = VKAT_DIR_OUT;
@@ -1543,6 +1594,19 @@ static vkat_result load_pass_override(loader *ld, const entry *e, int spec, vkat
     return parse_expr(ld, e->value, e->line, &o->value);
 }
 
+/* A binding can only hold what its descriptor type takes: a storage buffer, a uniform buffer, a storage image or a
+ * sampled one. */
+static int descriptor_class(const vkat_buffer_decl *b)
+{
+    return b->image ? (b->sampled ? 3 : 2) : b->uniform ? 1 : 0;
+}
+
+static const char *descriptor_class_name(const vkat_buffer_decl *b)
+{
+    static const char *const names[] = {"storage buffer", "uniform buffer", "storage image", "sampled image"};
+    return names[descriptor_class(b)];
+}
+
 /* bind.N = A[, B, ...][ @ index]: which buffer binding N holds in this pass. */
 static vkat_result load_pass_bind(loader *ld, const entry *e, vkat_pass_decl *p)
 {
@@ -1591,7 +1655,12 @@ static vkat_result load_pass_bind(loader *ld, const entry *e, vkat_pass_decl *p)
             j++;
         if (j == s->buffer_count)
             lfail(ld, VKAT_ERR_SPACE, e->line, "'%s': no buffer '%s' in [buffers]", e->key, f[i]);
-        b->buffers[b->count++] = (uint32_t)j;
+        else if (descriptor_class(&s->buffers[j]) != descriptor_class(&s->buffers[slot]))
+            lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' puts %s '%s' where the shader binds %s '%s' (line %d)", e->key,
+                  descriptor_class_name(&s->buffers[j]), f[i], descriptor_class_name(&s->buffers[slot]),
+                  s->buffers[slot].name, s->buffers[slot].line);
+        else
+            b->buffers[b->count++] = (uint32_t)j;
     }
     free(text);
     return ld->failed;
@@ -1897,6 +1966,8 @@ void vkat_space_destroy(vkat_space *s)
     for (size_t i = 0; i < s->buffer_count; i++) {
         free(s->buffers[i].name);
         vkat_expr_destroy(s->buffers[i].count);
+        for (int k = 0; k < 3; k++)
+            vkat_expr_destroy(s->buffers[i].extent[k]);
         vkat_expr_destroy(s->buffers[i].compare_offset);
         vkat_expr_destroy(s->buffers[i].compare_count);
     }
@@ -2291,16 +2362,29 @@ vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int re
         }
     }
     launch->buffer_counts = calloc(s->buffer_count ? s->buffer_count : 1, sizeof *launch->buffer_counts);
-    if (!launch->buffer_counts)
+    launch->image_extents = calloc(s->buffer_count ? s->buffer_count : 1, sizeof *launch->image_extents);
+    if (!launch->buffer_counts || !launch->image_extents) {
+        vkat_launch_free(launch);
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    }
     vkat_result r = VKAT_OK;
     for (size_t i = 0; i < s->buffer_count && !r; i++) {
+        const vkat_buffer_decl *b = &s->buffers[i];
         int64_t v;
-        r = vkat_expr_eval_int(s->buffers[i].count, env, &v, err);
+        for (int k = 0; k < 3 && !r; k++) {
+            int64_t x = 1;
+            if (b->extent[k] && !(r = vkat_expr_eval_int(b->extent[k], env, &x, err)) && (x < 1 || x > 65535))
+                r = vkat_fail(err, VKAT_ERR_EXPR, s->path, b->line, "image '%s' is %lld texels %s from '%s'; it "
+                              "needs 1 to 65535", b->name, (long long)x, k == 0 ? "wide" : k == 1 ? "high" : "deep",
+                              vkat_expr_text(b->extent[k]));
+            launch->image_extents[i][k] = (uint32_t)x;
+        }
+        if (!r)
+            r = vkat_expr_eval_int(b->count, env, &v, err);
         if (!r && v < 1)
-            r = vkat_fail(err, VKAT_ERR_EXPR, s->path, s->buffers[i].line,
-                          "buffer '%s' has %lld elements from '%s'; it needs at least 1", s->buffers[i].name,
-                          (long long)v, vkat_expr_text(s->buffers[i].count));
+            r = vkat_fail(err, VKAT_ERR_EXPR, s->path, b->line,
+                          "buffer '%s' has %lld elements from '%s'; it needs at least 1", b->name,
+                          (long long)v, vkat_expr_text(b->count));
         if (!r)
             launch->buffer_counts[i] = (uint64_t)v;
     }
@@ -2351,4 +2435,6 @@ void vkat_launch_free(vkat_launch *launch)
         return;
     free(launch->buffer_counts);
     launch->buffer_counts = NULL;
+    free(launch->image_extents);
+    launch->image_extents = NULL;
 }

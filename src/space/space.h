@@ -10,6 +10,7 @@
 #define VKAT_SPACE_H
 
 #include "expr.h"
+#include "image_format.h"
 #include "vkautotune.h"
 
 typedef enum vkat_param_kind { VKAT_PARAM_DEFINE, VKAT_PARAM_SPEC } vkat_param_kind;
@@ -71,6 +72,12 @@ typedef struct vkat_buffer_decl {
     double init_a, init_b; /* random(a, b) range, const(a) value, iota: start a, step b (default 0, 1) */
     vkat_direction dir;
     int uniform; /* direction `uniform`: a uniform buffer (dir is VKAT_DIR_IN) */
+    /* An image, `FORMAT, image(W[, H[, D]]), init, direction`: its format (NULL: a buffer), extent (NULL: 1) and
+     * whether the shader reads it through a sampler (direction `sampled`, dir VKAT_DIR_IN; else a storage image).
+     * type is the format's component type and count W * H * D * channels: its texels as a packed buffer. */
+    const vkat_image_format *image;
+    vkat_expr *extent[3];
+    int sampled;
     int line;
     /* [check] compare.NAME = offset, count: only this slice of the output is compared (NULL: all of it). May use
      * parameters: a variant whose layout of partial results depends on them still has its final ones compared. */
@@ -258,6 +265,7 @@ typedef struct vkat_launch {
     uint32_t local_size[3];
     uint32_t groups[3];
     uint64_t *buffer_counts; /* [buffer_count] elements */
+    uint32_t (*image_extents)[3]; /* [buffer_count] width, height, depth of each image (1, 1, 1 for a buffer) */
     uint8_t push[256];       /* packed in declaration order, 4 bytes each */
     uint32_t push_size;
     double flops; /* 0 when the space has none */

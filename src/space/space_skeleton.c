@@ -7,6 +7,7 @@
  * every variant with the shader at its own defaults ([check] config). */
 #define _POSIX_C_SOURCE 200809L
 #include "space_skeleton.h"
+#include "image_format.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -150,14 +151,49 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
     fprintf(o, "\n");
 }
 
+/* An image binding as a [buffers] entry: its format (the one a storage image declares, else a guess), as many
+ * sizes as it has dimensions, in / out / inout from its access or `sampled` when read through a sampler. */
+static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name,
+                        const char *size_name)
+{
+    const vkat_image_format *f = vkat_image_format_from_spirv(b->image_format);
+    int sampled = b->kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+    if (b->image_arrayed || b->image_dim > 2) {
+        fprintf(o, "; set %u, binding %u ('%s') is an arrayed, multisampled, cube or rectangle image, which "
+                   "vkautotune does not make (1D, 2D and 3D only)\n", b->set, b->binding, name);
+        return;
+    }
+    if (!f && b->image_format) {
+        fprintf(o, "; set %u, binding %u ('%s') is an image of a format vkautotune does not make (it makes %s)\n",
+                b->set, b->binding, name, vkat_image_format_names());
+        return;
+    }
+    const char *dir = sampled ? "sampled" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
+    const char *init = !strcmp(dir, "out") ? "zero"
+                       : f && f->component != VKAT_FLOAT32 && f->component != VKAT_FLOAT16 &&
+                                 f->component != VKAT_UNORM8
+                           ? "random(0, 16)"
+                           : "random(0, 1)";
+    fprintf(o, "%s = %s, image(%s", name, f ? f->name : "rgba8", size_name);
+    for (uint32_t d = 0; d < b->image_dim; d++)
+        fprintf(o, ", %s", size_name);
+    fprintf(o, "), %s, %s @set(%u) @binding(%u)   ; TODO: its size%s\n", init, dir, b->set, b->binding,
+            f ? "" : " and format (the shader does not declare one)");
+}
+
 static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const char *size_name)
 {
     fprintf(o, "[buffers]\n");
     for (uint32_t k = 0; k < si->binding_count; k++) {
         const __typeof__(si->bindings[0]) *b = &si->bindings[k];
+        if (b->kind == VKAT_DESC_STORAGE_IMAGE || b->kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER) {
+            write_image(o, b, buf_names[k], size_name);
+            continue;
+        }
         if (b->kind != VKAT_DESC_STORAGE_BUFFER && b->kind != VKAT_DESC_UNIFORM_BUFFER) {
-            fprintf(o, "; set %u, binding %u ('%s') is a %s, which vkautotune cannot bind (buffers only)\n", b->set,
-                    b->binding, b->name, vkat_descriptor_kind_name(b->kind));
+            fprintf(o, "; set %u, binding %u ('%s') is a %s, which vkautotune cannot bind (buffers, storage images "
+                       "and images with their sampler only)\n", b->set, b->binding, b->name,
+                    vkat_descriptor_kind_name(b->kind));
             continue;
         }
         unsigned per = 1;
@@ -265,14 +301,28 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     }
     if (!wg[0][0] && define_count)
         fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
-    char per_group[NAME_CAP];
-    snprintf(per_group, sizeof per_group, "%u", si->local_size[0]);
-    fprintf(o, "\ngroups = cdiv(%s, %s)   ; TODO: how many workgroups cover the problem\n\n", size_name,
-            wg[0][0] ? wg[0] : per_group);
+    char per_group[3][NAME_CAP];
+    uint32_t axes = 1, unorm_out = 0; /* axes: the most an image binding has */
+    for (uint32_t k = 0; k < si->binding_count; k++) {
+        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
+        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
+                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        if (image && si->bindings[k].image_dim < 3 && si->bindings[k].image_dim + 1u > axes)
+            axes = si->bindings[k].image_dim + 1u;
+        unorm_out |= image && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+    }
+    fprintf(o, "\ngroups = ");
+    for (uint32_t k = 0; k < axes; k++) {
+        snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
+        fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", size_name, wg[k][0] ? wg[k] : per_group[k]);
+    }
+    fprintf(o, "   ; TODO: how many workgroups cover the problem\n\n");
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",
             reference_config);
+    if (unorm_out)
+        fprintf(o, "rel_l2 = 1e-2   ; an 8-bit UNORM output rounds to 1/255: a step of rounding apart is not wrong\n");
     free(nm), free(spec_names), free(buf_names), free(push_names);
     if (fclose(o) != 0) {
         free(text);

@@ -37,9 +37,12 @@ check "a shader beside the file: its name" grep -q '^template = axpy_sets.comp$'
 "$BIN" init "$D/shaders/reverse_wg.comp" >"$T/rev.ini" 2>"$T/r.err"
 check "init to standard output" grep -q '^local_size = WG_X, WG_Y, WG_Z' "$T/rev.ini"
 sed "s|^template = .*|template = $D/shaders/reverse_wg.comp|" "$T/rev.ini" >"$T/rev2.ini"
+"$BIN" init "$D/shaders/blur_image.comp" -o "$T/blur.ini" 2>/dev/null
+check "2D images: two sizes each, two axes of groups" grep -q '^groups = cdiv(N, WG_X), cdiv(N, WG_Y)' "$T/blur.ini"
+sed 's|^N = 1024 @none|N = 40 @none|' "$T/blur.ini" >"$T/blur2.ini"
 
 if "$BIN" devices >/dev/null 2>&1; then
-    for space in "$T/sub/axpy.ini" "$T/rev2.ini"; do
+    for space in "$T/sub/axpy.ini" "$T/rev2.ini" "$T/blur2.ini"; do
         "$BIN" --space "$space" --db "$T/r.db" --budget 5 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
         rc=$?
         check "$(basename "$space") tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" \
@@ -59,7 +62,16 @@ check "with -D it compiles; the macros are parameters" grep -q '^VEC = vec2' "$T
 check "the push block's M is the problem size" grep -q '^M = 1024 @push' "$T/m.ini"
 
 "$BIN" init "$D/bad/image_binding.comp" >"$T/i.ini" 2>/dev/null
-check "an image binding: a comment saying why" grep -q "^; set 0, binding 1 ('src') is a storage image" "$T/i.ini"
+check "a storage image: an image entry of its declared format, read-only" \
+    grep -q '^src = r32f, image(N, N), random(0, 1), in @set(0) @binding(1)' "$T/i.ini"
+"$BIN" init "$D/bad/image_separate.comp" >"$T/i2.ini" 2>/dev/null
+check "a separate texture and sampler: a comment saying why" \
+    grep -q "^; set 0, binding 1 ('tex') is a sampled image, which vkautotune cannot bind" "$T/i2.ini"
+"$BIN" init "$D/shaders/downsample_sampled.comp" >"$T/i3.ini" 2>/dev/null
+check "an image read through a sampler: sampled (rgba8 and a TODO for its format)" \
+    grep -q '^src = rgba8, image(N, N), random(0, 1), sampled @set(0) @binding(0) .*TODO: its size and format' \
+    "$T/i3.ini"
+check "an rgba8 output: the check's tolerance for rounding" grep -q '^rel_l2 = 1e-2' "$T/i3.ini"
 printf '#version 460\n#extension GL_EXT_buffer_reference : require\nlayout(local_size_x = 64) in;\nlayout(buffer_reference, std430) buffer F { float v[]; };\nlayout(push_constant) uniform P { F src; uint n; } p;\nvoid main() { if (gl_GlobalInvocationID.x < p.n) p.src.v[0] = 1.0; }\n' >"$T/bda.comp"
 "$BIN" init "$T/bda.comp" >"$T/b.ini" 2>/dev/null
 check "a buffer address in the push block: a comment" grep -q "^; 'src' is a buffer address" "$T/b.ini"

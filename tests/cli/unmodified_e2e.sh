@@ -4,7 +4,8 @@
 # (--problem), every variant checked; a text parameter stored, resumed and exported; a uniform block bound and
 # exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a
 # shared array sized by the specialized workgroup size; a check against the template's own configuration ([check]
-# config) that finds a wrong variant; the manifest says how each size is bound, marks the
+# config) that finds a wrong variant; storage images and an image read through a sampler, with wrong variants found
+# among them; the manifest says how each size is bound, marks the
 # specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -48,8 +49,24 @@ statuses=$(python3 -c "import sqlite3, sys; print(' '.join(c + ':' + s for c, s 
     .execute(\"SELECT config, status FROM results WHERE kernel = 'scale_blocks' ORDER BY config\")))" "$T/r.db")
 check "and it is BLOCK=4 that is wrong ($statuses)" [ "$statuses" = "BLOCK=1:ok BLOCK=2:ok BLOCK=4:wrong" ]
 
+sql() { python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$@"; }
+# shellcheck disable=SC2086
+"$BIN" --space "$D/blur_image.ini" $RUN --no-race >"$T/i1" 2>"$T/i1e"
+check "storage images (an rgba32f blur): 16 evaluated, the 8 with the shifted window wrong" \
+    grep -q "16 evaluated (0 from the database), 8 failed" "$T/i1"
+wrong=$(sql "$T/r.db" "SELECT group_concat(DISTINCT status) FROM results WHERE kernel = 'blur_image' AND
+    config LIKE '%SHIFT=1'")
+check "and exactly the SHIFT=1 ones ($wrong)" [ "$wrong" = "wrong" ]
+# shellcheck disable=SC2086
+"$BIN" --space "$D/downsample_sampled.ini" $RUN --no-race >"$T/i2" 2>"$T/i2e"
+check "an image read through a sampler into an rgba8 image: 12 evaluated, the 6 point-sampled ones wrong" \
+    grep -q "12 evaluated (0 from the database), 6 failed" "$T/i2"
+wrong=$(sql "$T/r.db" "SELECT group_concat(DISTINCT status) FROM results WHERE kernel =
+    'downsample_sampled' AND config LIKE '%POINT=1'")
+check "and exactly the POINT=1 ones ($wrong)" [ "$wrong" = "wrong" ]
+
 "$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" \
-    --space "$D/axpy_sets.ini" --db "$T/r.db" -o "$T/out" --header k.h \
+    --space "$D/axpy_sets.ini" --space "$D/downsample_sampled.ini" --db "$T/r.db" -o "$T/out" --header k.h \
     >"$T/e" 2>"$T/ee"
 check "export (exit $?)" [ -f "$T/out/manifest.json" ]
 python3 - "$T/out/manifest.json" >"$T/py" 2>&1 <<'PY'
@@ -74,6 +91,14 @@ assert sets, "the placed kernel exported"
 for k in sets:
     slots = {b["name"]: (b["set"], b["binding"]) for b in k["bindings"]}
     assert slots == {"Y": (1, 0), "X": (0, 2), "Z": (0, 5)}, slots
+images = [k for k in m if k["kernel"] == "downsample_sampled"]
+assert images and all("POINT=0" in k["config"] for k in images), [k["config"] for k in images]
+for k in images:
+    b = {x["name"]: x for x in k["bindings"]}
+    assert b["src"]["descriptor_type"] == "combined_image_sampler", b["src"]
+    assert b["dst"]["descriptor_type"] == "storage_image", b["dst"]
+    assert b["src"]["image_format"] == "rgba8" and b["src"]["image_extent"] == [64, 38, 1], b["src"]
+    assert b["dst"]["image_extent"] == [32, 19, 1] and b["dst"]["elements"] == 32 * 19 * 4, b["dst"]
 for k in push:
     assert k["problem_binding"]["M"] == "push"
     assert k["parameters"]["VEC"]["value"] in ("float", "vec2", "vec4"), k["parameters"]["VEC"]
@@ -81,5 +106,7 @@ for k in push:
 PY
 check "manifest: bindings, problem spec constants, text value ($(tail -n 1 "$T/py"))" [ ! -s "$T/py" ]
 check "header lists M as problem size 1 of its spec constants" grep -q '{0, [0-9]*u, "M", 1}' "$T/out/k.h"
+check "header marks src an rgba8 image read through a sampler" \
+    grep -q '{0, "src", "unorm8", 1, VKAT_RT_IN, .*, 0, 0u, "rgba8", 1},' "$T/out/k.h"
 check "header puts Y in set 1 (binding 0)" grep -q '{0, "Y", "float32", 4, VKAT_RT_IN, .*, 0, 1u},' "$T/out/k.h"
 finish
