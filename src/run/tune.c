@@ -603,6 +603,30 @@ static void teardown_device(run_ctx *c)
     c->gpu = NULL;
 }
 
+/* A wrong output's reason: "buffer 'Y': ..."; for an image, where its first bad element sits, as a texel and one of
+ * its components (element numbers count components). `off` is where the compared slice starts. */
+static void describe_wrong(const vkat_buffer_spec *b, const char *name, uint64_t off, const vkat_check_report *rep,
+                           char *out, size_t size)
+{
+    if (!b->image || rep->first_bad == UINT64_MAX) {
+        snprintf(out, size, "%s '%s': %s", b->image ? "image" : "buffer", name, rep->reason);
+        return;
+    }
+    uint64_t element = off + rep->first_bad, texel = element / b->image->channels;
+    uint64_t x = texel % b->extent[0], y = texel / b->extent[0] % b->extent[1];
+    uint64_t z = texel / ((uint64_t)b->extent[0] * b->extent[1]);
+    char at[96];
+    if (b->dims == 3)
+        snprintf(at, sizeof at, "(%llu, %llu, %llu)", (unsigned long long)x, (unsigned long long)y,
+                 (unsigned long long)z);
+    else if (b->dims == 2)
+        snprintf(at, sizeof at, "(%llu, %llu)", (unsigned long long)x, (unsigned long long)y);
+    else
+        snprintf(at, sizeof at, "%llu", (unsigned long long)x);
+    snprintf(out, size, "image '%s': %s; element %llu is texel %s, component %llu", name, rep->reason,
+             (unsigned long long)element, at, (unsigned long long)(element % b->image->channels));
+}
+
 /* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason, and *run_s
  * with the dispatch's GPU time (NAN: none). */
 static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, const vkat_value *env,
@@ -671,7 +695,7 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
             row->max_abs = fmax(row->max_abs, rep.max_abs);
             if (!rep.ok) {
                 row->status = VKAT_STATUS_WRONG;
-                snprintf(row->reason, sizeof row->reason, "buffer '%s': %s", s->buffers[i].name, rep.reason);
+                describe_wrong(&c->buffers[i], s->buffers[i].name, off, &rep, row->reason, sizeof row->reason);
                 free(got);
                 return VKAT_OK;
             }

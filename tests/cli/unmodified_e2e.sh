@@ -57,6 +57,9 @@ check "storage images (an rgba32f blur): 16 evaluated, the 8 with the shifted wi
 wrong=$(sql "$T/r.db" "SELECT group_concat(DISTINCT status) FROM results WHERE kernel = 'blur_image' AND
     config LIKE '%SHIFT=1'")
 check "and exactly the SHIFT=1 ones ($wrong)" [ "$wrong" = "wrong" ]
+reason=$(sql "$T/r.db" "SELECT reason FROM results WHERE kernel = 'blur_image' AND status = 'wrong' LIMIT 1")
+check "the reason names the image and the texel ($reason)" \
+    sh -c 'echo "$1" | grep -q "^image .dst.: .*; element [0-9]* is texel ([0-9]*, [0-9]*), component [0-3]$"' - "$reason"
 # shellcheck disable=SC2086
 "$BIN" --space "$D/downsample_sampled.ini" $RUN --no-race >"$T/i2" 2>"$T/i2e"
 check "an image read through a sampler into an rgba8 image: 12 evaluated, the 6 point-sampled ones wrong" \
