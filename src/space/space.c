@@ -1281,10 +1281,11 @@ static vkat_result load_buffers(loader *ld)
             b->type = (vkat_elem_type)type;
             if (b->image && strcmp(f[3], "sampled") == 0)
                 b->dir = VKAT_DIR_IN, b->sampled = 1; /* read through a sampler: a combined image sampler */
-            else if (b->image && strcmp(f[3], "in") && strcmp(f[3], "out") && strcmp(f[3], "inout"))
+            else if (b->image && strcmp(f[3], "in") && strcmp(f[3], "out") && strcmp(f[3], "inout") &&
+                     strcmp(f[3], "scratch"))
                 lfail(ld, VKAT_ERR_SPACE, e->line,
-                      "bad direction '%s' for image '%s' (expected in, out or inout for a storage image, sampled for "
-                      "one read through a sampler)", f[3], e->key);
+                      "bad direction '%s' for image '%s' (expected in, out, inout or scratch for a storage image, "
+                      "sampled for one read through a sampler)", f[3], e->key);
             else if (strcmp(f[3], "in") == 0)
                 b->dir = VKAT_DIR_IN;
             else if (strcmp(f[3], "out") == 0)

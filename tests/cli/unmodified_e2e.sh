@@ -5,7 +5,7 @@
 # exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a
 # shared array sized by the specialized workgroup size; a check against the template's own configuration ([check]
 # config) that finds a wrong variant; storage images and an image read through a sampler, with wrong variants found
-# among them; the manifest says how each size is bound, marks the
+# among them, and two passes through a scratch image; the manifest says how each size is bound, marks the
 # specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -60,6 +60,10 @@ check "and exactly the SHIFT=1 ones ($wrong)" [ "$wrong" = "wrong" ]
 reason=$(sql "$T/r.db" "SELECT reason FROM results WHERE kernel = 'blur_image' AND status = 'wrong' LIMIT 1")
 check "the reason names the image and the texel ($reason)" \
     sh -c 'echo "$1" | grep -q "^image .dst.: .*; element [0-9]* is texel ([0-9]*, [0-9]*), component [0-3]$"' - "$reason"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/blur_separable.ini" $RUN --no-race >"$T/i3" 2>"$T/i3e"
+check "two passes through a scratch image (a separable blur): all four checked correct against the one-pass box" \
+    grep -q "4 evaluated (0 from the database), 0 failed" "$T/i3"
 # shellcheck disable=SC2086
 "$BIN" --space "$D/downsample_sampled.ini" $RUN --no-race >"$T/i2" 2>"$T/i2e"
 check "an image read through a sampler into an rgba8 image: 12 evaluated, the 6 point-sampled ones wrong" \
