@@ -126,8 +126,13 @@ typedef struct vkat_spirv_info {
          * float, 'i' signed or 'u' unsigned integer of elem_bits, with elem_components (vectors); 's' a struct or
          * anything else, of elem_bytes. access: bit 1 never written (readonly), bit 2 never read (writeonly). */
         char elem;
-        uint8_t elem_bits, elem_components, access;
+        uint8_t elem_bits, elem_components, access, runtime_array; /* runtime_array: its last member is one */
         uint32_t elem_bytes;
+        /* elem_stride: the bytes one element of a run-time array takes (its ArrayStride; std140's differs from
+         * elem_bytes), else elem_bytes. elem_offset: where a run-time array starts in the block (after the members
+         * before it), else 0. block_bytes: the members before a run-time array, or the whole block when it has none
+         * (a uniform block of mixed members: the bytes it reads). */
+        uint32_t elem_stride, elem_offset, block_bytes;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
      * integers, which a float or a 16/64-bit constant would misread. */

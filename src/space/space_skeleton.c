@@ -45,15 +45,19 @@ static void pick_name(names *nm, const char *raw, const char *fallback, unsigned
         snprintf(nm->taken[nm->count++], NAME_CAP, "%s", out);
 }
 
-/* The [buffers] type for a buffer's elements, and how many of it one element holds (vectors, structs). */
-static const char *element_type(char elem, unsigned bits, unsigned comps, unsigned bytes, unsigned *per_element)
+/* The [buffers] type for a buffer's elements, and its bytes: a scalar type [buffers] names (a vector counts as its
+ * components), else 32-bit words (structs, and types [buffers] has no name for). */
+static const char *element_type(char elem, unsigned bits, unsigned *type_bytes)
 {
-    *per_element = comps ? comps : 1;
-    if (elem == 'f' && (bits == 32 || bits == 16))
+    *type_bytes = 4;
+    if (elem == 'f' && (bits == 32 || bits == 16)) {
+        *type_bytes = bits / 8;
         return bits == 32 ? "float32" : "float16";
-    if ((elem == 'i' || elem == 'u') && (bits == 32 || bits == 8))
+    }
+    if ((elem == 'i' || elem == 'u') && (bits == 32 || bits == 8)) {
+        *type_bytes = bits / 8;
         return bits == 32 ? (elem == 'i' ? "int32" : "uint32") : (elem == 'i' ? "int8" : "uint8");
-    *per_element = bytes >= 4 ? bytes / 4 : 1; /* a struct or a type [buffers] has no name for: 32-bit words */
+    }
     return "uint32";
 }
 
@@ -160,22 +164,38 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                     b->binding, b->name, vkat_descriptor_kind_name(b->kind));
             continue;
         }
-        unsigned per = 1;
-        const char *type = element_type(b->elem, b->elem_bits, b->elem_components, b->elem_bytes, &per);
+        unsigned tb = 4;
+        const char *type = element_type(b->elem, b->elem_bits, &tb);
         int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER;
         const char *dir = uniform ? "uniform" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
         const char *init = strcmp(dir, "out") == 0 ? "zero" : type[0] == 'f' ? "random(-1, 1)" : "random(0, 16)";
+        /* Counted in elements of `type`: a block without a run-time array is as many as its bytes (a uniform
+         * block of mixed members included), one with a run-time array the members before it and then per
+         * element of the array (its stride) a multiple of the problem size. */
+        unsigned header = (b->elem_offset + tb - 1) / tb, per = b->elem_stride >= tb ? b->elem_stride / tb : 1;
+        int runtime = b->runtime_array && b->elem_stride;
         char count[96];
-        if (uniform)
-            snprintf(count, sizeof count, "%u", b->elem_bytes >= 4 ? b->elem_bytes / 4 : 1);
+        if (!runtime)
+            snprintf(count, sizeof count, "%u", b->block_bytes >= tb ? (b->block_bytes + tb - 1) / tb : 1);
+        else if (header && per > 1)
+            snprintf(count, sizeof count, "%u + %u * %s", header, per, size_name);
+        else if (header)
+            snprintf(count, sizeof count, "%u + %s", header, size_name);
         else if (per > 1)
             snprintf(count, sizeof count, "%u * %s", per, size_name);
         else
             snprintf(count, sizeof count, "%s", size_name);
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
-        if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
-            fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_bytes);
+        if (!runtime)
+            fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
+                    uniform ? "its members' values are the init's" : "it has no run-time array");
+        else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
+            fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_stride);
+        else if (b->elem_stride != b->elem_bytes)
+            fprintf(o, " (an element takes %u bytes, its stride: counted in %s)", b->elem_stride, type);
+        if (header)
+            fprintf(o, " (%u bytes of other members first)", b->elem_offset);
         fprintf(o, "\n");
     }
     fprintf(o, "\n");

@@ -7,6 +7,8 @@
 #   - reverse_wg.comp (three workgroup constants, an anonymous push block) tunes as written too;
 #   - a template that needs macros fails with its compile error and a hint, and compiles with -D (the macros become
 #     parameters of one value);
+#   - blocks sized from their layout (blocks.comp): a std140 uniform block of mixed members by its bytes, a std140
+#     storage array by its 16-byte stride after the member before it, a fixed-size array by its length;
 #   - an image binding and buffer addresses in the push block are written as comments saying why;
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
@@ -38,6 +40,12 @@ check "a shader beside the file: its name" grep -q '^template = axpy_sets.comp$'
 check "init to standard output" grep -q '^local_size = WG_X, WG_Y, WG_Z' "$T/rev.ini"
 sed "s|^template = .*|template = $D/shaders/reverse_wg.comp|" "$T/rev.ini" >"$T/rev2.ini"
 
+"$BIN" init "$D/shaders/blocks.comp" -o "$T/blocks.ini" 2>/dev/null
+check "a uniform block of mixed members: its 64 bytes" grep -q '^params = int32, 16, random(0, 16), uniform @set(0) @binding(0)' \
+    "$T/blocks.ini"
+check "a std140 array: its stride, after the header" grep -q '^Padded = float32, 4 + 4 \* N, random(-1, 1), inout' "$T/blocks.ini"
+check "a fixed-size array: its length" grep -q '^Hist = uint32, 64, zero, out @set(0) @binding(2)' "$T/blocks.ini"
+
 if "$BIN" devices >/dev/null 2>&1; then
     for space in "$T/sub/axpy.ini" "$T/rev2.ini"; do
         "$BIN" --space "$space" --db "$T/r.db" --budget 5 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
@@ -45,6 +53,10 @@ if "$BIN" devices >/dev/null 2>&1; then
         check "$(basename "$space") tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" \
             grep -q "5 evaluated (0 from the database), 0 failed" "$T/t.out"
     done
+    "$BIN" --space "$T/blocks.ini" --db "$T/r.db" --budget 5 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
+    rc=$?
+    check "blocks.ini tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" \
+        grep -q "1 evaluated (0 from the database), 0 failed" "$T/t.out"
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi
