@@ -104,6 +104,7 @@ const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind);
 typedef struct vkat_spec_decl {
     uint32_t id;
     uint8_t is_float, is_bool, bytes; /* bytes: 2, 4 or 8 (a bool counts 4, a VkBool32) */
+    uint8_t is_signed;                /* an integer constant's signedness */
     uint32_t default_bits;            /* the value the module declares (low 32 bits) */
     char name[40];                    /* its OpName, "" when the module keeps no names */
 } vkat_spec_decl;
@@ -134,8 +135,8 @@ typedef struct vkat_spirv_info {
          * (a uniform block of mixed members: the bytes it reads). */
         uint32_t elem_stride, elem_offset, block_bytes;
     } bindings[32];
-    /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
-     * integers, which a float or a 16/64-bit constant would misread. */
+    /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer
+     * values are encoded for them (spec_encode.h), a float's bits for a float constant. */
     uint32_t spec_count;
     vkat_spec_decl specs[64];
     /* The push-constant block the module declares (push_size 0: none): its bytes and its first members, so that the

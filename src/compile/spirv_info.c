@@ -375,7 +375,7 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
             info->spec_count < VKAT_COUNTOF(info->specs)) {
             vkat_spec_decl *d = &info->specs[info->spec_count++];
             *d = (vkat_spec_decl){(uint32_t)c->spec_id, rd->ids[ins[1]].is_float, 0, (uint8_t)rd->ids[ins[1]].size,
-                                  len >= 4 ? ins[3] : 0, ""};
+                                  rd->ids[ins[1]].is_signed, len >= 4 ? ins[3] : 0, ""};
             copy_name(rd, *res, d->name, sizeof d->name);
         }
         break;
@@ -400,7 +400,7 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
         c->value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
         if (spec && c->spec_id >= 0 && info->spec_count < VKAT_COUNTOF(info->specs)) {
             vkat_spec_decl *d = &info->specs[info->spec_count++];
-            *d = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4, op == SpvOpSpecConstantTrue, ""};
+            *d = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4, 0, op == SpvOpSpecConstantTrue, ""};
             copy_name(rd, *res, d->name, sizeof d->name);
         }
         uint64_t v;

@@ -1,10 +1,11 @@
 /* descriptors.c — checks the interface a compiled shader declares against what the space supplies, before a
  * pipeline is created: the kind of each descriptor binding (storage or uniform buffer) must match its [buffers]
- * entry, kinds vkautotune cannot bind yet (images, samplers, texel buffers) are refused, and so are specialization
- * constants that a 32-bit integer value would be misread by (floats, 16- and 64-bit ones) and a workgroup size
+ * entry, kinds vkautotune cannot bind yet (images, samplers, texel buffers) are refused, and so are values a
+ * specialization constant's type cannot hold (spec_encode.h: a float16 given 2049) and a workgroup size
  * other than the one the space counts its groups in — each with the shader's file:line instead of reaching the
  * driver or dispatching the wrong number of invocations. */
 #include "descriptors.h"
+#include "spec_encode.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -164,21 +165,21 @@ static const char *spec_owner(const vkat_space *s, uint32_t id, int *line)
 vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, const vkat_spirv_info *si,
                                       const vkat_spec_value *spec, size_t spec_count, vkat_error *e)
 {
-    for (size_t i = 0; i < spec_count; i++)
-        for (uint32_t k = 0; k < si->spec_count; k++) {
-            const vkat_spec_decl *d = &si->specs[k];
-            if (d->id != spec[i].id || d->is_bool || (!d->is_float && d->bytes == 4))
-                continue;
-            int space_line;
-            const char *owner = spec_owner(s, d->id, &space_line);
-            char *src = vkat_read_file(path, NULL);
-            int line = src ? declaration_line(src, "constant_id", d->id) : 0;
-            free(src);
-            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
-                             "specialization constant %u is a %u-bit %s, but the space gives it the integer '%s' "
-                             "(%s:%d); vkautotune supplies 32-bit integer values",
-                             d->id, d->bytes * 8u, d->is_float ? "float" : "integer", owner, s->path, space_line);
-        }
+    for (size_t i = 0; i < spec_count; i++) {
+        const vkat_spec_decl *d = vkat_spec_decl_find(si, spec[i].id);
+        char what[96];
+        if (!d || !vkat_spec_exact(d, spec[i].value, what, sizeof what))
+            continue;
+        int space_line;
+        const char *owner = spec_owner(s, d->id, &space_line);
+        char *src = vkat_read_file(path, NULL);
+        int line = src ? declaration_line(src, "constant_id", d->id) : 0;
+        free(src);
+        return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
+                         "specialization constant %u is of type %s, but the space gives it %lld ('%s', %s:%d), %s",
+                         d->id, vkat_spec_type_name(d), (long long)(int32_t)spec[i].value, owner, s->path,
+                         space_line, what);
+    }
     return VKAT_OK;
 }
 

@@ -7,6 +7,7 @@
  * every variant with the shader at its own defaults ([check] config). */
 #define _POSIX_C_SOURCE 200809L
 #include "space_skeleton.h"
+#include "spec_encode.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -69,10 +70,38 @@ static const char *spec_value_text(const vkat_spec_decl *d, char buf[32])
         float f;
         memcpy(&f, &d->default_bits, sizeof f);
         snprintf(buf, 32, "%g", (double)f);
+    } else if (d->is_signed) {
+        snprintf(buf, 32, "%d", (int32_t)d->default_bits);
     } else {
         snprintf(buf, 32, "%u", d->default_bits);
     }
     return buf;
+}
+
+/* Is a float constant's default a whole number, which a parameter (integers, encoded as the float) can give? */
+static int whole_default(const vkat_spec_decl *d)
+{
+    if (d->bytes != 4)
+        return d->default_bits == 0; /* a 16- or 64-bit float's bits are not kept whole here: only zero is sure */
+    float f;
+    memcpy(&f, &d->default_bits, sizeof f);
+    return f == (float)(int32_t)f && f >= -2147483648.0f && f < 2147483648.0f;
+}
+
+/* A note on a constant that is not a 32-bit integer: how the space's integer values reach it (spec_encode.h). */
+static const char *type_note(const vkat_spec_decl *d)
+{
+    static char note[128];
+    const char *type = vkat_spec_type_name(d);
+    if (d->is_bool)
+        snprintf(note, sizeof note, " (a bool: 0 is false, any other value true)");
+    else if (d->is_float)
+        snprintf(note, sizeof note, " (a %s: each value is passed as that float%s)", type,
+                 d->bytes == 4 ? "" : "; an export carries 4-byte constants only");
+    else
+        snprintf(note, sizeof note, " (an %s: each 32-bit value %s; an export carries 4-byte constants only)", type,
+                 d->bytes == 2 ? "must fit" : "is widened");
+    return note;
 }
 
 /* The workgroup dimension (0..2) constant_id `id` sizes, or -1. */
@@ -125,10 +154,10 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             continue;
         int dim = workgroup_dim(si, d->id);
         char buf[32];
-        if (d->is_float || d->bytes != 4) {
-            fprintf(o, "; %s = %s @spec(%u)   ; a %s constant: vkautotune sets 32-bit integers and booleans only, so "
-                       "the shader's value stays\n",
-                    spec_names[i], spec_value_text(d, buf), d->id, d->is_float ? "float" : "64- or 16-bit");
+        if (d->is_float && !whole_default(d)) {
+            fprintf(o, "; %s = %s @spec(%u)   ; a %s constant whose default is not a whole number: a parameter's "
+                       "values are, so the shader's value stays\n",
+                    spec_names[i], spec_value_text(d, buf), d->id, vkat_spec_type_name(d));
         } else if (dim == 0) {
             fprintf(o, "%s = ", spec_names[i]);
             write_x_sizes(o, d->default_bits);
@@ -136,8 +165,9 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             snprintf(reference_config, config_size, "%s=%u", spec_names[i], d->default_bits);
             tunable = 1;
         } else {
-            fprintf(o, "%s = %s @spec(%u)   ; %s; TODO: the values to try\n", spec_names[i], spec_value_text(d, buf),
-                    d->id, dim > 0 ? "a workgroup size" : "the shader's default");
+            fprintf(o, "%s = %s @spec(%u)   ; %s; TODO: the values to try%s\n", spec_names[i],
+                    spec_value_text(d, buf), d->id, dim > 0 ? "a workgroup size" : "the shader's default",
+                    d->is_float || d->is_bool || d->bytes != 4 ? type_note(d) : "");
         }
         if (dim >= 0)
             snprintf(wg[dim], NAME_CAP, "%s", spec_names[i]);
