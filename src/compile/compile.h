@@ -142,6 +142,9 @@ typedef struct vkat_spirv_info {
     /* The push-constant block the module declares (push_size 0: none): its bytes and its first members, so that the
      * space's [push] can be checked against it. kind: 'f' a 32-bit float, 'i' a 32-bit integer, 'p' a buffer
      * address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays, structs). */
+    /* The module's OpCapability operands (the first 48): what the device must support to run it (capabilities.h). */
+    uint32_t capability_count;
+    uint32_t capabilities[48];
     uint32_t push_size, push_member_count;
     struct {
         uint32_t offset, size;

@@ -196,6 +196,10 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             memcpy(sc->local_size_ids, ins + 3, sizeof sc->local_size_ids);
         }
         return 1;
+    case SpvOpCapability:
+        if (len >= 2 && sc->info->capability_count < VKAT_COUNTOF(sc->info->capabilities))
+            sc->info->capabilities[sc->info->capability_count++] = ins[1];
+        return 1;
     case SpvOpName:
         if (len >= 3 && ins[1] < rd->bound)
             rd->ids[ins[1]].name_word = (uint32_t)at;

@@ -7,6 +7,7 @@
  * every variant with the shader at its own defaults ([check] config). */
 #define _POSIX_C_SOURCE 200809L
 #include "space_skeleton.h"
+#include "capabilities.h"
 #include "spec_encode.h"
 
 #include <ctype.h>
@@ -102,6 +103,31 @@ static const char *type_note(const vkat_spec_decl *d)
         snprintf(note, sizeof note, " (an %s: each 32-bit value %s; an export carries 4-byte constants only)", type,
                  d->bytes == 2 ? "must fit" : "is widened");
     return note;
+}
+
+/* The device features the module's capabilities need ([kernel] features, so that the device enables them and
+ * one without them is refused), and as comments what else they need of the device. */
+static void write_needs(FILE *o, const vkat_spirv_info *si)
+{
+    const char *written[48];
+    size_t n = 0;
+    for (uint32_t i = 0; i < si->capability_count; i++) {
+        const char *f = vkat_capability_feature(si->capabilities[i]);
+        size_t k = 0;
+        while (f && k < n && strcmp(written[k], f) != 0)
+            k++;
+        if (!f || k < n)
+            continue;
+        fprintf(o, "%s%s", n ? ", " : "features = ", f);
+        written[n++] = f;
+    }
+    if (n)
+        fprintf(o, "   ; from the shader's SPIR-V capabilities\n");
+    for (uint32_t i = 0; i < si->capability_count; i++) {
+        const char *need = vkat_capability_need(si->capabilities[i]);
+        if (need)
+            fprintf(o, "; the shader needs %s of the device, which vkautotune does not check\n", need);
+    }
 }
 
 /* The workgroup dimension (0..2) constant_id `id` sizes, or -1. */
@@ -299,7 +325,9 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
             template_ref);
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
-    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n\n", kernel_name, template_ref);
+    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    write_needs(o, si);
+    fprintf(o, "\n");
     fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on\n\n", size_name,
             pushed ? "push" : "none");
     char reference_config[NAME_CAP + 16] = "";

@@ -9,6 +9,9 @@
 #     parameters of one value);
 #   - blocks sized from their layout (blocks.comp): a std140 uniform block of mixed members by its bytes, a std140
 #     storage array by its 16-byte stride after the member before it, a fixed-size array by its length;
+#   - what the module's capabilities need: [kernel] features (16-bit storage: half_subgroup.comp; int64:
+#     spec_types.comp), and a comment for subgroup operations; float, bool and int64 specialization constants are
+#     parameters (their values pass as the declared type);
 #   - an image binding and buffer addresses in the push block are written as comments saying why;
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
@@ -45,6 +48,15 @@ check "a uniform block of mixed members: its 64 bytes" grep -q '^params = int32,
     "$T/blocks.ini"
 check "a std140 array: its stride, after the header" grep -q '^Padded = float32, 4 + 4 \* N, random(-1, 1), inout' "$T/blocks.ini"
 check "a fixed-size array: its length" grep -q '^Hist = uint32, 64, zero, out @set(0) @binding(2)' "$T/blocks.ini"
+
+"$BIN" init "$D/shaders/half_subgroup.comp" >"$T/h.ini" 2>/dev/null
+check "16-bit storage: its feature" grep -q '^features = storageBuffer16BitAccess ' "$T/h.ini"
+check "subgroup arithmetic: a comment" grep -q '^; the shader needs subgroup arithmetic operations of the device' "$T/h.ini"
+"$BIN" init "$SRC/tests/data/spec_types/spec_types.comp" >"$T/st.ini" 2>/dev/null
+check "an int64 constant: shaderInt64" grep -q '^features = shaderInt64 ' "$T/st.ini"
+check "a float constant: a parameter" grep -q '^SCALE = 1 @spec(1)' "$T/st.ini"
+check "a bool constant: a parameter" grep -q '^NEGATE = 0 @spec(2)' "$T/st.ini"
+check "an int64 constant: a parameter" grep -q '^OFFSET = 0 @spec(3)' "$T/st.ini"
 
 if "$BIN" devices >/dev/null 2>&1; then
     for space in "$T/sub/axpy.ini" "$T/rev2.ini"; do
