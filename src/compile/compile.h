@@ -149,7 +149,9 @@ typedef struct vkat_spirv_info {
     struct {
         uint32_t offset, size;
         char kind;
-        char name[39];
+        char vec_kind;        /* a vector of 32-bit scalars ('o'): 'f' floats or 'i' integers, else 0 */
+        uint8_t components;   /* that vector's components */
+        char name[37];
     } push_members[32];
 } vkat_spirv_info;
 

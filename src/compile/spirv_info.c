@@ -464,6 +464,11 @@ static void scan_push_block(scan *sc)
             for (uint32_t i = 0; i < n; i++) {
                 const id_info *t = ins[2 + i] < rd->bound ? &rd->ids[ins[2 + i]] : NULL;
                 info->push_members[i].size = t ? t->size : 0;
+                const id_info *e = t && t->op == SpvOpTypeVector && t->elem < rd->bound ? &rd->ids[t->elem] : NULL;
+                if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
+                    info->push_members[i].vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
+                    info->push_members[i].components = (uint8_t)t->value;
+                }
                 info->push_members[i].kind = !t                                      ? 'o'
                                              : t->op == SpvOpTypePointer             ? 'p'
                                              : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'

@@ -348,7 +348,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         if (it->choice[i] >= s->params[i].value_count)
             return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "export: choice %u out of range for parameter '%s'",
                              it->choice[i], s->params[i].name);
-    if (s->push_count * 4 > l->push_size)
+    if (vkat_space_push_size(s) > l->push_size)
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "export: %zu push constants but %u bytes packed",
                          s->push_count, l->push_size);
 
@@ -410,7 +410,7 @@ json_object *vkat_export_push_json(const vkat_space *s, const uint8_t *block)
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
         uint32_t bits;
-        memcpy(&bits, block + 4 * i, 4);
+        memcpy(&bits, block + p->offset, 4);
         json_object *value;
         if (p->type == VKAT_FLOAT32) {
             float f;
@@ -422,7 +422,7 @@ json_object *vkat_export_push_json(const vkat_space *s, const uint8_t *block)
             value = json_object_new_int64(bits);
         }
         json_object *o = json_object_new_object();
-        json_object_object_add(o, "offset", json_object_new_int64((int64_t)(4 * i)));
+        json_object_object_add(o, "offset", json_object_new_int64((int64_t)p->offset));
         json_object_object_add(o, "size", json_object_new_int64(4));
         json_object_object_add(o, "name", str(p->name));
         json_object_object_add(o, "type", str(vkat_elem_type_name(p->type)));
@@ -902,8 +902,8 @@ static void header_push(item_text *t)
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
         uint32_t bits;
-        memcpy(&bits, l->push + 4 * i, 4);
-        tb_printf(&t->push, "    {%zu, ", 4 * i);
+        memcpy(&bits, l->push + p->offset, 4);
+        tb_printf(&t->push, "    {%u, ", p->offset);
         tb_cstr(&t->push, p->name);
         tb_printf(&t->push, ", \"%s\", ", vkat_elem_type_name(p->type));
         char what[300];

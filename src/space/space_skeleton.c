@@ -257,26 +257,50 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
     fprintf(o, "\n");
 }
 
+/* " @offset(N)" when [push]'s std430 placement after the entry before (`next`) would not put a value of
+ * `components` 4-byte components at the member's offset (an explicit layout(offset), std140), else "". */
+static const char *offset_note(uint32_t next, uint32_t components, uint32_t offset, char buf[32])
+{
+    uint32_t align = components == 1 ? 4 : components == 2 ? 8 : 16;
+    buf[0] = 0;
+    if ((next + align - 1) / align * align != offset)
+        snprintf(buf, 32, " @offset(%u)", offset);
+    return buf;
+}
+
 static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAME_CAP], const char *size_name)
 {
     if (!si->push_member_count)
         return;
     fprintf(o, "[push]\n");
+    uint32_t next = 0;
     for (uint32_t i = 0; i < si->push_member_count; i++) {
         const __typeof__(si->push_members[0]) *m = &si->push_members[i];
+        char at[32];
         if (m->kind == 'f')
-            fprintf(o, "%s = float32, 1.0   ; TODO: its value\n", push_names[i]);
+            fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", push_names[i], offset_note(next, 1, m->offset, at));
         else if (m->kind == 'i' && !strcmp(push_names[i], size_name))
-            fprintf(o, "%s = uint32, %s   ; the problem size (int32 for a signed member)\n", push_names[i], size_name);
+            fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", push_names[i],
+                    size_name, offset_note(next, 1, m->offset, at));
         else if (m->kind == 'i')
-            fprintf(o, "%s = uint32, %s   ; TODO: its value (int32 for a signed member)\n", push_names[i], size_name);
+            fprintf(o, "%s = uint32, %s%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
+                    size_name, offset_note(next, 1, m->offset, at));
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n",
                     push_names[i]);
-        else
+        else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
+            fprintf(o, "%s = %s", push_names[i], m->vec_kind == 'f' ? "float32" : "uint32");
+            for (uint32_t c = 0; c < m->components; c++)
+                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : size_name);
+            fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
+                    offset_note(next, m->components, m->offset, at), m->components);
+        } else
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
-                fprintf(o, "%s_%u = uint32, 0   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", push_names[i], w, w,
-                        m->name, m->size, m->offset);
+                fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", push_names[i], w,
+                        w ? "" : offset_note(next, 1, m->offset, at), w, m->name, m->size, m->offset);
+        uint32_t words = m->kind == 'p' ? 0 : m->vec_kind ? m->components : (m->size + 3) / 4;
+        if (m->kind != 'p')
+            next = m->offset + 4 * words;
     }
     fprintf(o, "\n");
 }
