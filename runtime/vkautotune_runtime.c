@@ -369,7 +369,14 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
             return VKAT_RT_ERR_ARGUMENT;
         if (c->problem && (problem[c->problem - 1] < 0 || problem[c->problem - 1] > (int64_t)UINT32_MAX))
             return VKAT_RT_ERR_EVAL;
-        out->spec[i] = c->problem ? (uint32_t)problem[c->problem - 1] : c->value;
+        uint32_t bits = c->problem ? (uint32_t)problem[c->problem - 1] : c->value;
+        if (c->problem && c->encoding == VKAT_RT_SPEC_FLOAT32) {
+            float f = (float)problem[c->problem - 1];
+            memcpy(&bits, &f, sizeof bits);
+        } else if (c->problem && c->encoding == VKAT_RT_SPEC_BOOL) {
+            bits = bits != 0;
+        }
+        out->spec[i] = bits;
     }
     for (uint32_t i = 0; i < v->condition_count; i++) {
         int64_t ok = 0;

@@ -83,12 +83,19 @@ vkat_rt_result vkat_rt_eval(const vkat_rt_formula *f, const int64_t *vars, uint3
 
 /* ---- The table -------------------------------------------------------------------------------------------- */
 
+/* vkat_rt_spec_constant.encoding: how a problem size reaches a constant the shader declares as a float or a bool
+ * (its tuned value is already encoded in `value`). */
+#define VKAT_RT_SPEC_FLOAT32 1u /* the size's float bits */
+#define VKAT_RT_SPEC_BOOL 2u    /* VK_TRUE for a non-zero size */
+
 typedef struct vkat_rt_spec_constant {
     uint32_t id;    /* constantID */
-    uint32_t value; /* 4-byte value (for a problem size: its tuned value) */
+    uint32_t value; /* 4-byte value as the shader's type takes it (a float constant: its bits; for a problem size:
+                       its tuned value) */
     const char *name;
     uint32_t problem; /* 0: a tuned parameter; i + 1: problem size i (the space's `M = 4096 @spec(0)`), whose value
                          is the caller's problem size: vkat_rt_launch_eval puts it in vkat_rt_launch.spec */
+    uint32_t encoding; /* 0: a 32-bit integer; VKAT_RT_SPEC_FLOAT32 or VKAT_RT_SPEC_BOOL */
 } vkat_rt_spec_constant;
 
 /* SCRATCH: the kernel's own memory between the passes of a sequence, not an operand: allocate it (its init says

@@ -309,11 +309,10 @@ static void test_runs(vkat_gpu *gpu)
         free(c);
     }
 
-    /* Specialization constants: SCALE = 3, local size 32. */
+    /* Specialization constants: SCALE = 3 (the float constant gets the integer as a float: spec_encode.h), local
+     * size 32. */
     m = compile(scale_src, "scale.comp");
-    float three = 3.0f;
-    vkat_spec_value sv[2] = {{0, 0}, {1, 32}};
-    memcpy(&sv[0].value, &three, 4);
+    vkat_spec_value sv[2] = {{0, 3}, {1, 32}};
     vkat_kernel *ks = NULL;
     CHECK_MSG(vkat_kernel_create(ws, &m, "main", sv, 2, 4, &ks, &err) == VKAT_OK, "%s", err.message);
     vkat_spirv_free(&m);

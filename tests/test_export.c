@@ -36,9 +36,9 @@ static vkat_buffer_decl buffers[] = {
     {.name = "C", .binding = 2, .type = VKAT_UINT8, .dir = VKAT_DIR_OUT},
 };
 static vkat_push_decl push[] = {
-    {.name = "M", .type = VKAT_UINT32},
-    {.name = "bias", .type = VKAT_INT32},
-    {.name = "alpha", .type = VKAT_FLOAT32},
+    {.name = "M", .type = VKAT_UINT32, .offset = 0},
+    {.name = "bias", .type = VKAT_INT32, .offset = 4},
+    {.name = "alpha", .type = VKAT_FLOAT32, .offset = 8},
 };
 static char *extensions[] = {"VK_KHR_shader_float16_int8", "VK_KHR_16bit_storage"};
 static char *features[] = {"shaderFloat16"};

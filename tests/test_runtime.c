@@ -290,6 +290,24 @@ static void test_launch(void)
     CHECK(value == 128);
 }
 
+/* A constant the shader declares as a float or a bool, bound to a problem size: the caller's size reaches it
+ * encoded (its float bits; VK_TRUE), a tuned float parameter as the bits the table holds. */
+static void test_spec_encoding(void)
+{
+    static const vkat_rt_spec_constant typed[] = {{1, 0x40400000u, "S", 1, VKAT_RT_SPEC_FLOAT32},
+                                                  {2, 1, "NEG", 2, VKAT_RT_SPEC_BOOL},
+                                                  {4, 0x42000000u, "FB", 0, 0}};
+    vkat_rt_variant v = variants[0];
+    v.spec_constants = typed;
+    v.spec_constant_count = 3;
+    vkat_rt_launch l;
+    int64_t p[] = {512, 100};
+    CHECK(vkat_rt_launch_eval(&v, p, 2, &l) == VKAT_RT_OK);
+    CHECK(l.spec[0] == 0x44000000u); /* 512.0f */
+    CHECK(l.spec[1] == 1);           /* 100: true */
+    CHECK(l.spec[2] == 0x42000000u); /* the table's bits: 32.0f */
+}
+
 /* ---- Candidates and the tuner's cache -------------------------------------------------------------------------- */
 
 static void test_candidate_only(void)
@@ -451,6 +469,7 @@ int main(void)
     test_eval_errors();
     test_selection();
     test_launch();
+    test_spec_encoding();
     test_candidate_only();
     test_cache();
     test_dispatches();

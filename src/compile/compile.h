@@ -104,6 +104,7 @@ const char *vkat_descriptor_kind_name(vkat_descriptor_kind kind);
 typedef struct vkat_spec_decl {
     uint32_t id;
     uint8_t is_float, is_bool, bytes; /* bytes: 2, 4 or 8 (a bool counts 4, a VkBool32) */
+    uint8_t is_signed;                /* an integer constant's signedness */
     uint32_t default_bits;            /* the value the module declares (low 32 bits) */
     char name[40];                    /* its OpName, "" when the module keeps no names */
 } vkat_spec_decl;
@@ -126,24 +127,34 @@ typedef struct vkat_spirv_info {
          * float, 'i' signed or 'u' unsigned integer of elem_bits, with elem_components (vectors); 's' a struct or
          * anything else, of elem_bytes. access: bit 1 never written (readonly), bit 2 never read (writeonly). */
         char elem;
-        uint8_t elem_bits, elem_components, access;
+        uint8_t elem_bits, elem_components, access, runtime_array; /* runtime_array: its last member is one */
         uint32_t elem_bytes;
         /* An image's (storage, sampled, combined with a sampler): SpvDim (0 1D, 1 2D, 2 3D, 3 cube, ...), arrayed
          * or multisampled (1), and the SpvImageFormat it declares (0: none, as a sampled image has). */
         uint8_t image_dim, image_arrayed, image_format;
+        /* elem_stride: the bytes one element of a run-time array takes (its ArrayStride; std140's differs from
+         * elem_bytes), else elem_bytes. elem_offset: where a run-time array starts in the block (after the members
+         * before it), else 0. block_bytes: the members before a run-time array, or the whole block when it has none
+         * (a uniform block of mixed members: the bytes it reads). */
+        uint32_t elem_stride, elem_offset, block_bytes;
     } bindings[32];
-    /* Specialization constants the module declares (the first 64), with their types: the runner supplies 32-bit
-     * integers, which a float or a 16/64-bit constant would misread. */
+    /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer
+     * values are encoded for them (spec_encode.h), a float's bits for a float constant. */
     uint32_t spec_count;
     vkat_spec_decl specs[64];
     /* The push-constant block the module declares (push_size 0: none): its bytes and its first members, so that the
      * space's [push] can be checked against it. kind: 'f' a 32-bit float, 'i' a 32-bit integer, 'p' a buffer
      * address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays, structs). */
+    /* The module's OpCapability operands (the first 48): what the device must support to run it (capabilities.h). */
+    uint32_t capability_count;
+    uint32_t capabilities[48];
     uint32_t push_size, push_member_count;
     struct {
         uint32_t offset, size;
         char kind;
-        char name[39];
+        char vec_kind;        /* a vector of 32-bit scalars ('o'): 'f' floats or 'i' integers, else 0 */
+        uint8_t components;   /* that vector's components */
+        char name[37];
     } push_members[32];
 } vkat_spirv_info;
 

@@ -27,6 +27,7 @@ typedef struct id_info {
     int32_t set, binding; /* DescriptorSet / Binding decorations or -1 */
     uint32_t first_word; /* offset of the defining instruction */
     uint32_t elem;       /* array types: the element type */
+    uint32_t stride;     /* array types: their ArrayStride decoration, 0 when none */
     uint32_t name_word;  /* offset of its OpName, 0 when none */
     uint8_t block;       /* 1: decorated Block, 2: BufferBlock */
     uint8_t is_float;    /* OpTypeFloat */
@@ -196,6 +197,10 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             memcpy(sc->local_size_ids, ins + 3, sizeof sc->local_size_ids);
         }
         return 1;
+    case SpvOpCapability:
+        if (len >= 2 && sc->info->capability_count < VKAT_COUNTOF(sc->info->capabilities))
+            sc->info->capabilities[sc->info->capability_count++] = ins[1];
+        return 1;
     case SpvOpName:
         if (len >= 3 && ins[1] < rd->bound)
             rd->ids[ins[1]].name_word = (uint32_t)at;
@@ -209,6 +214,8 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             rd->ids[ins[1]].set = (int32_t)ins[3];
         if (len >= 4 && ins[1] < rd->bound && ins[2] == SpvDecorationBinding)
             rd->ids[ins[1]].binding = (int32_t)ins[3];
+        if (len >= 4 && ins[1] < rd->bound && ins[2] == SpvDecorationArrayStride)
+            rd->ids[ins[1]].stride = ins[3];
         if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
             sc->workgroup_size_builtin = ins[1];
         if (len >= 3 && ins[1] < rd->bound &&
@@ -382,7 +389,7 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
             info->spec_count < VKAT_COUNTOF(info->specs)) {
             vkat_spec_decl *d = &info->specs[info->spec_count++];
             *d = (vkat_spec_decl){(uint32_t)c->spec_id, rd->ids[ins[1]].is_float, 0, (uint8_t)rd->ids[ins[1]].size,
-                                  len >= 4 ? ins[3] : 0, ""};
+                                  rd->ids[ins[1]].is_signed, len >= 4 ? ins[3] : 0, ""};
             copy_name(rd, *res, d->name, sizeof d->name);
         }
         break;
@@ -407,7 +414,7 @@ static int scan_constant(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
         c->value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
         if (spec && c->spec_id >= 0 && info->spec_count < VKAT_COUNTOF(info->specs)) {
             vkat_spec_decl *d = &info->specs[info->spec_count++];
-            *d = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4, op == SpvOpSpecConstantTrue, ""};
+            *d = (vkat_spec_decl){(uint32_t)c->spec_id, 0, 1, 4, 0, op == SpvOpSpecConstantTrue, ""};
             copy_name(rd, *res, d->name, sizeof d->name);
         }
         uint64_t v;
@@ -472,6 +479,11 @@ static void scan_push_block(scan *sc)
             for (uint32_t i = 0; i < n; i++) {
                 const id_info *t = ins[2 + i] < rd->bound ? &rd->ids[ins[2 + i]] : NULL;
                 info->push_members[i].size = t ? t->size : 0;
+                const id_info *e = t && t->op == SpvOpTypeVector && t->elem < rd->bound ? &rd->ids[t->elem] : NULL;
+                if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
+                    info->push_members[i].vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
+                    info->push_members[i].components = (uint8_t)t->value;
+                }
                 info->push_members[i].kind = !t                                      ? 'o'
                                              : t->op == SpvOpTypePointer             ? 'p'
                                              : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'
@@ -495,8 +507,41 @@ static void scan_push_block(scan *sc)
     }
 }
 
-/* Each buffer binding's element type (its block's last member: an array's element, else the member) and whether a
- * member is read-only or write-only: from the block's OpTypeStruct, found in a second pass. */
+/* The Offset decoration of member `index` of struct `type` (0 when it has none). */
+static uint32_t member_offset(const reader *rd, uint32_t type, uint32_t index)
+{
+    for (size_t at = 5; at < rd->n;) {
+        const uint32_t *ins = rd->w + at;
+        uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
+        if (op == SpvOpMemberDecorate && len >= 5 && ins[1] == type && ins[2] == index &&
+            ins[3] == SpvDecorationOffset)
+            return ins[4];
+        at += len ? len : 1;
+    }
+    return 0;
+}
+
+/* The bytes a block's member of type `t` takes in the block: a sized array by its ArrayStride (std140 strides are
+ * not std430's), anything else by its size. */
+static uint64_t member_bytes(const reader *rd, uint32_t t)
+{
+    if (t >= rd->bound)
+        return 0;
+    const id_info *a = &rd->ids[t];
+    uint64_t count = 0;
+    if (a->op == SpvOpTypeArray && a->stride && a->elem < rd->bound && a->size && rd->ids[a->elem].size) {
+        const id_info *e = &rd->ids[a->elem];
+        count = a->size / round_up(e->size, e->align);
+        return count * a->stride;
+    }
+    return a->size;
+}
+
+/* Each buffer binding's element type (its block's last member: an array's element, else the member), how many bytes
+ * one element takes (a run-time array's ArrayStride), the bytes of the block around it (elem_offset: before a
+ * run-time array; block_bytes: the whole block when it has none, from the members' Offset decorations, so a
+ * std140 uniform block of mixed members is sized as the shader reads it) and whether a member is read-only or
+ * write-only: from the block's OpTypeStruct, found in a second pass. */
 static void scan_buffer_elements(scan *sc)
 {
     reader *rd = &sc->rd;
@@ -507,9 +552,13 @@ static void scan_buffer_elements(scan *sc)
         for (uint32_t k = 0; op == SpvOpTypeStruct && len >= 3 && k < info->binding_count; k++) {
             if (sc->binding_type[k] != ins[1] || ins[1] >= rd->bound || !rd->ids[ins[1]].block)
                 continue;
-            uint32_t t = ins[len - 1];
-            if (t < rd->bound && (rd->ids[t].op == SpvOpTypeRuntimeArray || rd->ids[t].op == SpvOpTypeArray))
+            uint32_t t = ins[len - 1], last_off = member_offset(rd, ins[1], len - 3), stride = 0;
+            int runtime = t < rd->bound && rd->ids[t].op == SpvOpTypeRuntimeArray;
+            uint64_t last_bytes = runtime ? 0 : member_bytes(rd, t);
+            if (t < rd->bound && (runtime || rd->ids[t].op == SpvOpTypeArray)) {
+                stride = rd->ids[t].stride;
                 t = rd->ids[t].elem;
+            }
             uint32_t comps = 1;
             if (t < rd->bound && rd->ids[t].op == SpvOpTypeVector) {
                 comps = (uint32_t)rd->ids[t].value;
@@ -524,6 +573,13 @@ static void scan_buffer_elements(scan *sc)
             info->bindings[k].elem_bits = (uint8_t)(e && info->bindings[k].elem != 's' ? e->size * 8 : 0);
             info->bindings[k].elem_components = (uint8_t)comps;
             info->bindings[k].elem_bytes = e ? e->size * comps : 0;
+            if (info->bindings[k].elem == 's' && t < rd->bound)
+                info->bindings[k].elem_bytes = rd->ids[t].size; /* a struct: its std430 size */
+            info->bindings[k].elem_stride = stride ? stride : info->bindings[k].elem_bytes;
+            info->bindings[k].runtime_array = (uint8_t)runtime;
+            info->bindings[k].elem_offset = runtime ? last_off : 0;
+            uint64_t bytes = runtime ? last_off : last_off + last_bytes;
+            info->bindings[k].block_bytes = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
         }
         at += len ? len : 1;
     }

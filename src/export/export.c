@@ -9,6 +9,7 @@
 #include "atomic_file.h"
 #include "export.h"
 #include "export_sequence.h"
+#include "export_spec.h"
 #include "sequence.h"
 #include "util.h"
 #include "vkautotune_runtime.h"
@@ -243,7 +244,7 @@ static void add_problem_json(json_object *k, const vkat_export_item *it)
 }
 
 /* Parameters by name, and every specialization constant (problem sizes bound @spec, then @spec parameters). */
-static void add_params_json(json_object *k, const vkat_export_item *it)
+static void add_params_json(json_object *k, const vkat_export_item *it, const vkat_spirv_info *si)
 {
     const vkat_space *s = it->space;
     json_object *params = json_object_new_object();
@@ -255,6 +256,7 @@ static void add_params_json(json_object *k, const vkat_export_item *it)
         json_object_object_add(c, "id", json_object_new_int64(s->problem[i].spec_id));
         json_object_object_add(c, "name", str(s->problem[i].name));
         json_object_object_add(c, "value", json_object_new_int64(problem_value(it, i)));
+        json_object_object_add(c, "type", str(vkat_spec_type_name(vkat_spec_decl_find(si, s->problem[i].spec_id))));
         json_object_object_add(c, "problem", json_object_new_boolean(1));
         json_object_array_add(spec, c);
     }
@@ -270,6 +272,7 @@ static void add_params_json(json_object *k, const vkat_export_item *it)
             json_object_object_add(c, "id", json_object_new_int64(p->spec_id));
             json_object_object_add(c, "name", str(p->name));
             json_object_object_add(c, "value", json_object_new_int64(v));
+            json_object_object_add(c, "type", str(vkat_spec_type_name(vkat_spec_decl_find(si, p->spec_id))));
             json_object_array_add(spec, c);
         }
     }
@@ -354,13 +357,19 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
         if (it->choice[i] >= s->params[i].value_count)
             return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "export: choice %u out of range for parameter '%s'",
                              it->choice[i], s->params[i].name);
-    if (s->push_count * 4 > l->push_size)
+    if (vkat_space_push_size(s) > l->push_size)
         return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "export: %zu push constants but %u bytes packed",
                          s->push_count, l->push_size);
 
-    json_object *k = json_object_new_object();
-    if (!k)
+    vkat_spirv_info *si = malloc(sizeof *si);
+    if (!si)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory building the manifest");
+    vkat_result sr = vkat_export_spec_info(it, si, err);
+    json_object *k = sr ? NULL : json_object_new_object();
+    if (!k) {
+        free(si);
+        return sr ? sr : vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory building the manifest");
+    }
     size_t spv_bytes = it->spirv->count * sizeof(uint32_t);
     char hash[17];
     spirv_hash_hex(it->spirv, hash);
@@ -373,7 +382,8 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(k, "device", device_json(it->device, &row->device));
 
     add_problem_json(k, it);
-    add_params_json(k, it);
+    add_params_json(k, it, si);
+    free(si);
 
     json_object_object_add(k, "local_size", u32_triple(l->local_size));
     json_object_object_add(k, "workgroup_count", u32_triple(l->groups));
@@ -409,7 +419,7 @@ json_object *vkat_export_push_json(const vkat_space *s, const uint8_t *block)
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
         uint32_t bits;
-        memcpy(&bits, block + 4 * i, 4);
+        memcpy(&bits, block + p->offset, 4);
         json_object *value;
         if (p->type == VKAT_FLOAT32) {
             float f;
@@ -421,7 +431,7 @@ json_object *vkat_export_push_json(const vkat_space *s, const uint8_t *block)
             value = json_object_new_int64(bits);
         }
         json_object *o = json_object_new_object();
-        json_object_object_add(o, "offset", json_object_new_int64((int64_t)(4 * i)));
+        json_object_object_add(o, "offset", json_object_new_int64((int64_t)p->offset));
         json_object_object_add(o, "size", json_object_new_int64(4));
         json_object_object_add(o, "name", str(p->name));
         json_object_object_add(o, "type", str(vkat_elem_type_name(p->type)));
@@ -700,6 +710,16 @@ static int reads(const vkat_expr *e, const vkat_space *s, const int *var_index, 
 }
 
 
+/* "{id, value, " of a spec table's entry: a 32-bit integer as written, a float or a bool constant's value as its
+ * type holds it (export_spec.h), in hex. */
+static void spec_entry(text_buf *pre, uint32_t id, const vkat_spec_decl *d, uint32_t value)
+{
+    if (d && (d->is_float || d->is_bool))
+        tb_printf(pre, "{%u, 0x%08xu, ", id, vkat_export_spec_bits(d, value));
+    else
+        tb_printf(pre, "{%u, %uu, ", id, value);
+}
+
 /* A sequence's further modules (the first is the variant's own), each pass's spec constants and push block, and
  * the passes table `<id>_passes_<k>`. */
 static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_export_item *it)
@@ -715,8 +735,13 @@ static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_ex
         const vkat_step *st = &q->steps[i];
         if (st->spec_count) {
             tb_printf(pre, "static const vkat_rt_spec_constant %s_pass_spec_%zu_%zu[] = {", id, k, i);
-            for (size_t j = 0; j < st->spec_count; j++)
-                tb_printf(pre, "{%u, %uu, NULL}, ", st->spec_id[j], st->spec_value[j]);
+            vkat_spirv_info *si = malloc(sizeof *si);
+            for (size_t j = 0; j < st->spec_count; j++) {
+                spec_entry(pre, st->spec_id[j], si ? vkat_export_step_spec_decl(q, i, j, si) : NULL,
+                           st->spec_value[j]);
+                tb_printf(pre, "NULL}, ");
+            }
+            free(si);
             tb_printf(pre, "};\n");
         }
         if (st->remapped) {
@@ -777,6 +802,7 @@ typedef struct item_text {
     text_buf ops, conds, binds, push, groups;
     size_t ncond, nspec;
     const vkat_device_key *dk; /* the device's identity: the present device's, else the row's */
+    const vkat_spirv_info *si; /* the module's declarations: each spec value's type */
 } item_text;
 
 /* Conditions: constraints on problem sizes. Those that read a device limit were checked on the measuring device
@@ -887,8 +913,8 @@ static void header_push(item_text *t)
     for (size_t i = 0; i < s->push_count; i++) {
         const vkat_push_decl *p = &s->push[i];
         uint32_t bits;
-        memcpy(&bits, l->push + 4 * i, 4);
-        tb_printf(&t->push, "    {%zu, ", 4 * i);
+        memcpy(&bits, l->push + p->offset, 4);
+        tb_printf(&t->push, "    {%u, ", p->offset);
         tb_cstr(&t->push, p->name);
         tb_printf(&t->push, ", \"%s\", ", vkat_elem_type_name(p->type));
         char what[300];
@@ -959,15 +985,19 @@ static void header_arrays(text_buf *pre, const char *id, size_t k, item_text *t)
         for (size_t i = 0; i < s->problem_count; i++) {
             if (s->problem[i].binding != VKAT_SIZE_SPEC)
                 continue;
-            tb_printf(pre, "    {%u, %uu, ", s->problem[i].spec_id, (uint32_t)problem_value(it, i));
+            const vkat_spec_decl *d = vkat_spec_decl_find(t->si, s->problem[i].spec_id);
+            tb_printf(pre, "    ");
+            spec_entry(pre, s->problem[i].spec_id, d, (uint32_t)problem_value(it, i));
             tb_cstr(pre, s->problem[i].name);
-            tb_printf(pre, ", %zu},\n", i + 1);
+            tb_printf(pre, ", %zu%s},\n", i + 1,
+                      d && d->is_float ? ", VKAT_RT_SPEC_FLOAT32" : d && d->is_bool ? ", VKAT_RT_SPEC_BOOL" : "");
         }
         for (size_t i = 0; i < s->param_count; i++) {
             const vkat_param *p = &s->params[i];
             if (p->kind != VKAT_PARAM_SPEC)
                 continue;
-            tb_printf(pre, "    {%u, %uu, ", p->spec_id, (uint32_t)p->values[it->choice[i]]);
+            tb_printf(pre, "    ");
+            spec_entry(pre, p->spec_id, vkat_spec_decl_find(t->si, p->spec_id), (uint32_t)p->values[it->choice[i]]);
             tb_cstr(pre, p->name);
             tb_printf(pre, "},\n");
         }
@@ -1067,8 +1097,18 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     }
     t.c = (lower_ctx){it, make_var_index(it), &t.ops, 0};
     snprintf(t.ops_name, sizeof t.ops_name, "%s_ops_%zu", id, k);
-    if (!t.c.var_index)
+    vkat_spirv_info *si = t.c.var_index ? malloc(sizeof *si) : NULL;
+    if (!si) {
+        free(t.c.var_index);
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+    }
+    vkat_result sr = vkat_export_spec_info(it, si, err);
+    if (sr) {
+        free(si);
+        free(t.c.var_index);
+        return sr;
+    }
+    t.si = si;
     header_conditions(&t);
     header_groups(&t);
     header_bindings(&t);
@@ -1084,6 +1124,7 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     free(t.push.data);
     free(t.groups.data);
     free(t.c.var_index);
+    free(si);
     return r;
 }
 

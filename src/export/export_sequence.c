@@ -3,9 +3,11 @@
  * local size, group counts and push-constant block. Like export.c it evaluates nothing: the steps come evaluated
  * from sequence.c, the same ones the tuner measured. */
 #include "export_sequence.h"
+#include "export_spec.h"
 #include "sequence.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void vkat_export_module_name(const char *first, size_t index, char *buf, size_t size)
@@ -56,14 +58,18 @@ json_object *vkat_export_passes_json(const vkat_export_item *it, const char *fir
         json_object_object_add(o, "spirv_hash", json_object_new_string(hash));
         json_object_object_add(o, "spirv_size_bytes", json_object_new_int64((int64_t)(m->count * sizeof *m->words)));
         json_object *spec = json_object_new_array();
+        vkat_spirv_info *si = malloc(sizeof *si);
         for (size_t k = 0; k < st->spec_count; k++) {
             json_object *c = json_object_new_object();
             spec_name(it->space, st->spec_id[k], name, sizeof name);
             json_object_object_add(c, "id", json_object_new_int64(st->spec_id[k]));
             json_object_object_add(c, "name", json_object_new_string(name));
             json_object_object_add(c, "value", json_object_new_int64(st->spec_value[k]));
+            const vkat_spec_decl *d = si ? vkat_export_step_spec_decl(q, i, k, si) : NULL;
+            json_object_object_add(c, "type", json_object_new_string(vkat_spec_type_name(d)));
             json_object_array_add(spec, c);
         }
+        free(si);
         json_object_object_add(o, "specialization_constants", spec);
         json_object_object_add(o, "local_size", triple(q->workgroup_size[i]));
         json_object_object_add(o, "workgroup_count", triple(st->groups));

@@ -8,6 +8,7 @@
 #include "workspace_image.h"
 #include "check.h"
 #include "slices.h"
+#include "spec_encode.h"
 #include "util.h"
 #include "warmup.h"
 
@@ -1023,32 +1024,31 @@ vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, voi
 /* ---- Kernels ---------------------------------------------------------------------------------------------------- */
 
 static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *spirv, const vkat_spec_value *spec,
-                                       size_t spec_count, uint32_t push_size, vkat_error *err)
+                                       size_t spec_count, uint32_t push_size, vkat_spirv_info *info, vkat_error *err)
 {
     const vkat_device_info *d = gpu->info;
     if (push_size % 4 || push_size > d->max_push_constants_size)
         return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                          "push constants of %u bytes: must be a multiple of 4 and at most maxPushConstantsSize (%u)",
                          push_size, d->max_push_constants_size);
-    vkat_spirv_info info;
-    vkat_result r = vkat_spirv_reflect(spirv, spec, spec_count, &info, err);
+    vkat_result r = vkat_spirv_reflect(spirv, spec, spec_count, info, err);
     if (r)
         return r;
-    uint64_t inv = (uint64_t)info.local_size[0] * info.local_size[1] * info.local_size[2];
+    uint64_t inv = (uint64_t)info->local_size[0] * info->local_size[1] * info->local_size[2];
     for (int i = 0; i < 3; i++)
-        if (info.local_size[i] > d->max_workgroup_size[i])
+        if (info->local_size[i] > d->max_workgroup_size[i])
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "workgroup size %u in dimension %c exceeds maxComputeWorkGroupSize (%u)",
-                             info.local_size[i], "xyz"[i], d -> max_workgroup_size[i]);
+                             info->local_size[i], "xyz"[i], d -> max_workgroup_size[i]);
     if (inv > d->max_workgroup_invocations)
         return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                          "workgroup of %llu invocations exceeds maxComputeWorkGroupInvocations (%u)",
                          (unsigned long long)inv, d->max_workgroup_invocations);
     /* Some drivers accept such a pipeline and lose the device on its first dispatch (NVIDIA, docs H200.md). */
-    if (info.shared_bytes > d->max_shared_memory)
+    if (info->shared_bytes > d->max_shared_memory)
         return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                          "shared memory of %llu bytes exceeds maxComputeSharedMemorySize (%u bytes)",
-                         (unsigned long long)info.shared_bytes, d->max_shared_memory);
+                         (unsigned long long)info->shared_bytes, d->max_shared_memory);
     return VKAT_OK;
 }
 
@@ -1105,12 +1105,16 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
                                vkat_error *err)
 {
     *out = NULL;
-    vkat_result r = check_kernel_limits(ws->gpu, spirv, spec, spec_count, push_size, err);
-    if (r)
+    vkat_spirv_info *info = malloc(sizeof *info);
+    vkat_result r = info ? check_kernel_limits(ws->gpu, spirv, spec, spec_count, push_size, info, err)
+                         : vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (r) {
+        free(info);
         return r;
+    }
     VkDevice dev = ws->gpu->device;
     VkSpecializationMapEntry *entries = calloc(spec_count ? spec_count : 1, sizeof *entries);
-    uint32_t *values = calloc(spec_count ? spec_count : 1, sizeof *values);
+    uint8_t *values = calloc(spec_count ? spec_count : 1, 8);
     vkat_kernel *k = calloc(1, sizeof *k);
     if (!entries || !values || !k) {
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
@@ -1138,13 +1142,13 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
         r = vkat_fail_vk(err, vr, "vkCreatePipelineLayout");
         goto cleanup;
     }
+    /* each value in the bytes of the type the module declares for it (a float's bits for a float constant) */
     for (size_t i = 0; i < spec_count; i++) {
         entries[i].constantID = spec[i].id;
-        entries[i].offset = (uint32_t)(i * sizeof(uint32_t));
-        entries[i].size = sizeof(uint32_t);
-        values[i] = spec[i].value;
+        entries[i].offset = (uint32_t)(i * 8);
+        entries[i].size = vkat_spec_encode(vkat_spec_decl_find(info, spec[i].id), spec[i].value, values + 8 * i);
     }
-    VkSpecializationInfo si = {(uint32_t)spec_count, entries, spec_count * sizeof(uint32_t), values};
+    VkSpecializationInfo si = {(uint32_t)spec_count, entries, spec_count * 8, values};
     VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -1165,6 +1169,7 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
 cleanup:
     free(entries);
     free(values);
+    free(info);
     if (r) {
         vkat_kernel_destroy(k);
         return r;

@@ -103,7 +103,8 @@ typedef struct vkat_kernel vkat_kernel;
  * such a pipeline and lose the device on dispatch) and a push range beyond maxPushConstantsSize.
  * Unlike the rest of this file, kernel creation may run on several threads at once for one workspace (it only
  * reads the workspace's layout and uses the device's internally synchronised pipeline cache): the tuner creates
- * pipelines on worker threads ahead of the measuring thread. */
+ * pipelines on worker threads ahead of the measuring thread. `spec` values are integers, each passed in the type
+ * the module declares for its constant (spec_encode.h: a float constant gets the float of the value). */
 vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, const char *entry,
                                const vkat_spec_value *spec, size_t spec_count, uint32_t push_size, vkat_kernel **out,
                                vkat_error *err);

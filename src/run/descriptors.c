@@ -1,10 +1,11 @@
 /* descriptors.c — checks the interface a compiled shader declares against what the space supplies, before a
  * pipeline is created: the kind of each descriptor binding (storage or uniform buffer, storage or sampled image)
  * must match its [buffers] entry, kinds vkautotune cannot bind (separate samplers and images, texel buffers) are
- * refused, and so are specialization constants that a 32-bit integer value would be misread by (floats, 16- and
- * 64-bit ones) and a workgroup size other than the one the space counts its groups in — each with the shader's
- * file:line instead of reaching the driver or dispatching the wrong number of invocations. */
+ * refused, and so are values a specialization constant's type cannot hold (spec_encode.h: a float16 given 2049)
+ * and a workgroup size other than the one the space counts its groups in — each with the shader's file:line
+ * instead of reaching the driver or dispatching the wrong number of invocations. */
 #include "descriptors.h"
+#include "spec_encode.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -144,13 +145,29 @@ static const char *push_kind_name(char kind)
                                                                                              : "not a 32-bit scalar";
 }
 
-/* The module's push-constant block against the space's [push] (4-byte values at offsets 0, 4, 8, ...): every member
- * must be covered, a buffer address cannot be given, a float must get a float and an integer an integer, and a
- * member named like one of the [push] values must sit where that value goes. Otherwise the kernel would read past
- * what was pushed (garbage, or a wild address) or misread a value's bits. */
+/* The [push] value at byte `off`, or NULL. */
+static const vkat_push_decl *push_at(const vkat_space *s, uint32_t off)
+{
+    for (size_t j = 0; j < s->push_count; j++)
+        if (s->push[j].offset == off)
+            return &s->push[j];
+    return NULL;
+}
+
+/* Does [push] entry `decl` (a scalar NAME, or a component NAME.x ...) belong to the member `name`? */
+static int push_names_member(const char *decl, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(decl, name, n) == 0 && (!decl[n] || (decl[n] == '.' && decl[n + 1] && !decl[n + 2]));
+}
+
+/* The module's push-constant block against the space's [push] (4-byte values, each at its offset): every member's
+ * bytes must be covered, a buffer address cannot be given, a float (or a vector's float component) must get a float
+ * and an integer an integer, and a member named like a [push] value must sit where that value goes. Otherwise the
+ * kernel would read past what was pushed (garbage, or a wild address) or misread a value's bits. */
 vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
 {
-    uint32_t given = (uint32_t)s->push_count * 4;
+    uint32_t given = vkat_space_push_size(s);
     for (uint32_t i = 0; i < si->push_member_count; i++) {
         const char *name = si->push_members[i].name;
         uint32_t off = si->push_members[i].offset, size = si->push_members[i].size;
@@ -163,25 +180,36 @@ vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const v
                              "the push-constant block's %s (offset %u) is a buffer address (buffer_reference), which "
                              "vkautotune cannot supply; declare the buffer as a descriptor (a [buffers] entry)",
                              member, off);
-        if (off + size > given)
-            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
-                             "the push-constant block is %u bytes, but the space %s gives %u in [push] (%zu value(s) "
-                             "of 4 bytes); %s at offset %u has none: give every member a [push] value, in the "
-                             "block's order",
-                             si->push_size, s->path, given, s->push_count, member, off);
+        for (uint32_t w = off / 4 * 4; w < off + size; w += 4) {
+            char at[32] = "";
+            if (w != off)
+                snprintf(at, sizeof at, " at byte %u", w);
+            if (!push_at(s, w))
+                return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
+                                 "the push-constant block is %u bytes, but the space %s gives %u in [push] (%zu "
+                                 "value(s) of 4 bytes); %s at offset %u has none%s: give every member a [push] value "
+                                 "(a vector one per component), in the block's order",
+                                 si->push_size, s->path, given, s->push_count, member, off, at);
+        }
         for (size_t j = 0; name[0] && j < s->push_count; j++)
-            if (strcmp(s->push[j].name, name) == 0 && j * 4 != off)
+            if (push_names_member(s->push[j].name, name) && (s->push[j].offset < off ||
+                                                             s->push[j].offset >= off + size))
                 return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
                                  "the push-constant block has '%s' at offset %u, but the space's [push] puts '%s' "
-                                 "(%s:%d) at offset %zu: write [push] in the block's order",
-                                 name, off, name, s->path, s->push[j].line, j * 4);
-        const vkat_push_decl *p = off % 4 == 0 ? &s->push[off / 4] : NULL;
-        if (p && kind != 'o' && (kind == 'f') != (p->type == VKAT_FLOAT32))
-            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
-                             "the push-constant block's %s (offset %u) is %s, but the space's push constant '%s' "
-                             "there (%s:%d) is %s",
-                             member, off, push_kind_name(kind), p->name, s->path, p->line,
-                             p->type == VKAT_FLOAT32 ? "a float32" : "an integer");
+                                 "(%s:%d) at offset %u: write [push] in the block's order (or give it @offset(%u))",
+                                 name, off, s->push[j].name, s->path, s->push[j].line, s->push[j].offset, off);
+        char scalar = kind == 'o' ? si->push_members[i].vec_kind : kind;
+        uint32_t n = kind == 'o' ? si->push_members[i].components : 1;
+        for (uint32_t c = 0; scalar && c < n; c++) {
+            const vkat_push_decl *p = push_at(s, off + 4 * c);
+            if (p && (scalar == 'f') != (p->type == VKAT_FLOAT32))
+                return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
+                                 "the push-constant block's %s (offset %u) is %s, but the space's push constant '%s' "
+                                 "there (%s:%d) is %s",
+                                 member, off + 4 * c, kind == 'o' ? (scalar == 'f' ? "a float vector" :
+                                 "an integer vector") : push_kind_name(kind), p->name, s->path, p->line,
+                                 p->type == VKAT_FLOAT32 ? "a float32" : "an integer");
+        }
     }
     return VKAT_OK;
 }
@@ -206,21 +234,21 @@ static const char *spec_owner(const vkat_space *s, uint32_t id, int *line)
 vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, const vkat_spirv_info *si,
                                       const vkat_spec_value *spec, size_t spec_count, vkat_error *e)
 {
-    for (size_t i = 0; i < spec_count; i++)
-        for (uint32_t k = 0; k < si->spec_count; k++) {
-            const vkat_spec_decl *d = &si->specs[k];
-            if (d->id != spec[i].id || d->is_bool || (!d->is_float && d->bytes == 4))
-                continue;
-            int space_line;
-            const char *owner = spec_owner(s, d->id, &space_line);
-            char *src = vkat_read_file(path, NULL);
-            int line = src ? declaration_line(src, "constant_id", d->id) : 0;
-            free(src);
-            return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
-                             "specialization constant %u is a %u-bit %s, but the space gives it the integer '%s' "
-                             "(%s:%d); vkautotune supplies 32-bit integer values",
-                             d->id, d->bytes * 8u, d->is_float ? "float" : "integer", owner, s->path, space_line);
-        }
+    for (size_t i = 0; i < spec_count; i++) {
+        const vkat_spec_decl *d = vkat_spec_decl_find(si, spec[i].id);
+        char what[96];
+        if (!d || !vkat_spec_exact(d, spec[i].value, what, sizeof what))
+            continue;
+        int space_line;
+        const char *owner = spec_owner(s, d->id, &space_line);
+        char *src = vkat_read_file(path, NULL);
+        int line = src ? declaration_line(src, "constant_id", d->id) : 0;
+        free(src);
+        return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
+                         "specialization constant %u is of type %s, but the space gives it %lld ('%s', %s:%d), %s",
+                         d->id, vkat_spec_type_name(d), (long long)(int32_t)spec[i].value, owner, s->path,
+                         space_line, what);
+    }
     return VKAT_OK;
 }
 

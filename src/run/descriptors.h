@@ -17,8 +17,9 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
 vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e);
 
 /* VKAT_ERR_TEMPLATE with `path`:line (of `constant_id = N`, when found) for a specialization constant the space
- * supplies (spec[0..spec_count)) that the module declares as a float or as a 16- or 64-bit integer: the 4-byte
- * integer vkautotune passes would be misread. Booleans and 32-bit integers pass. */
+ * supplies (spec[0..spec_count)) whose declared type cannot hold its value exactly (a 16-bit integer out of range,
+ * an integer a float rounds): every other value is encoded for its type when the pipeline is created
+ * (spec_encode.h), a float constant getting the float of the integer. */
 vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, const vkat_spirv_info *si,
                                       const vkat_spec_value *spec, size_t spec_count, vkat_error *e);
 

@@ -1307,46 +1307,101 @@ static vkat_result load_buffers(loader *ld)
     return check_placements(ld);
 }
 
+/* "expr @offset(N)": strips the suffix from `text` and sets *offset (-1 when there is none); 0 when malformed. */
+static int push_offset_suffix(char *text, long *offset)
+{
+    *offset = -1;
+    char *at = strstr(text, "@offset(");
+    if (!at)
+        return !strchr(text, '@');
+    char *endp = NULL;
+    long v = strtol(at + 8, &endp, 10);
+    if (endp == at + 8 || *endp != ')' || *trim(endp + 1) || v < 0 || v % 4)
+        return 0;
+    *offset = v;
+    *at = 0;
+    return 1;
+}
+
+/* [push] NAME = type, value[, value...] [@offset(N)]: one value per component (a vector of 2 to 4, NAME.x, .y, .z,
+ * .w), each 4 bytes, placed as std430 places the block's members (a scalar 4-aligned, a 2-vector 8, a 3- or
+ * 4-vector 16) after the entry before, or at offset N, as the shader's `layout(offset = N)` or std140 puts it. */
 static vkat_result load_push(loader *ld)
 {
+    static const char comp_names[4] = {'x', 'y', 'z', 'w'};
     vkat_space *s = ld->s;
     size_t n = section_count(ld, SEC_PUSH);
-    s->push = calloc(n ? n : 1, sizeof *s->push);
+    s->push = calloc(n ? 4 * n : 1, sizeof *s->push);
     if (!s->push)
         return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    uint32_t next = 0;
     for (size_t i = 0; i < ld->count; i++) {
         const entry *e = &ld->entries[i];
         if (e->section != SEC_PUSH)
             continue;
-        for (size_t j = 0; j < s->push_count; j++)
-            if (strcmp(s->push[j].name, e->key) == 0)
+        for (size_t j = 0; j < s->push_count; j++) {
+            size_t len = strlen(e->key);
+            if (strncmp(s->push[j].name, e->key, len) == 0 && (!s->push[j].name[len] || s->push[j].name[len] == '.'))
                 return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate push constant '%s' (first at line %d)", e->key,
                              s->push[j].line);
-        if ((s->push_count + 1) * 4 > MAX_PUSH_BYTES)
-            return lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' does not fit: at most %d bytes (%d values)",
-                         e->key, MAX_PUSH_BYTES, MAX_PUSH_BYTES / 4);
-        vkat_push_decl *p = &s->push[s->push_count];
-        p->name = vkat_strdup(e->key);
-        p->line = e->line;
-        if (!p->name)
-            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
-        s->push_count++;
-        char *text = vkat_strdup(e->value), *f[3];
+        }
+        char *text = vkat_strdup(e->value), *f[6];
         if (!text)
             return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
-        size_t nf = split_fields(text, f, 3);
-        if (nf != 2)
-            lfail(ld, VKAT_ERR_SYNTAX, e->line, "push constant '%s' needs 'type, value', e.g. 'uint32, M'", e->key);
+        size_t nf = split_fields(text, f, 6);
+        long at = -1;
+        if (nf < 2 || nf > 5)
+            lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                  "push constant '%s' needs 'type, value' (a vector: one value per component, at most 4), e.g. "
+                  "'uint32, M'", e->key);
         else if (strcmp(f[0], "int32") && strcmp(f[0], "uint32") && strcmp(f[0], "float32"))
             lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' has type '%s'; expected int32, uint32 or float32",
                   e->key, f[0]);
-        else if (!parse_expr(ld, f[1], e->line, &p->value))
-            p->type = (vkat_elem_type)vkat_elem_type_from_name(f[0]);
+        else if (!push_offset_suffix(f[nf - 1], &at))
+            lfail(ld, VKAT_ERR_SYNTAX, e->line,
+                  "push constant '%s': expected '@offset(N)' (N a multiple of 4) after its last value", e->key);
+        size_t comps = nf - 1;
+        uint32_t align = comps == 1 ? 4 : comps == 2 ? 8 : 16;
+        uint32_t off = at >= 0 ? (uint32_t)at : (next + align - 1) / align * align;
+        if (!ld->failed && at >= 0 && off < next)
+            lfail(ld, VKAT_ERR_SPACE, e->line,
+                  "push constant '%s' at @offset(%u) overlaps the one before, which ends at %u: write [push] in the "
+                  "block's order", e->key, off, next);
+        if (!ld->failed && off + 4 * comps > MAX_PUSH_BYTES)
+            lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' does not fit: at most %d bytes (%d values)",
+                  e->key, MAX_PUSH_BYTES, MAX_PUSH_BYTES / 4);
+        for (size_t k = 0; k < comps && !ld->failed; k++) {
+            vkat_push_decl *p = &s->push[s->push_count];
+            size_t len = strlen(e->key) + 3;
+            p->name = malloc(len);
+            if (!p->name) {
+                lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+                break;
+            }
+            if (comps > 1)
+                snprintf(p->name, len, "%s.%c", e->key, comp_names[k]);
+            else
+                snprintf(p->name, len, "%s", e->key);
+            p->line = e->line;
+            p->offset = off + 4 * (uint32_t)k;
+            s->push_count++;
+            if (!parse_expr(ld, f[1 + k], e->line, &p->value))
+                p->type = (vkat_elem_type)vkat_elem_type_from_name(f[0]);
+        }
+        next = off + 4 * (uint32_t)comps;
         free(text);
         if (ld->failed)
             return ld->failed;
     }
     return VKAT_OK;
+}
+
+uint32_t vkat_space_push_size(const vkat_space *s)
+{
+    uint32_t end = 0;
+    for (size_t i = 0; i < s->push_count; i++)
+        end = s->push[i].offset + 4 > end ? s->push[i].offset + 4 : end;
+    return end;
 }
 
 /* "x, y, z" with 1 to 3 expressions; missing ones stay NULL (= 1). */
@@ -2395,7 +2450,7 @@ vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int re
         r = vkat_expr_eval(p->value, env, &v, err);
         if (r)
             break;
-        unsigned char *dst = launch->push + 4 * i;
+        unsigned char *dst = launch->push + p->offset;
         if (p->type == VKAT_FLOAT32) {
             float f = (float)vkat_value_f64(v);
             memcpy(dst, &f, 4);
@@ -2419,7 +2474,7 @@ vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int re
             memcpy(dst, &x, 4);
         }
     }
-    launch->push_size = (uint32_t)(4 * s->push_count);
+    launch->push_size = vkat_space_push_size(s);
     vkat_value v;
     if (!r && s->flops && !(r = vkat_expr_eval(s->flops, env, &v, err)))
         launch->flops = vkat_value_f64(v);

@@ -85,11 +85,14 @@ typedef struct vkat_buffer_decl {
     int compare_line;
 } vkat_buffer_decl;
 
+/* One 4-byte value of the push-constant block: a [push] entry, or one component of a vector entry (named
+ * "NAME.x", ".y", ".z", ".w"). */
 typedef struct vkat_push_decl {
     char *name;
     vkat_elem_type type; /* VKAT_INT32, VKAT_UINT32 or VKAT_FLOAT32 */
     vkat_expr *value;
     int line;
+    uint32_t offset; /* in the block: std430 placement after the entry before, or its @offset(N) */
 } vkat_push_decl;
 
 /* A fixed text macro from [defines] ("A_TYPE = float16_t"): #defined in the variant and the reference. */
@@ -266,11 +269,14 @@ typedef struct vkat_launch {
     uint32_t groups[3];
     uint64_t *buffer_counts; /* [buffer_count] elements */
     uint32_t (*image_extents)[3]; /* [buffer_count] width, height, depth of each image (1, 1, 1 for a buffer) */
-    uint8_t push[256];       /* packed in declaration order, 4 bytes each */
+    uint8_t push[256];       /* each [push] value at its offset (vkat_push_decl.offset), the gaps zero */
     uint32_t push_size;
     double flops; /* 0 when the space has none */
     double bytes;
 } vkat_launch;
+
+/* The bytes the [push] values span: the end of the last one (0 without [push]). */
+uint32_t vkat_space_push_size(const vkat_space *s);
 
 /* Evaluates dispatch, buffer counts, push constants and metrics. `reference` selects the [check] dispatch.
  * launch->buffer_counts is allocated here; release with vkat_launch_free. Negative or zero sizes, group counts

@@ -89,7 +89,7 @@ static vkat_result push_override(const vkat_space *s, const vkat_pass_override *
                                  uint8_t *block, vkat_error *err)
 {
     const vkat_push_decl *p = &s->push[o->index];
-    uint8_t *dst = block + 4 * o->index;
+    uint8_t *dst = block + p->offset;
     if (p->type == VKAT_FLOAT32) {
         vkat_value v;
         vkat_result r = vkat_expr_eval(o->value, env, &v, err);

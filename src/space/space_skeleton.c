@@ -7,7 +7,9 @@
  * every variant with the shader at its own defaults ([check] config). */
 #define _POSIX_C_SOURCE 200809L
 #include "space_skeleton.h"
+#include "capabilities.h"
 #include "image_format.h"
+#include "spec_encode.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -46,15 +48,19 @@ static void pick_name(names *nm, const char *raw, const char *fallback, unsigned
         snprintf(nm->taken[nm->count++], NAME_CAP, "%s", out);
 }
 
-/* The [buffers] type for a buffer's elements, and how many of it one element holds (vectors, structs). */
-static const char *element_type(char elem, unsigned bits, unsigned comps, unsigned bytes, unsigned *per_element)
+/* The [buffers] type for a buffer's elements, and its bytes: a scalar type [buffers] names (a vector counts as its
+ * components), else 32-bit words (structs, and types [buffers] has no name for). */
+static const char *element_type(char elem, unsigned bits, unsigned *type_bytes)
 {
-    *per_element = comps ? comps : 1;
-    if (elem == 'f' && (bits == 32 || bits == 16))
+    *type_bytes = 4;
+    if (elem == 'f' && (bits == 32 || bits == 16)) {
+        *type_bytes = bits / 8;
         return bits == 32 ? "float32" : "float16";
-    if ((elem == 'i' || elem == 'u') && (bits == 32 || bits == 8))
+    }
+    if ((elem == 'i' || elem == 'u') && (bits == 32 || bits == 8)) {
+        *type_bytes = bits / 8;
         return bits == 32 ? (elem == 'i' ? "int32" : "uint32") : (elem == 'i' ? "int8" : "uint8");
-    *per_element = bytes >= 4 ? bytes / 4 : 1; /* a struct or a type [buffers] has no name for: 32-bit words */
+    }
     return "uint32";
 }
 
@@ -66,10 +72,63 @@ static const char *spec_value_text(const vkat_spec_decl *d, char buf[32])
         float f;
         memcpy(&f, &d->default_bits, sizeof f);
         snprintf(buf, 32, "%g", (double)f);
+    } else if (d->is_signed) {
+        snprintf(buf, 32, "%d", (int32_t)d->default_bits);
     } else {
         snprintf(buf, 32, "%u", d->default_bits);
     }
     return buf;
+}
+
+/* Is a float constant's default a whole number, which a parameter (integers, encoded as the float) can give? */
+static int whole_default(const vkat_spec_decl *d)
+{
+    if (d->bytes != 4)
+        return d->default_bits == 0; /* a 16- or 64-bit float's bits are not kept whole here: only zero is sure */
+    float f;
+    memcpy(&f, &d->default_bits, sizeof f);
+    return f == (float)(int32_t)f && f >= -2147483648.0f && f < 2147483648.0f;
+}
+
+/* A note on a constant that is not a 32-bit integer: how the space's integer values reach it (spec_encode.h). */
+static const char *type_note(const vkat_spec_decl *d)
+{
+    static char note[128];
+    const char *type = vkat_spec_type_name(d);
+    if (d->is_bool)
+        snprintf(note, sizeof note, " (a bool: 0 is false, any other value true)");
+    else if (d->is_float)
+        snprintf(note, sizeof note, " (a %s: each value is passed as that float%s)", type,
+                 d->bytes == 4 ? "" : "; an export carries 4-byte constants only");
+    else
+        snprintf(note, sizeof note, " (an %s: each 32-bit value %s; an export carries 4-byte constants only)", type,
+                 d->bytes == 2 ? "must fit" : "is widened");
+    return note;
+}
+
+/* The device features the module's capabilities need ([kernel] features, so that the device enables them and
+ * one without them is refused), and as comments what else they need of the device. */
+static void write_needs(FILE *o, const vkat_spirv_info *si)
+{
+    const char *written[48];
+    size_t n = 0;
+    for (uint32_t i = 0; i < si->capability_count; i++) {
+        const char *f = vkat_capability_feature(si->capabilities[i]);
+        size_t k = 0;
+        while (f && k < n && strcmp(written[k], f) != 0)
+            k++;
+        if (!f || k < n)
+            continue;
+        fprintf(o, "%s%s", n ? ", " : "features = ", f);
+        written[n++] = f;
+    }
+    if (n)
+        fprintf(o, "   ; from the shader's SPIR-V capabilities\n");
+    for (uint32_t i = 0; i < si->capability_count; i++) {
+        const char *need = vkat_capability_need(si->capabilities[i]);
+        if (need)
+            fprintf(o, "; the shader needs %s of the device, which vkautotune does not check\n", need);
+    }
 }
 
 /* The workgroup dimension (0..2) constant_id `id` sizes, or -1. */
@@ -122,10 +181,10 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             continue;
         int dim = workgroup_dim(si, d->id);
         char buf[32];
-        if (d->is_float || d->bytes != 4) {
-            fprintf(o, "; %s = %s @spec(%u)   ; a %s constant: vkautotune sets 32-bit integers and booleans only, so "
-                       "the shader's value stays\n",
-                    spec_names[i], spec_value_text(d, buf), d->id, d->is_float ? "float" : "64- or 16-bit");
+        if (d->is_float && !whole_default(d)) {
+            fprintf(o, "; %s = %s @spec(%u)   ; a %s constant whose default is not a whole number: a parameter's "
+                       "values are, so the shader's value stays\n",
+                    spec_names[i], spec_value_text(d, buf), d->id, vkat_spec_type_name(d));
         } else if (dim == 0) {
             fprintf(o, "%s = ", spec_names[i]);
             write_x_sizes(o, d->default_bits);
@@ -133,8 +192,9 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             snprintf(reference_config, config_size, "%s=%u", spec_names[i], d->default_bits);
             tunable = 1;
         } else {
-            fprintf(o, "%s = %s @spec(%u)   ; %s; TODO: the values to try\n", spec_names[i], spec_value_text(d, buf),
-                    d->id, dim > 0 ? "a workgroup size" : "the shader's default");
+            fprintf(o, "%s = %s @spec(%u)   ; %s; TODO: the values to try%s\n", spec_names[i],
+                    spec_value_text(d, buf), d->id, dim > 0 ? "a workgroup size" : "the shader's default",
+                    d->is_float || d->is_bool || d->bytes != 4 ? type_note(d) : "");
         }
         if (dim >= 0)
             snprintf(wg[dim], NAME_CAP, "%s", spec_names[i]);
@@ -196,25 +256,52 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                     vkat_descriptor_kind_name(b->kind));
             continue;
         }
-        unsigned per = 1;
-        const char *type = element_type(b->elem, b->elem_bits, b->elem_components, b->elem_bytes, &per);
+        unsigned tb = 4;
+        const char *type = element_type(b->elem, b->elem_bits, &tb);
         int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER;
         const char *dir = uniform ? "uniform" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
         const char *init = strcmp(dir, "out") == 0 ? "zero" : type[0] == 'f' ? "random(-1, 1)" : "random(0, 16)";
+        /* Counted in elements of `type`: a block without a run-time array is as many as its bytes (a uniform
+         * block of mixed members included), one with a run-time array the members before it and then per
+         * element of the array (its stride) a multiple of the problem size. */
+        unsigned header = (b->elem_offset + tb - 1) / tb, per = b->elem_stride >= tb ? b->elem_stride / tb : 1;
+        int runtime = b->runtime_array && b->elem_stride;
         char count[96];
-        if (uniform)
-            snprintf(count, sizeof count, "%u", b->elem_bytes >= 4 ? b->elem_bytes / 4 : 1);
+        if (!runtime)
+            snprintf(count, sizeof count, "%u", b->block_bytes >= tb ? (b->block_bytes + tb - 1) / tb : 1);
+        else if (header && per > 1)
+            snprintf(count, sizeof count, "%u + %u * %s", header, per, size_name);
+        else if (header)
+            snprintf(count, sizeof count, "%u + %s", header, size_name);
         else if (per > 1)
             snprintf(count, sizeof count, "%u * %s", per, size_name);
         else
             snprintf(count, sizeof count, "%s", size_name);
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
-        if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
-            fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_bytes);
+        if (!runtime)
+            fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
+                    uniform ? "its members' values are the init's" : "it has no run-time array");
+        else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
+            fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_stride);
+        else if (b->elem_stride != b->elem_bytes)
+            fprintf(o, " (an element takes %u bytes, its stride: counted in %s)", b->elem_stride, type);
+        if (header)
+            fprintf(o, " (%u bytes of other members first)", b->elem_offset);
         fprintf(o, "\n");
     }
     fprintf(o, "\n");
+}
+
+/* " @offset(N)" when [push]'s std430 placement after the entry before (`next`) would not put a value of
+ * `components` 4-byte components at the member's offset (an explicit layout(offset), std140), else "". */
+static const char *offset_note(uint32_t next, uint32_t components, uint32_t offset, char buf[32])
+{
+    uint32_t align = components == 1 ? 4 : components == 2 ? 8 : 16;
+    buf[0] = 0;
+    if ((next + align - 1) / align * align != offset)
+        snprintf(buf, 32, " @offset(%u)", offset);
+    return buf;
 }
 
 static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAME_CAP], const char *size_name)
@@ -222,21 +309,34 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
     if (!si->push_member_count)
         return;
     fprintf(o, "[push]\n");
+    uint32_t next = 0;
     for (uint32_t i = 0; i < si->push_member_count; i++) {
         const __typeof__(si->push_members[0]) *m = &si->push_members[i];
+        char at[32];
         if (m->kind == 'f')
-            fprintf(o, "%s = float32, 1.0   ; TODO: its value\n", push_names[i]);
+            fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", push_names[i], offset_note(next, 1, m->offset, at));
         else if (m->kind == 'i' && !strcmp(push_names[i], size_name))
-            fprintf(o, "%s = uint32, %s   ; the problem size (int32 for a signed member)\n", push_names[i], size_name);
+            fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", push_names[i],
+                    size_name, offset_note(next, 1, m->offset, at));
         else if (m->kind == 'i')
-            fprintf(o, "%s = uint32, %s   ; TODO: its value (int32 for a signed member)\n", push_names[i], size_name);
+            fprintf(o, "%s = uint32, %s%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
+                    size_name, offset_note(next, 1, m->offset, at));
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n",
                     push_names[i]);
-        else
+        else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
+            fprintf(o, "%s = %s", push_names[i], m->vec_kind == 'f' ? "float32" : "uint32");
+            for (uint32_t c = 0; c < m->components; c++)
+                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : size_name);
+            fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
+                    offset_note(next, m->components, m->offset, at), m->components);
+        } else
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
-                fprintf(o, "%s_%u = uint32, 0   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", push_names[i], w, w,
-                        m->name, m->size, m->offset);
+                fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", push_names[i], w,
+                        w ? "" : offset_note(next, 1, m->offset, at), w, m->name, m->size, m->offset);
+        uint32_t words = m->kind == 'p' ? 0 : m->vec_kind ? m->components : (m->size + 3) / 4;
+        if (m->kind != 'p')
+            next = m->offset + 4 * words;
     }
     fprintf(o, "\n");
 }
@@ -285,7 +385,9 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
             template_ref);
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
-    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n\n", kernel_name, template_ref);
+    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    write_needs(o, si);
+    fprintf(o, "\n");
     fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on\n\n", size_name,
             pushed ? "push" : "none");
     char reference_config[NAME_CAP + 16] = "";

@@ -7,6 +7,11 @@
 #   - reverse_wg.comp (three workgroup constants, an anonymous push block) tunes as written too;
 #   - a template that needs macros fails with its compile error and a hint, and compiles with -D (the macros become
 #     parameters of one value);
+#   - blocks sized from their layout (blocks.comp): a std140 uniform block of mixed members by its bytes, a std140
+#     storage array by its 16-byte stride after the member before it, a fixed-size array by its length;
+#   - what the module's capabilities need: [kernel] features (16-bit storage: half_subgroup.comp; int64:
+#     spec_types.comp), and a comment for subgroup operations; float, bool and int64 specialization constants are
+#     parameters (their values pass as the declared type);
 #   - an image binding and buffer addresses in the push block are written as comments saying why;
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
@@ -41,6 +46,21 @@ sed "s|^template = .*|template = $D/shaders/reverse_wg.comp|" "$T/rev.ini" >"$T/
 check "2D images: two sizes each, two axes of groups" grep -q '^groups = cdiv(N, WG_X), cdiv(N, WG_Y)' "$T/blur.ini"
 sed 's|^N = 1024 @none|N = 40 @none|' "$T/blur.ini" >"$T/blur2.ini"
 
+"$BIN" init "$D/shaders/blocks.comp" -o "$T/blocks.ini" 2>/dev/null
+check "a uniform block of mixed members: its 64 bytes" grep -q '^params = int32, 16, random(0, 16), uniform @set(0) @binding(0)' \
+    "$T/blocks.ini"
+check "a std140 array: its stride, after the header" grep -q '^Padded = float32, 4 + 4 \* N, random(-1, 1), inout' "$T/blocks.ini"
+check "a fixed-size array: its length" grep -q '^Hist = uint32, 64, zero, out @set(0) @binding(2)' "$T/blocks.ini"
+
+"$BIN" init "$D/shaders/half_subgroup.comp" >"$T/h.ini" 2>/dev/null
+check "16-bit storage: its feature" grep -q '^features = storageBuffer16BitAccess ' "$T/h.ini"
+check "subgroup arithmetic: a comment" grep -q '^; the shader needs subgroup arithmetic operations of the device' "$T/h.ini"
+"$BIN" init "$SRC/tests/data/spec_types/spec_types.comp" >"$T/st.ini" 2>/dev/null
+check "an int64 constant: shaderInt64" grep -q '^features = shaderInt64 ' "$T/st.ini"
+check "a float constant: a parameter" grep -q '^SCALE = 1 @spec(1)' "$T/st.ini"
+check "a bool constant: a parameter" grep -q '^NEGATE = 0 @spec(2)' "$T/st.ini"
+check "an int64 constant: a parameter" grep -q '^OFFSET = 0 @spec(3)' "$T/st.ini"
+
 if "$BIN" devices >/dev/null 2>&1; then
     for space in "$T/sub/axpy.ini" "$T/rev2.ini" "$T/blur2.ini"; do
         "$BIN" --space "$space" --db "$T/r.db" --budget 5 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
@@ -48,6 +68,10 @@ if "$BIN" devices >/dev/null 2>&1; then
         check "$(basename "$space") tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" \
             grep -q "5 evaluated (0 from the database), 0 failed" "$T/t.out"
     done
+    "$BIN" --space "$T/blocks.ini" --db "$T/r.db" --budget 5 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
+    rc=$?
+    check "blocks.ini tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" \
+        grep -q "1 evaluated (0 from the database), 0 failed" "$T/t.out"
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi

@@ -1,0 +1,65 @@
+/* capabilities.c — what a SPIR-V capability asks of the device. glslang declares a capability for each extension
+ * and type a shader uses (`#extension GL_EXT_shader_16bit_storage` and a float16_t buffer: StorageBuffer16BitAccess);
+ * a pipeline whose module declares one its device has not enabled is invalid usage, which some drivers run anyway
+ * and others refuse or miscompile. `vkautotune init` writes the features a shader needs from this table. */
+#include "capabilities.h"
+
+#include <spirv/unified1/spirv.h>
+#include <stddef.h>
+
+const char *vkat_capability_feature(uint32_t cap)
+{
+    switch (cap) {
+    case SpvCapabilityFloat16:
+        return "shaderFloat16";
+    case SpvCapabilityFloat64:
+        return "shaderFloat64";
+    case SpvCapabilityInt64:
+        return "shaderInt64";
+    case SpvCapabilityInt16:
+        return "shaderInt16";
+    case SpvCapabilityInt8:
+        return "shaderInt8";
+    case SpvCapabilityStorageBuffer16BitAccess:
+        return "storageBuffer16BitAccess";
+    case SpvCapabilityStorageBuffer8BitAccess:
+        return "storageBuffer8BitAccess";
+    case SpvCapabilityBFloat16TypeKHR:
+        return "shaderBFloat16Type";
+    case SpvCapabilityCooperativeMatrixKHR:
+        return "cooperativeMatrix";
+    default:
+        return NULL;
+    }
+}
+
+const char *vkat_capability_need(uint32_t cap)
+{
+    switch (cap) {
+    case SpvCapabilityGroupNonUniform:
+        return "subgroup operations (basic)";
+    case SpvCapabilityGroupNonUniformVote:
+        return "subgroup vote operations";
+    case SpvCapabilityGroupNonUniformArithmetic:
+        return "subgroup arithmetic operations";
+    case SpvCapabilityGroupNonUniformBallot:
+        return "subgroup ballot operations";
+    case SpvCapabilityGroupNonUniformShuffle:
+    case SpvCapabilityGroupNonUniformShuffleRelative:
+        return "subgroup shuffle operations";
+    case SpvCapabilityGroupNonUniformClustered:
+        return "subgroup clustered operations";
+    case SpvCapabilityGroupNonUniformQuad:
+        return "subgroup quad operations";
+    case SpvCapabilityInt64Atomics:
+        return "64-bit integer atomics (shaderBufferInt64Atomics)";
+    case SpvCapabilityAtomicFloat32AddEXT:
+        return "float atomic add (VK_EXT_shader_atomic_float)";
+    case SpvCapabilityUniformAndStorageBuffer16BitAccess:
+        return "16-bit uniform buffer access (uniformAndStorageBuffer16BitAccess)";
+    case SpvCapabilityUniformAndStorageBuffer8BitAccess:
+        return "8-bit uniform buffer access (uniformAndStorageBuffer8BitAccess)";
+    default:
+        return NULL;
+    }
+}

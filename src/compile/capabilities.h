@@ -1,0 +1,14 @@
+/* capabilities.h — what a SPIR-V capability asks of the device: a [kernel] feature, or a property to check. */
+#ifndef VKAT_CAPABILITIES_H
+#define VKAT_CAPABILITIES_H
+
+#include <stdint.h>
+
+/* The Vulkan feature (as [kernel] features names it) a module declaring capability `cap` needs enabled, or NULL. */
+const char *vkat_capability_feature(uint32_t cap);
+
+/* For a capability that needs the device's support but no [kernel] feature (subgroup operations, 64-bit atomics,
+ * float atomics, 16/8-bit uniform access): what it needs, in words; NULL for the others. */
+const char *vkat_capability_need(uint32_t cap);
+
+#endif
