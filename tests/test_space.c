@@ -500,7 +500,7 @@ static void test_images(void)
         {"dst = r32f, image(), zero, out", "image 'dst' needs 1 to 3 sizes, image(W), image(W, H) or image(W, H, D)"},
         {"dst = r32f, image(1, 2, 3, 4), zero, out", "image 'dst' needs 1 to 3 sizes"},
         {"dst = rgb8, image(4, 4), zero, out", "unknown image format 'rgb8' for image 'dst' (known: rgba32f,"},
-        {"dst = r32f, image(4, 4), zero, scratch", "bad direction 'scratch' for image 'dst'"},
+        {"dst = r32f, image(4, 4), zero, uniform", "bad direction 'uniform' for image 'dst'"},
         {"dst = float32, 16, zero, sampled", "bad direction 'sampled' for buffer 'dst'"},
         {"dst = r32f, 16, zero, out", "unorm8); for an image of that format, give its sizes as image(W, H)"},
     };
