@@ -35,6 +35,7 @@ typedef struct id_info {
     uint8_t is_signed;   /* OpTypeInt */
     uint8_t access;      /* variables, and blocks by any member: 1 NonWritable, 2 NonReadable */
     uint8_t image_dim, image_arrayed, image_format; /* image and sampled-image types: as the binding's */
+    uint32_t binding_var; /* pointers: 1 + the info->bindings index of the variable they point into, else 0 */
 } id_info;
 
 typedef struct reader {
@@ -436,6 +437,7 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
     if (len >= 4 && ins[2] < rd->bound && rd->ids[ins[2]].binding >= 0 &&
         info->binding_count < VKAT_COUNTOF(info->bindings)) {
         uint32_t k = info->binding_count++;
+        rd->ids[ins[2]].binding_var = k + 1;
         sc->binding_type[k] = ins[1] < rd->bound ? (uint32_t)rd->ids[ins[1]].value : 0;
         info->bindings[k].access = rd->ids[ins[2]].access;
         info->bindings[k].set = (uint32_t)(rd->ids[ins[2]].set < 0 ? 0 : rd->ids[ins[2]].set);
@@ -460,6 +462,17 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
             info->shared_bytes += rd->ids[pointee].size;
     }
     return 1;
+}
+
+/* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain. */
+static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
+{
+    reader *rd = &sc->rd;
+    if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject) && len >= 4 &&
+        ins[2] < rd->bound && ins[3] < rd->bound)
+        rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
+    else if (op == SpvOpArrayLength && len >= 5 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
+        sc->info->bindings[rd->ids[ins[3]].binding_var - 1].reads_length = 1;
 }
 
 /* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations
@@ -620,8 +633,8 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
             done = scan_data_type(&sc, ins, len, op, &res, err);
         if (!done)
             done = scan_constant(&sc, ins, len, op, at, &res);
-        if (!done)
-            scan_variable(&sc, ins, len, op);
+        if (!done && !scan_variable(&sc, ins, len, op))
+            scan_binding_use(&sc, ins, len, op);
         if (done < 0) {
             r = VKAT_ERR_VALIDATE;
             goto cleanup;

@@ -61,6 +61,9 @@ struct vkat_workspace {
     VkDescriptorSetLayout set_layouts[VKAT_MAX_SETS];
     VkDescriptorPool descriptor_pool;
     VkDescriptorSet sets[VKAT_MAX_SETS];
+    /* The same buffers with ranges of their data alone, for a kernel that takes an array's .length(): there the
+     * range is what the shader reads, so the guard after an output cannot be in it. */
+    VkDescriptorSet exact_sets[VKAT_MAX_SETS];
     VkCommandPool command_pool;
     VkCommandBuffer cmd;
     VkFence fence;
@@ -85,6 +88,7 @@ struct vkat_kernel {
     size_t step_count;
     VkDescriptorPool step_pool; /* the sets of remapped steps (VK_NULL_HANDLE: none) */
     VkDescriptorSet *step_sets; /* [step_count]; VK_NULL_HANDLE: the workspace's set */
+    const VkDescriptorSet *sets; /* ws->sets, or ws->exact_sets when the shader takes a buffer's .length() */
 };
 
 /* ---- Initial data, poison and canaries -------------------------------------------------------------------- */
@@ -467,6 +471,29 @@ static void buffer_slot(const vkat_workspace *ws, size_t i, uint32_t *set, uint3
     *binding = spec->placed ? spec->binding : (uint32_t)i;
 }
 
+/* The descriptor write of buffer i into the workspace's sets (exact: its exact_sets). The range of an output
+ * covers the canary too, except in the exact sets: drivers that clamp accesses to the descriptor's range (lavapipe
+ * does, robustness or not) would otherwise drop an overrun silently instead of letting it hit the canary. */
+static void describe_buffer(const vkat_workspace *ws, size_t i, int exact, VkDescriptorBufferInfo *info,
+                            VkDescriptorImageInfo *image_info, VkWriteDescriptorSet *write)
+{
+    uint32_t set, binding;
+    buffer_slot(ws, i, &set, &binding);
+    const ws_buffer *b = &ws->bufs[i];
+    *info = (VkDescriptorBufferInfo){b->buffer, b->front, b->bytes + (exact ? 0 : b->canary)};
+    *write = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write->dstSet = exact ? ws->exact_sets[set] : ws->sets[set];
+    write->dstBinding = binding;
+    write->descriptorCount = 1;
+    write->descriptorType = descriptor_type(&b->spec);
+    write->pBufferInfo = info;
+    if (b->spec.image) {
+        *image_info = vkat_ws_image_descriptor(&b->img);
+        write->pBufferInfo = NULL;
+        write->pImageInfo = image_info;
+    }
+}
+
 /* One layout and one descriptor set per set number up to the highest a buffer takes; each set holds its buffers. */
 static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
 {
@@ -519,8 +546,8 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
     }
     VkDescriptorPoolSize ps[4];
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = ws->set_count;
-    pci.poolSizeCount = pool_sizes(ws, 1, ps);
+    pci.maxSets = 2 * ws->set_count;
+    pci.poolSizeCount = pool_sizes(ws, 2, ps);
     pci.pPoolSizes = ps;
     VkResult vr = vkCreateDescriptorPool(dev, &pci, NULL, &ws->descriptor_pool);
     if (vr != VK_SUCCESS) {
@@ -532,32 +559,17 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
     ai.descriptorSetCount = ws->set_count;
     ai.pSetLayouts = ws->set_layouts;
     vr = vkAllocateDescriptorSets(dev, &ai, ws->sets);
+    if (vr == VK_SUCCESS)
+        vr = vkAllocateDescriptorSets(dev, &ai, ws->exact_sets);
     if (vr != VK_SUCCESS) {
         r = vkat_fail_vk(err, vr, "vkAllocateDescriptorSets");
         goto cleanup;
     }
-    for (size_t i = 0; i < ws->count; i++) {
-        uint32_t set, binding;
-        buffer_slot(ws, i, &set, &binding);
-        /* The range covers the canary too: drivers that clamp accesses to the descriptor's range (lavapipe does,
-         * robustness or not) would otherwise drop an overrun silently instead of letting it hit the canary. */
-        infos[i].buffer = ws->bufs[i].buffer;
-        infos[i].offset = ws->bufs[i].front;
-        infos[i].range = ws->bufs[i].bytes + ws->bufs[i].canary;
-        writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        writes[i].dstSet = ws->sets[set];
-        writes[i].dstBinding = binding;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = descriptor_type(&ws->bufs[i].spec);
-        writes[i].pBufferInfo = &infos[i];
-        if (ws->bufs[i].spec.image) {
-            image_infos[i] = vkat_ws_image_descriptor(&ws->bufs[i].img);
-            writes[i].pBufferInfo = NULL;
-            writes[i].pImageInfo = &image_infos[i];
-        }
-    }
-    if (ws->count)
+    for (int exact = 0; exact < 2 && ws->count; exact++) {
+        for (size_t i = 0; i < ws->count; i++)
+            describe_buffer(ws, i, exact, &infos[i], &image_infos[i], &writes[i]);
         vkUpdateDescriptorSets(dev, (uint32_t)ws->count, writes, 0, NULL);
+    }
 cleanup:
     free(bindings);
     free(infos);
@@ -953,6 +965,8 @@ const char *vkat_workspace_guard_hit(const vkat_workspace *ws, size_t index, cha
     else if (b->hit_before)
         snprintf(buf, size, "wrote before the start of buffer '%s' (%llu bytes before it)", b->spec.name,
                  (unsigned long long)b->hit_at);
+    else if (b->hit_at == 1)
+        snprintf(buf, size, "wrote past the end of buffer '%s' (from the first byte after it)", b->spec.name);
     else
         snprintf(buf, size, "wrote past the end of buffer '%s' (%llu bytes past it)", b->spec.name,
                  (unsigned long long)b->hit_at - 1);
@@ -1122,6 +1136,10 @@ vkat_result vkat_kernel_create(vkat_workspace *ws, const vkat_spirv *spirv, cons
     }
     k->ws = ws;
     k->push_size = push_size;
+    k->sets = ws->sets;
+    for (uint32_t i = 0; i < info->binding_count; i++)
+        if (info->bindings[i].reads_length)
+            k->sets = ws->exact_sets;
 
     VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     smci.codeSize = spirv->count * sizeof(uint32_t);
@@ -1249,7 +1267,7 @@ static vkat_result create_step_sets(vkat_kernel *k, vkat_error *err)
         uint32_t n = 0;
         for (uint32_t b = 0; b < ws->count; b++) {
             VkCopyDescriptorSet c = {VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET};
-            c.srcSet = ws->sets[0];
+            c.srcSet = k->kernels[k->steps[i].kernel]->sets[0];
             c.srcBinding = b < nb ? k->steps[i].binding_buffer[b] : b;
             c.dstSet = k->step_sets[i];
             c.dstBinding = b;
@@ -1292,6 +1310,7 @@ vkat_result vkat_kernel_create_sequence(vkat_workspace *ws, vkat_kernel **kernel
     memcpy(ks, kernels, kernel_count * sizeof *ks);
     memcpy(st, steps, step_count * sizeof *st);
     k->ws = ws;
+    k->sets = ws->sets;
     k->kernels = ks;
     k->kernel_count = kernel_count;
     k->steps = st;
@@ -1341,10 +1360,10 @@ static void record_dispatches(vkat_kernel *k, const uint32_t groups[3], const vo
             if (k->step_sets[j]) /* a rebinding step: every buffer is in set 0 (the space checks it) */
                 record_with_sets(step, &k->step_sets[j], 1, k->steps[j].groups, k->steps[j].push, 1);
             else
-                record_with_sets(step, k->ws->sets, k->ws->set_count, k->steps[j].groups, k->steps[j].push, 1);
+                record_with_sets(step, step->sets, k->ws->set_count, k->steps[j].groups, k->steps[j].push, 1);
         }
     if (!k->step_count)
-        record_with_sets(k, k->ws->sets, k->ws->set_count, groups, push, n);
+        record_with_sets(k, k->sets, k->ws->set_count, groups, push, n);
 }
 
 /* n dispatches of one pipeline with `sets` bound (sets 0..set_count-1), each after a barrier on the writes before

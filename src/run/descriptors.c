@@ -52,7 +52,7 @@ static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
                           char *why, size_t size)
 {
     int storage = si->bindings[i].kind == VKAT_DESC_STORAGE_IMAGE;
-    uint32_t dim = si->bindings[i].image_dim, dims = buf->extent[2] ? 3 : buf->extent[1] ? 2 : 1;
+    uint32_t dim = si->bindings[i].image_dim, dims = vkat_image_dims(buf);
     const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
     if (si->bindings[i].image_arrayed || dim > 2)
         snprintf(why, size, "an arrayed, multisampled, cube or rectangle image, which vkautotune does not make (1D, "

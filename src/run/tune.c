@@ -549,7 +549,7 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
         if (b->image) {
             c->buffers[i].image = b->image;
             memcpy(c->buffers[i].extent, launch.image_extents[i], sizeof c->buffers[i].extent);
-            c->buffers[i].dims = b->extent[2] ? 3 : b->extent[1] ? 2 : 1;
+            c->buffers[i].dims = vkat_image_dims(b);
             c->buffers[i].sampled = b->sampled;
         }
     }

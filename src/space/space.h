@@ -85,6 +85,12 @@ typedef struct vkat_buffer_decl {
     int compare_line;
 } vkat_buffer_decl;
 
+/* How many dimensions the image `b` has: 1 for image(W), 2 for image(W, H), 3 for image(W, H, D). */
+static inline uint32_t vkat_image_dims(const vkat_buffer_decl *b)
+{
+    return b->extent[2] ? 3 : b->extent[1] ? 2 : 1;
+}
+
 /* One 4-byte value of the push-constant block: a [push] entry, or one component of a vector entry (named
  * "NAME.x", ".y", ".z", ".w"). */
 typedef struct vkat_push_decl {

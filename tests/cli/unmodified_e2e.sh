@@ -1,12 +1,12 @@
 #!/bin/sh
-# unmodified_e2e.sh — shaders that take their sizes the way third-party shaders do, end to end on the device:
-# sizes as specialization constants and as push-constant members, at the space's problem and at another one
-# (--problem), every variant checked; a text parameter stored, resumed and exported; a uniform block bound and
-# exported as a uniform buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a
-# shared array sized by the specialized workgroup size; a check against the template's own configuration ([check]
-# config) that finds a wrong variant; storage images and an image read through a sampler, with wrong variants found
-# among them, and two passes through a scratch image; the manifest says how each size is bound, marks the
-# specialization constants that are problem sizes, and gives each binding its set.
+# unmodified_e2e.sh — shaders that take their sizes the way third-party shaders do, end to end on the device: sizes as
+# specialization constants and as push-constant members, at the space's problem and at another one (--problem), every
+# variant checked; a text parameter stored, resumed and exported; a uniform block bound and exported as a uniform
+# buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a shared array sized by
+# the specialized workgroup size; a check against the template's own configuration ([check] config) that finds a wrong
+# variant; a shader bounded by its buffers' .length(); storage images and an image read through a sampler, with wrong
+# variants found among them, and two passes through a scratch image; the manifest says how each size is bound, marks
+# the specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
 need_python "to read the manifest"
@@ -48,6 +48,15 @@ check "[check] config (the template at BLOCK=1 is the reference): 3 evaluated, t
 statuses=$(python3 -c "import sqlite3, sys; print(' '.join(c + ':' + s for c, s in sqlite3.connect(sys.argv[1])
     .execute(\"SELECT config, status FROM results WHERE kernel = 'scale_blocks' ORDER BY config\")))" "$T/r.db")
 check "and it is BLOCK=4 that is wrong ($statuses)" [ "$statuses" = "BLOCK=1:ok BLOCK=2:ok BLOCK=4:wrong" ]
+
+# shellcheck disable=SC2086
+"$BIN" --space "$D/length_bound.ini" $RUN --no-race >"$T/l1" 2>"$T/l1e"
+check "a shader bounded by its buffers' .length(): 4 evaluated, the 2 with BUG=1 the ones failed" \
+    grep -q "4 evaluated (0 from the database), 2 failed" "$T/l1"
+statuses=$(python3 -c "import sqlite3, sys; print(' '.join(c + ':' + s for c, s in sqlite3.connect(sys.argv[1])
+    .execute(\"SELECT config, status FROM results WHERE kernel = 'length_bound' ORDER BY config\")))" "$T/r.db")
+check "and they fail on their values, not on the guard ($statuses)" \
+    [ "$statuses" = "WG=128,BUG=0:ok WG=128,BUG=1:wrong WG=64,BUG=0:ok WG=64,BUG=1:wrong" ]
 
 sql() { python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$@"; }
 # shellcheck disable=SC2086
