@@ -6,6 +6,7 @@
  * object that a timed-out submission may still be using. */
 #include "bench.h"
 #include "workspace_image.h"
+#include "capabilities.h"
 #include "check.h"
 #include "slices.h"
 #include "spec_encode.h"
@@ -1048,6 +1049,17 @@ static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *sp
     vkat_result r = vkat_spirv_reflect(spirv, spec, spec_count, info, err);
     if (r)
         return r;
+    /* A capability the device does not enable is invalid usage: drivers fail the pipeline with no reason
+     * (lavapipe: VK_ERROR_UNKNOWN) or run it miscompiled. */
+    for (uint32_t i = 0; i < info->capability_count; i++) {
+        const char *feature = vkat_capability_feature(info->capabilities[i]);
+        char missing[64];
+        if (feature && !vkat_device_meets(d, NULL, 0, &feature, 1, missing, sizeof missing))
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "the shader needs the device feature %s (for a capability its SPIR-V declares), "
+                             "which %s does not support; [kernel] features = %s skips such devices",
+                             feature, d->name, feature);
+    }
     uint64_t inv = (uint64_t)info->local_size[0] * info->local_size[1] * info->local_size[2];
     for (int i = 0; i < 3; i++)
         if (info->local_size[i] > d->max_workgroup_size[i])
