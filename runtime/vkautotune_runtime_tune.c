@@ -242,7 +242,8 @@ static vkat_rt_result make_buffer(run *g, gpu_buffer *b, VkDeviceSize size, int 
     memset(&bi, 0, sizeof bi);
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bi.size = size ? size : 4;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     b->size = bi.size;
     VKR(g->f.vkCreateBuffer(g->vk->device, &bi, NULL, &b->buf), "vkCreateBuffer");
@@ -443,6 +444,13 @@ static void teardown(run *g)
     free(g->chal_out);
 }
 
+/* A binding's descriptor type: a uniform block binds as a uniform buffer (binding it as a storage buffer is invalid
+ * usage that some drivers run and others do not). */
+static VkDescriptorType descriptor_type(const vkat_rt_binding *b)
+{
+    return b->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
 /* One candidate's pipeline and descriptor set. */
 typedef struct pipe {
     VkShaderModule module;
@@ -475,7 +483,7 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
                 continue;
             memset(&lb[n], 0, sizeof lb[n]);
             lb[n].binding = v->bindings[i].binding;
-            lb[n].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            lb[n].descriptorType = descriptor_type(&v->bindings[i]);
             lb[n].descriptorCount = 1;
             lb[n++].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
         }
@@ -518,13 +526,19 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     cpci.stage.pSpecializationInfo = v->spec_constant_count ? &spec : NULL;
     cpci.layout = p->layout;
     VKR(g->f.vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, NULL, &p->pipeline), "vkCreateComputePipelines");
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, v->binding_count ? v->binding_count : 1};
+    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0}};
+    for (uint32_t i = 0; i < v->binding_count; i++)
+        ps[v->bindings[i].uniform ? 1 : 0].descriptorCount++;
+    uint32_t nps = 0;
+    for (uint32_t t = 0; t < 2; t++)
+        if (ps[t].descriptorCount || (t == 0 && !v->binding_count))
+            ps[nps++] = (VkDescriptorPoolSize){ps[t].type, ps[t].descriptorCount ? ps[t].descriptorCount : 1};
     VkDescriptorPoolCreateInfo dpi;
     memset(&dpi, 0, sizeof dpi);
     dpi.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
     dpi.maxSets = p->set_count;
-    dpi.poolSizeCount = 1;
-    dpi.pPoolSizes = &ps;
+    dpi.poolSizeCount = nps;
+    dpi.pPoolSizes = ps;
     VKR(g->f.vkCreateDescriptorPool(d, &dpi, NULL, &p->dpool), "vkCreateDescriptorPool");
     VkDescriptorSetAllocateInfo dai;
     memset(&dai, 0, sizeof dai);
@@ -545,7 +559,7 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
         wr[i].dstSet = p->sets[v->bindings[i].set];
         wr[i].dstBinding = v->bindings[i].binding;
         wr[i].descriptorCount = 1;
-        wr[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        wr[i].descriptorType = descriptor_type(&v->bindings[i]);
         wr[i].pBufferInfo = &dbi[i];
     }
     g->f.vkUpdateDescriptorSets(d, v->binding_count, wr, 0, NULL);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Sets up a fresh Debian 12 machine and builds vkautotune into build/ (Release).
-# Installs the Debian packages the build and the tests need (lavapipe, Mesa's CPU Vulkan driver, Chromium for
-# the HTML report's browser test, and Slurm + munge for the cluster test, which starts its own daemons),
+# Installs the Debian packages the build and the tests need (lavapipe, Mesa's CPU Vulkan driver, the Khronos
+# validation layer the layer tests run under, Chromium for the HTML report's browser test, and Slurm + munge for
+# the cluster test, which starts its own daemons),
 # brings new-enough glslang/SPIRV-Tools/Vulkan headers/volk (tools/fetch-deps.sh), then configures and builds.
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), CI=true adds -Werror,
 # VKAT_SANITIZE=ON builds with ASan + UBSan.
@@ -12,7 +13,7 @@ sudo=""
 
 pkgs="cmake make gcc g++ clang pkg-config ca-certificates mesa-vulkan-drivers libvulkan1 libinih-dev
       libsqlite3-dev libjson-c-dev libxxhash-dev python3 chromium slurmctld slurmd munge slurm-client
-      valgrind"
+      valgrind vulkan-validationlayers"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

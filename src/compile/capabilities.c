@@ -6,6 +6,7 @@
 
 #include <spirv/unified1/spirv.h>
 #include <stddef.h>
+#include <string.h>
 
 const char *vkat_capability_feature(uint32_t cap)
 {
@@ -31,6 +32,29 @@ const char *vkat_capability_feature(uint32_t cap)
     default:
         return NULL;
     }
+}
+
+/* Adds name to out[0..*n) unless it is there. */
+static void add_once(const char **out, size_t *n, size_t max, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(out[i], name))
+            return;
+    if (*n < max)
+        out[(*n)++] = name;
+}
+
+size_t vkat_spirv_features(const vkat_spirv_info *si, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < si->capability_count; i++) {
+        const char *f = vkat_capability_feature(si->capabilities[i]);
+        if (f)
+            add_once(out, &n, max, f);
+    }
+    if (si->uses_local_size_id)
+        add_once(out, &n, max, "maintenance4");
+    return n;
 }
 
 const char *vkat_capability_need(uint32_t cap)

@@ -116,6 +116,7 @@ typedef struct vkat_spirv_info {
                                 matrices, arrays incl. spec-constant lengths, structs, cooperative matrices are
                                 not in shared memory) */
     int uses_cooperative_matrix;
+    int uses_local_size_id; /* the workgroup size by id (LocalSizeId): the device needs maintenance4 */
     /* Descriptor bindings the module declares (storage buffers, uniforms, images), so a template can be checked
      * against its space's buffers before a pipeline exists. */
     uint32_t binding_count;

@@ -651,6 +651,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "the module has no GLCompute entry point");
         goto cleanup;
     }
+    info->uses_local_size_id = sc.have_local_size_id;
     if (sc.have_local_size_id) {
         for (int i = 0; i < 3; i++) {
             uint64_t v = 1;

@@ -24,6 +24,7 @@ const char *const vkat_feature_names[VKAT_FEATURE_COUNT + 1] = {
     [VKAT_FEATURE_COOPMAT2_PER_ELEMENT] = "cooperativeMatrixPerElementOperations",
     [VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING] = "cooperativeMatrixTensorAddressing",
     [VKAT_FEATURE_COOPMAT2_BLOCK_LOADS] = "cooperativeMatrixBlockLoads",
+    [VKAT_FEATURE_MAINTENANCE4] = "maintenance4",
     [VKAT_FEATURE_COUNT] = NULL,
 };
 
@@ -57,6 +58,7 @@ static const struct {
     [VKAT_FEATURE_COOPMAT2_PER_ELEMENT] = NV2(cooperativeMatrixPerElementOperations),
     [VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING] = NV2(cooperativeMatrixTensorAddressing),
     [VKAT_FEATURE_COOPMAT2_BLOCK_LOADS] = NV2(cooperativeMatrixBlockLoads),
+    [VKAT_FEATURE_MAINTENANCE4] = {VKAT_FS_V13, offsetof(VkPhysicalDeviceVulkan13Features, maintenance4)},
 };
 
 /* The core version or extension each structure needs before it may be chained. */

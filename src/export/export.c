@@ -7,6 +7,7 @@
  * built with json-c, never by hand. */
 #define _POSIX_C_SOURCE 200809L
 #include "atomic_file.h"
+#include "capabilities.h"
 #include "export.h"
 #include "export_sequence.h"
 #include "export_spec.h"
@@ -148,6 +149,25 @@ static json_object *string_array(char *const *s, size_t n)
     for (size_t i = 0; i < n; i++)
         json_object_array_add(a, str(s[i]));
     return a;
+}
+
+/* The features a variant requires: the space's, then those its module's SPIR-V needs that the space did not list (a
+ * runtime that enables only the space's would run it as invalid usage). Returns how many went into out. */
+static size_t required_features(const vkat_space *s, const vkat_spirv_info *si, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->feature_count && n < max; i++)
+        out[n++] = s->features[i];
+    const char *needs[VKAT_FEATURE_COUNT];
+    size_t need_count = si ? vkat_spirv_features(si, needs, VKAT_COUNTOF(needs)) : 0;
+    for (size_t i = 0; i < need_count && n < max; i++) {
+        int listed = 0;
+        for (size_t j = 0; j < s->feature_count && !listed; j++)
+            listed = !strcmp(s->features[j], needs[i]);
+        if (!listed)
+            out[n++] = needs[i];
+    }
+    return n;
 }
 
 /* The formula a runtime re-evaluates for other sizes; when the space has none (NULL: the default 1), the
@@ -383,6 +403,8 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
 
     add_problem_json(k, it);
     add_params_json(k, it, si);
+    const char *features[2 * VKAT_FEATURE_COUNT]; /* each known name, in the space and from the SPIR-V */
+    size_t feature_count = required_features(s, si, features, VKAT_COUNTOF(features));
     free(si);
 
     json_object_object_add(k, "local_size", u32_triple(l->local_size));
@@ -401,7 +423,10 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
 
     json_object *req = json_object_new_object();
     json_object_object_add(req, "extensions", string_array(s->extensions, s->extension_count));
-    json_object_object_add(req, "features", string_array(s->features, s->feature_count));
+    json_object *fa = json_object_new_array();
+    for (size_t i = 0; i < feature_count; i++)
+        json_object_array_add(fa, str(features[i]));
+    json_object_object_add(req, "features", fa);
     json_object_object_add(k, "requires", req);
 
     add_measured_json(k, row, l);
@@ -1015,8 +1040,10 @@ static void header_arrays(text_buf *pre, const char *id, size_t k, item_text *t)
         tb_printf(pre, ", ");
     }
     tb_printf(pre, "NULL};\nstatic const char *const %s_features_%zu[] = {", id, k);
-    for (size_t i = 0; i < s->feature_count; i++) {
-        tb_cstr(pre, s->features[i]);
+    const char *features[2 * VKAT_FEATURE_COUNT]; /* each known name, in the space and from the SPIR-V */
+    size_t feature_count = required_features(s, t->si, features, VKAT_COUNTOF(features));
+    for (size_t i = 0; i < feature_count; i++) {
+        tb_cstr(pre, features[i]);
         tb_printf(pre, ", ");
     }
     tb_printf(pre, "NULL};\n\n");

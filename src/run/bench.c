@@ -1051,14 +1051,15 @@ static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *sp
         return r;
     /* A capability the device does not enable is invalid usage: drivers fail the pipeline with no reason
      * (lavapipe: VK_ERROR_UNKNOWN) or run it miscompiled. */
-    for (uint32_t i = 0; i < info->capability_count; i++) {
-        const char *feature = vkat_capability_feature(info->capabilities[i]);
+    const char *needs[VKAT_FEATURE_COUNT];
+    size_t need_count = vkat_spirv_features(info, needs, VKAT_COUNTOF(needs));
+    for (size_t i = 0; i < need_count; i++) {
         char missing[64];
-        if (feature && !vkat_device_meets(d, NULL, 0, &feature, 1, missing, sizeof missing))
+        if (!vkat_device_meets(d, NULL, 0, &needs[i], 1, missing, sizeof missing))
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
-                             "the shader needs the device feature %s (for a capability its SPIR-V declares), "
-                             "which %s does not support; [kernel] features = %s skips such devices",
-                             feature, d->name, feature);
+                             "the shader needs the device feature %s (for what its SPIR-V declares), which %s does "
+                             "not support; [kernel] features = %s skips such devices",
+                             needs[i], d->name, needs[i]);
     }
     uint64_t inv = (uint64_t)info->local_size[0] * info->local_size[1] * info->local_size[2];
     for (int i = 0; i < 3; i++)

@@ -1,7 +1,8 @@
-/* sets_test.c — the runtime tuner on candidates whose buffers sit in two descriptor sets with gaps in the binding
- * numbers (tests/data/unmodified/axpy_sets.ini: Y in set 1, X and Z at bindings 2 and 5 of set 0); built by
- * sets_e2e.sh against the header `vkautotune export --candidates` wrote. Every candidate must run with a layout per
- * set and agree with the reference candidate, and one is chosen.
+/* sets_test.c — the runtime tuner on candidates of one descriptor layout: buffers in two descriptor sets with gaps in
+ * the binding numbers (tests/data/unmodified/axpy_sets.ini: Y in set 1, X and Z at bindings 2 and 5 of set 0), or a
+ * uniform block (affine_ubo.ini); built by sets_e2e.sh against the header `vkautotune export --candidates` wrote,
+ * with EXPECT_IN_SET1 the bindings the export must put in set 1. Every candidate must run with its layout and agree
+ * with the reference candidate, and one is chosen.
  *   sets_test      exit 0: all passed, 1: a check failed, 77: no device */
 #define _POSIX_C_SOURCE 200809L
 #include "test_vulkan.h"
@@ -22,8 +23,8 @@ int main(void)
     uint32_t in_set1 = 0;
     for (uint32_t i = 0; i < table->variants[0].binding_count; i++)
         in_set1 += table->variants[0].bindings[i].set == 1;
-    if (in_set1 != 1) {
-        printf("FAIL: the export puts %u bindings in set 1; expected 1 (Y)\n", in_set1);
+    if (in_set1 != EXPECT_IN_SET1) {
+        printf("FAIL: the export puts %u bindings in set 1; expected %d\n", in_set1, EXPECT_IN_SET1);
         failures++;
     }
     vkat_rt_tune_desc desc;
@@ -31,6 +32,7 @@ int main(void)
     desc.kernel = table->variants[0].kernel;
     desc.problem = table->variants[0].problem;
     desc.problem_count = table->variants[0].problem_count;
+    desc.enabled_features = test_vulkan_features;
     desc.time_limit_s = 10;
     desc.repetitions = 3;
     desc.warmup = 1;

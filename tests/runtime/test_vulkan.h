@@ -1,6 +1,7 @@
 /* test_vulkan.h — the runtime tests' Vulkan device: the loader opened with dlopen (as an application without a link
  * to libvulkan does), the first device, a compute queue with timestamps. For the test programs of tests/runtime/.
- *   int rc = test_vulkan_open(&vk, &destroy_device);   0: ready; 77: no device (skip, said why); 1: failed */
+ *   int rc = test_vulkan_open(&vk, &destroy_device);   0: ready; 77: no device (skip, said why); 1: failed
+ * It enables maintenance4 where the device has it and lists what it enabled in test_vulkan_features. */
 #ifndef VKAT_TEST_VULKAN_H
 #define VKAT_TEST_VULKAN_H
 #define VK_NO_PROTOTYPES
@@ -9,6 +10,10 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* The features test_vulkan_open enabled, for vkat_rt_tune_desc.enabled_features: maintenance4 where the device has
+ * it (kernels whose workgroup size is given by id need it). NULL-terminated. */
+static const char *test_vulkan_features[2];
 
 static int test_vulkan_open(vkat_rt_vulkan *vk, PFN_vkDestroyDevice *destroy_device)
 {
@@ -57,7 +62,22 @@ static int test_vulkan_open(vkat_rt_vulkan *vk, PFN_vkDestroyDevice *destroy_dev
     qci.queueFamilyIndex = family;
     qci.queueCount = 1;
     qci.pQueuePriorities = &prio;
+    VkPhysicalDeviceVulkan13Features v13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v13};
+    PFN_vkGetPhysicalDeviceFeatures2 get_features =
+        (PFN_vkGetPhysicalDeviceFeatures2)gipa(instance, "vkGetPhysicalDeviceFeatures2");
+    PFN_vkGetPhysicalDeviceProperties get_props =
+        (PFN_vkGetPhysicalDeviceProperties)gipa(instance, "vkGetPhysicalDeviceProperties");
+    VkPhysicalDeviceProperties props;
+    get_props(pd, &props);
+    VkPhysicalDeviceVulkan13Features enable13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    if (get_features && props.apiVersion >= VK_API_VERSION_1_3) {
+        get_features(pd, &f2);
+        enable13.maintenance4 = v13.maintenance4;
+    }
+    test_vulkan_features[0] = enable13.maintenance4 ? "maintenance4" : NULL;
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.pNext = enable13.maintenance4 ? &enable13 : NULL;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
     VkDevice device;

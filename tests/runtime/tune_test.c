@@ -124,6 +124,7 @@ int main(int argc, char **argv)
     desc.problem = problem;
     desc.problem_count = problem_count;
     desc.cache_path = cache;
+    desc.enabled_features = test_vulkan_features;
     desc.time_limit_s = 10;
     desc.repetitions = 3;
     desc.warmup = 1;
