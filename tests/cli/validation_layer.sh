@@ -4,7 +4,9 @@
 # checked and timed with VK_LAYER_KHRONOS_validation on, and the layer must report nothing. Drivers are lenient in
 # different ways (lavapipe ran a uniform block bound as a storage buffer), so usage that is invalid but runs here
 # could fail on another vendor's GPU; the layer sees it on any device. Skips when the layer is not installed
-# (tools/setup.sh installs Debian's vulkan-validationlayers).
+# (tools/setup.sh installs Debian's vulkan-validationlayers). A layer older than the driver does not know the
+# driver's newer structures (the H200's cooperative-matrix and bfloat16 features): those messages say "unknown
+# VkStructureType" and are not counted.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
 if ! VK_LOADER_DEBUG=layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$BIN" devices 2>&1 >/dev/null |
@@ -21,9 +23,9 @@ under_layer() {
         >"$T/$name" 2>&1
     status=$?
     check "$name: tuned under the validation layer (exit $status)" [ "$status" -eq 0 ]
-    n=$(grep -c "Validation Error\|Validation Warning" "$T/$name")
+    n=$(grep "Validation Error\|Validation Warning" "$T/$name" | grep -vc "unknown VkStructureType")
     check "$name: the layer reported nothing ($n messages)" [ "$n" -eq 0 ]
-    [ "$n" -eq 0 ] || grep -m 3 "Validation" "$T/$name" | cut -c 1-600
+    [ "$n" -eq 0 ] || grep "Validation" "$T/$name" | grep -v "unknown VkStructureType" | head -n 3 | cut -c 1-600
 }
 
 for space in "$SRC"/tests/data/unmodified/*.ini; do

@@ -43,7 +43,8 @@ one() {
     status=$?
     cat "$T/run.out"
     [ "$status" -eq 0 ] || { echo "FAIL: $name: sets_test exited $status"; return 1; }
-    if grep -q "Validation Error\|Validation Warning" "$T/run.out"; then
+    # not counted: a layer older than the driver does not know its newer structures (validation_layer.sh)
+    if grep "Validation Error\|Validation Warning" "$T/run.out" | grep -vq "unknown VkStructureType"; then
         echo "FAIL: $name: the validation layer reported the runtime tuner's usage"
         return 1
     fi
