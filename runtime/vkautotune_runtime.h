@@ -110,7 +110,7 @@ typedef enum vkat_rt_direction {
 typedef struct vkat_rt_binding {
     uint32_t binding; /* in descriptor set `set`; a storage buffer unless `uniform` */
     const char *name;
-    const char *type;      /* "float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8" */
+    const char *type;      /* "float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8", "unorm8" */
     uint32_t element_size; /* bytes */
     vkat_rt_direction direction;
     vkat_rt_formula elements; /* element count */
@@ -122,6 +122,12 @@ typedef struct vkat_rt_binding {
      * `elements` counts its texels' components; the application binds its own image in VK_IMAGE_LAYOUT_GENERAL. */
     const char *image_format;
     uint32_t sampled;
+    /* An image's VkFormat, its dimensions (1, 2 or 3: VK_IMAGE_TYPE_1D + dims - 1), and its width, height and depth
+     * (formulas of the problem; a dimension the image does not have is the formula 1) with their values for the
+     * tuned problem: what runtime tuning creates. */
+    uint32_t vk_format, dims;
+    vkat_rt_formula extent[3];
+    uint32_t tuned_extent[3];
 } vkat_rt_binding;
 
 typedef struct vkat_rt_push_constant {
@@ -287,6 +293,7 @@ int vkat_rt_problem_index(const vkat_rt_variant *v, const char *name);
 typedef struct vkat_rt_launch {
     uint32_t groups[3];                         /* vkCmdDispatch arguments */
     uint64_t buffer_bytes[VKAT_RT_MAX_BINDINGS]; /* least range to bind, per bindings[i] */
+    uint32_t image_extent[VKAT_RT_MAX_BINDINGS][3]; /* an image binding's width, height, depth; 1, 1, 1 for a buffer */
     uint8_t push[VKAT_RT_MAX_PUSH_BYTES];       /* the push-constant block */
     uint32_t push_size;                         /* bytes; 0: no push constants */
     uint32_t spec[VKAT_RT_MAX_SPEC];            /* per spec_constants[i]: its value for this problem */

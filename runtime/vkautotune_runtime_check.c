@@ -7,12 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum elem { E_F32, E_F16, E_BF16, E_I32, E_U32, E_I8, E_U8, E_OTHER } elem;
+/* E_UN8: an 8-bit UNORM image component, the value byte / 255 (compared as a float). */
+typedef enum elem { E_F32, E_F16, E_BF16, E_I32, E_U32, E_I8, E_U8, E_UN8, E_OTHER } elem;
 
 static elem elem_of(const char *type)
 {
-    static const char *const names[] = {"float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8"};
-    for (int i = 0; i < 7; i++)
+    static const char *const names[] = {"float32", "float16", "bfloat16", "int32", "uint32", "int8", "uint8", "unorm8"};
+    for (int i = 0; i < 8; i++)
         if (type && strcmp(type, names[i]) == 0)
             return (elem)i;
     return E_OTHER;
@@ -113,6 +114,7 @@ static void put_element(unsigned char *dst, elem e, size_t i, double x)
     }
     case E_I8:
     case E_U8: dst[i] = (unsigned char)(uint64_t)n; break;
+    case E_UN8: dst[i] = (unsigned char)lround(255 * (x < 0 ? 0 : x > 1 ? 1 : x)); break;
     default: break;
     }
 }
@@ -142,6 +144,8 @@ void vkat_rt_fill_buffer(unsigned char *dst, size_t bytes, const vkat_rt_binding
 
 static double get_float(const unsigned char *p, elem e, size_t i)
 {
+    if (e == E_UN8)
+        return p[i] / 255.0;
     if (e == E_F32) {
         float f;
         memcpy(&f, p + 4 * i, 4);
@@ -159,7 +163,7 @@ int vkat_rt_outputs_agree(const unsigned char *ref, const unsigned char *got, si
 {
     elem e = elem_of(b->type);
     *rel_l2 = *max_abs = 0;
-    if (e != E_F32 && e != E_F16 && e != E_BF16) {
+    if (e != E_F32 && e != E_F16 && e != E_BF16 && e != E_UN8) {
         if (memcmp(ref, got, bytes) == 0)
             return 1;
         for (size_t i = 0; i < bytes; i++)
@@ -169,7 +173,7 @@ int vkat_rt_outputs_agree(const unsigned char *ref, const unsigned char *got, si
             }
         return 0;
     }
-    size_t n = bytes / (e == E_F32 ? 4 : 2);
+    size_t n = bytes / (e == E_F32 ? 4 : e == E_UN8 ? 1 : 2);
     double d2 = 0, r2 = 0;
     for (size_t i = 0; i < n; i++) {
         double r = get_float(ref, e, i), g = get_float(got, e, i);

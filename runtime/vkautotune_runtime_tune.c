@@ -25,7 +25,7 @@
 
 #define TUNE_INSTANCE_FUNCS(X)                                                                                    \
     X(vkGetPhysicalDeviceProperties) X(vkGetPhysicalDeviceMemoryProperties)                                      \
-    X(vkGetPhysicalDeviceQueueFamilyProperties)
+    X(vkGetPhysicalDeviceQueueFamilyProperties) X(vkGetPhysicalDeviceFormatProperties)
 #define TUNE_DEVICE_FUNCS(X)                                                                                      \
     X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkFreeMemory)    \
     X(vkBindBufferMemory) X(vkMapMemory) X(vkUnmapMemory) X(vkInvalidateMappedMemoryRanges)                      \
@@ -37,7 +37,9 @@
     X(vkResetCommandBuffer) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants)                \
     X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkCmdCopyBuffer) X(vkCmdWriteTimestamp) X(vkCmdResetQueryPool)    \
     X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkGetQueryPoolResults) X(vkQueueSubmit) X(vkCreateFence)        \
-    X(vkDestroyFence) X(vkWaitForFences) X(vkResetFences)
+    X(vkDestroyFence) X(vkWaitForFences) X(vkResetFences) X(vkCreateImage) X(vkDestroyImage)                    \
+    X(vkGetImageMemoryRequirements) X(vkBindImageMemory) X(vkCreateImageView) X(vkDestroyImageView)              \
+    X(vkCreateSampler) X(vkDestroySampler) X(vkCmdCopyBufferToImage) X(vkCmdCopyImageToBuffer)
 
 typedef struct funcs {
 #define DECLARE(name) PFN_##name name;
@@ -151,9 +153,6 @@ static int listed(const char *const *list, const char *name)
 /* The first requirement of v that the application did not enable, or NULL. */
 static const char *missing_requirement(const vkat_rt_variant *v, const vkat_rt_tune_desc *d)
 {
-    for (uint32_t i = 0; i < v->binding_count; i++)
-        if (v->bindings[i].image_format) /* the tuner makes buffers only */
-            return "image bindings, which runtime tuning does not make (vkat_rt_select picks among them)";
     for (size_t i = 0; v->extensions && v->extensions[i]; i++)
         if (!listed(d->enabled_extensions, v->extensions[i]))
             return v->extensions[i];
@@ -176,18 +175,25 @@ static int same_bindings(const vkat_rt_variant *a, const vkat_rt_variant *b)
     for (uint32_t i = 0; i < a->binding_count; i++)
         if (a->bindings[i].binding != b->bindings[i].binding || a->bindings[i].set != b->bindings[i].set ||
             a->bindings[i].element_size != b->bindings[i].element_size ||
-            a->bindings[i].direction != b->bindings[i].direction)
+            a->bindings[i].direction != b->bindings[i].direction || a->bindings[i].vk_format != b->bindings[i].vk_format ||
+            a->bindings[i].sampled != b->bindings[i].sampled || a->bindings[i].uniform != b->bindings[i].uniform)
             return 0;
     return 1;
 }
 
 /* ---- One tuning run ------------------------------------------------------------------------------------------- */
 
+/* A binding's memory: a buffer, or for an image binding an image (its texels packed as `size` bytes in the staging
+ * buffers), its view and, read through a sampler, its sampler. */
 typedef struct gpu_buffer {
     VkBuffer buf;
     VkDeviceMemory mem;
     VkDeviceSize size;
     int coherent;
+    VkImage image;
+    VkImageView view;
+    VkSampler sampler;
+    uint32_t extent[3];
 } gpu_buffer;
 
 typedef struct run {
@@ -275,11 +281,109 @@ static vkat_rt_result make_buffer(run *g, gpu_buffer *b, VkDeviceSize size, int 
 
 static void free_buffer(run *g, gpu_buffer *b)
 {
+    if (b->sampler)
+        g->f.vkDestroySampler(g->vk->device, b->sampler, NULL);
+    if (b->view)
+        g->f.vkDestroyImageView(g->vk->device, b->view, NULL);
+    if (b->image)
+        g->f.vkDestroyImage(g->vk->device, b->image, NULL);
     if (b->buf)
         g->f.vkDestroyBuffer(g->vk->device, b->buf, NULL);
     if (b->mem)
         g->f.vkFreeMemory(g->vk->device, b->mem, NULL);
     memset(b, 0, sizeof *b);
+}
+
+/* ---- Images ---------------------------------------------------------------------------------------------------- */
+
+static int integer_type(const char *type)
+{
+    return type && (strncmp(type, "int", 3) == 0 || strncmp(type, "uint", 4) == 0);
+}
+
+/* Image binding b's image of `extent` in VK_IMAGE_LAYOUT_UNDEFINED (make_images moves it to GENERAL), its view and,
+ * when sampled, a sampler as vkautotune sampled it with: bilinear where the format filters, else nearest; edges
+ * clamp. A format the device cannot store, sample or copy this way is VKAT_RT_ERR_UNSUPPORTED. */
+static vkat_rt_result make_image(run *g, const vkat_rt_binding *b, const uint32_t extent[3], gpu_buffer *m)
+{
+    VkDevice d = g->vk->device;
+    VkFormat format = (VkFormat)b->vk_format;
+    VkFormatProperties fp;
+    g->f.vkGetPhysicalDeviceFormatProperties(g->vk->physical_device, format, &fp);
+    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT |
+                                (b->sampled ? VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT : VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+    if (!format || (fp.optimalTilingFeatures & need) != need) {
+        say(g->detail, sizeof g->detail, "image '%s': the device cannot %s format %s (VkFormat %u) with optimal "
+            "tiling", b->name, b->sampled ? "sample" : "store", b->image_format, b->vk_format);
+        return VKAT_RT_ERR_UNSUPPORTED;
+    }
+    VkImageCreateInfo ci;
+    memset(&ci, 0, sizeof ci);
+    ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+    ci.imageType = b->dims >= 3 ? VK_IMAGE_TYPE_3D : b->dims == 2 ? VK_IMAGE_TYPE_2D : VK_IMAGE_TYPE_1D;
+    ci.format = format;
+    ci.extent.width = extent[0];
+    ci.extent.height = extent[1];
+    ci.extent.depth = extent[2];
+    ci.mipLevels = ci.arrayLayers = 1;
+    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ci.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+               (b->sampled ? VK_IMAGE_USAGE_SAMPLED_BIT : VK_IMAGE_USAGE_STORAGE_BIT);
+    ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VKR(g->f.vkCreateImage(d, &ci, NULL, &m->image), "vkCreateImage");
+    memcpy(m->extent, extent, sizeof m->extent);
+    VkMemoryRequirements req;
+    g->f.vkGetImageMemoryRequirements(d, m->image, &req);
+    uint32_t type = memory_type(g, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type == UINT32_MAX)
+        type = memory_type(g, req.memoryTypeBits, 0);
+    if (type == UINT32_MAX) {
+        say(g->detail, sizeof g->detail, "no memory type for image '%s'", b->name);
+        return VKAT_RT_ERR_VULKAN;
+    }
+    VkMemoryAllocateInfo ai;
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = type;
+    VKR(g->f.vkAllocateMemory(d, &ai, NULL, &m->mem), "vkAllocateMemory");
+    VKR(g->f.vkBindImageMemory(d, m->image, m->mem, 0), "vkBindImageMemory");
+    VkImageViewCreateInfo vi;
+    memset(&vi, 0, sizeof vi);
+    vi.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
+    vi.image = m->image;
+    vi.viewType = (VkImageViewType)ci.imageType; /* 1D, 2D and 3D have the same numbers in both enums */
+    vi.format = format;
+    vi.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    vi.subresourceRange.levelCount = vi.subresourceRange.layerCount = 1;
+    VKR(g->f.vkCreateImageView(d, &vi, NULL, &m->view), "vkCreateImageView");
+    if (!b->sampled)
+        return VKAT_RT_OK;
+    int linear = !integer_type(b->type) && (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+    VkSamplerCreateInfo si;
+    memset(&si, 0, sizeof si);
+    si.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
+    si.magFilter = si.minFilter = linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    VKR(g->f.vkCreateSampler(d, &si, NULL, &m->sampler), "vkCreateSampler");
+    return VKAT_RT_OK;
+}
+
+/* The region of image m that the packed texels at `offset` of a staging buffer fill. */
+static VkBufferImageCopy image_region(const gpu_buffer *m, VkDeviceSize offset)
+{
+    VkBufferImageCopy c;
+    memset(&c, 0, sizeof c);
+    c.bufferOffset = offset;
+    c.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    c.imageSubresource.layerCount = 1;
+    c.imageExtent.width = m->extent[0];
+    c.imageExtent.height = m->extent[1];
+    c.imageExtent.depth = m->extent[2];
+    return c;
 }
 
 /* Host <-> staging: a mapped copy (flushed or invalidated when the memory is not coherent). */
@@ -348,6 +452,36 @@ static vkat_rt_result submit_wait(run *g)
     return VKAT_RT_OK;
 }
 
+/* Every image into VK_IMAGE_LAYOUT_GENERAL, where copies and the kernels use it from then on. */
+static vkat_rt_result images_to_general(run *g)
+{
+    VkImageMemoryBarrier ib[VKAT_RT_MAX_BINDINGS];
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < g->binding_count; b++) {
+        if (!g->bufs[b].image)
+            continue;
+        memset(&ib[n], 0, sizeof ib[n]);
+        ib[n].sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+        ib[n].dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        ib[n].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        ib[n].newLayout = VK_IMAGE_LAYOUT_GENERAL;
+        ib[n].srcQueueFamilyIndex = ib[n].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        ib[n].image = g->bufs[b].image;
+        ib[n].subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        ib[n].subresourceRange.levelCount = ib[n].subresourceRange.layerCount = 1;
+        n++;
+    }
+    if (!n)
+        return VKAT_RT_OK;
+    vkat_rt_result r = begin(g);
+    if (r)
+        return r;
+    g->f.vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                              VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL,
+                              n, ib);
+    return submit_wait(g);
+}
+
 /* The shared objects: command buffer, fence, timestamps, the buffers (largest size any candidate needs) and the
  * inputs. */
 static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_t n)
@@ -384,8 +518,11 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
             if (cands[c] && g->launches[c].buffer_bytes[b] > size)
                 size = g->launches[c].buffer_bytes[b];
         size = (size + 15) & ~(VkDeviceSize)15;
-        if ((r = make_buffer(g, &g->bufs[b], size, 0)))
+        r = g->bindings[b].image_format ? make_image(g, &g->bindings[b], g->launches[0].image_extent[b], &g->bufs[b])
+                                        : make_buffer(g, &g->bufs[b], size, 0);
+        if (r)
             return r;
+        g->bufs[b].size = size; /* an image's texels, packed, in the staging buffers */
         g->offset[b] = total;
         total += size;
         g->out_offset[b] = total_out;
@@ -423,7 +560,9 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
             vkat_rt_fill_buffer(dst, bytes, &g->bindings[b], chk->fills ? &chk->fills[b] : NULL, 0x5eed0000ull + b);
         }
     }
-    return staging_copy(g, &g->upload, g->host, total, 1);
+    if ((r = staging_copy(g, &g->upload, g->host, total, 1)))
+        return r;
+    return images_to_general(g);
 }
 
 static void teardown(run *g)
@@ -448,6 +587,8 @@ static void teardown(run *g)
  * usage that some drivers run and others do not). */
 static VkDescriptorType descriptor_type(const vkat_rt_binding *b)
 {
+    if (b->image_format)
+        return b->sampled ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     return b->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
 
@@ -526,11 +667,13 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     cpci.stage.pSpecializationInfo = v->spec_constant_count ? &spec : NULL;
     cpci.layout = p->layout;
     VKR(g->f.vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, NULL, &p->pipeline), "vkCreateComputePipelines");
-    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0}};
+    VkDescriptorPoolSize ps[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0}};
     for (uint32_t i = 0; i < v->binding_count; i++)
-        ps[v->bindings[i].uniform ? 1 : 0].descriptorCount++;
+        for (uint32_t t = 0; t < 4; t++)
+            ps[t].descriptorCount += ps[t].type == descriptor_type(&v->bindings[i]);
     uint32_t nps = 0;
-    for (uint32_t t = 0; t < 2; t++)
+    for (uint32_t t = 0; t < 4; t++)
         if (ps[t].descriptorCount || (t == 0 && !v->binding_count))
             ps[nps++] = (VkDescriptorPoolSize){ps[t].type, ps[t].descriptorCount ? ps[t].descriptorCount : 1};
     VkDescriptorPoolCreateInfo dpi;
@@ -548,8 +691,19 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     dai.pSetLayouts = p->dsl;
     VKR(g->f.vkAllocateDescriptorSets(d, &dai, p->sets), "vkAllocateDescriptorSets");
     VkDescriptorBufferInfo dbi[VKAT_RT_MAX_BINDINGS];
+    VkDescriptorImageInfo dii[VKAT_RT_MAX_BINDINGS];
     VkWriteDescriptorSet wr[VKAT_RT_MAX_BINDINGS];
     for (uint32_t i = 0; i < v->binding_count; i++) {
+        const gpu_buffer *m = &g->bufs[i];
+        if (m->image && memcmp(m->extent, l->image_extent[i], sizeof m->extent) != 0) {
+            say(g->detail, sizeof g->detail, "image '%s' is %u x %u x %u here, %u x %u x %u for the reference candidate",
+                v->bindings[i].name, l->image_extent[i][0], l->image_extent[i][1], l->image_extent[i][2], m->extent[0],
+                m->extent[1], m->extent[2]);
+            return VKAT_RT_ERR_ARGUMENT;
+        }
+        dii[i].sampler = m->sampler;
+        dii[i].imageView = m->view;
+        dii[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
         dbi[i].buffer = g->bufs[i].buf;
         dbi[i].offset = 0;
         /* This candidate's own size, as vkautotune bound it: a kernel may read its buffers' lengths. */
@@ -560,7 +714,8 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
         wr[i].dstBinding = v->bindings[i].binding;
         wr[i].descriptorCount = 1;
         wr[i].descriptorType = descriptor_type(&v->bindings[i]);
-        wr[i].pBufferInfo = &dbi[i];
+        wr[i].pBufferInfo = m->image ? NULL : &dbi[i];
+        wr[i].pImageInfo = m->image ? &dii[i] : NULL;
     }
     g->f.vkUpdateDescriptorSets(d, v->binding_count, wr, 0, NULL);
     return VKAT_RT_OK;
@@ -602,7 +757,11 @@ static vkat_rt_result run_once(run *g, const pipe *p, const vkat_rt_launch *l, u
         return r;
     for (uint32_t b = 0; b < g->binding_count; b++) {
         VkBufferCopy c = {g->offset[b], 0, g->bufs[b].size};
-        g->f.vkCmdCopyBuffer(g->cmd, g->upload.buf, g->bufs[b].buf, 1, &c);
+        VkBufferImageCopy ic = image_region(&g->bufs[b], g->offset[b]);
+        if (g->bufs[b].image)
+            g->f.vkCmdCopyBufferToImage(g->cmd, g->upload.buf, g->bufs[b].image, VK_IMAGE_LAYOUT_GENERAL, 1, &ic);
+        else
+            g->f.vkCmdCopyBuffer(g->cmd, g->upload.buf, g->bufs[b].buf, 1, &c);
     }
     record_dispatches(g, p, l, 1);
     barrier(g);
@@ -611,7 +770,11 @@ static vkat_rt_result run_once(run *g, const pipe *p, const vkat_rt_launch *l, u
         if (!(g->bindings[b].direction & VKAT_RT_OUT))
             continue;
         VkBufferCopy c = {0, g->out_offset[b], g->bufs[b].size};
-        g->f.vkCmdCopyBuffer(g->cmd, g->bufs[b].buf, g->download.buf, 1, &c);
+        VkBufferImageCopy ic = image_region(&g->bufs[b], g->out_offset[b]);
+        if (g->bufs[b].image)
+            g->f.vkCmdCopyImageToBuffer(g->cmd, g->bufs[b].image, VK_IMAGE_LAYOUT_GENERAL, g->download.buf, 1, &ic);
+        else
+            g->f.vkCmdCopyBuffer(g->cmd, g->bufs[b].buf, g->download.buf, 1, &c);
         total_out = g->out_offset[b] + g->bufs[b].size;
     }
     VkMemoryBarrier mb;

@@ -918,8 +918,18 @@ static void header_bindings(item_text *t)
                                                : "INOUT");
         formula(&t->c, &t->binds, t->ops_name, b->count, 0, what);
         tb_printf(&t->binds, ", %lluu", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
-        if (b->image) /* uniform, set, image format, sampled: members left out are 0 */
-            tb_printf(&t->binds, ", 0, %uu, \"%s\", %d", b->set, b->image->name, b->sampled);
+        if (b->image) { /* uniform, set, image format, sampled, VkFormat, extent: members left out are 0 */
+            tb_printf(&t->binds, ", 0, %uu, \"%s\", %d, %uu, %uu, {", b->set, b->image->name, b->sampled,
+                      b->image->vk_format, vkat_image_dims(b));
+            for (int d = 0; d < 3; d++) {
+                snprintf(what, sizeof what, "the %s of image '%s'", (const char *[]){"width", "height", "depth"}[d],
+                         b->name);
+                tb_printf(&t->binds, d ? ", " : "");
+                formula(&t->c, &t->binds, t->ops_name, b->extent[d], 1, what);
+            }
+            const uint32_t *x = l->image_extents ? l->image_extents[i] : (const uint32_t[3]){1, 1, 1};
+            tb_printf(&t->binds, "}, {%uu, %uu, %uu}", x[0], x[1], x[2]);
+        }
         else if (b->set)
             tb_printf(&t->binds, ", %d, %uu", b->uniform, b->set);
         else if (b->uniform)

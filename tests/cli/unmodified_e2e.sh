@@ -122,7 +122,8 @@ for k in push:
 PY
 check "manifest: bindings, problem spec constants, text value ($(tail -n 1 "$T/py"))" [ ! -s "$T/py" ]
 check "header lists M as problem size 1 of its spec constants" grep -q '{0, [0-9]*u, "M", 1}' "$T/out/k.h"
-check "header marks src an rgba8 image read through a sampler" \
-    grep -q '{0, "src", "unorm8", 1, VKAT_RT_IN, .*, 0, 0u, "rgba8", 1},' "$T/out/k.h"
+check "header marks src a 2D rgba8 image (VkFormat 37) read through a sampler, with its extent" \
+    grep -q '{0, "src", "unorm8", 1, VKAT_RT_IN, .*, 0, 0u, "rgba8", 1, 37u, 2u, {.*}, {[0-9]*u, [0-9]*u, 1u}},' \
+    "$T/out/k.h"
 check "header puts Y in set 1 (binding 0)" grep -q '{0, "Y", "float32", 4, VKAT_RT_IN, .*, 0, 1u},' "$T/out/k.h"
 finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # sets_e2e.sh — descriptor layouts through the runtime tuner, on whatever device the loader offers (lavapipe in CI):
-# buffers in several descriptor sets with gaps (tests/data/unmodified/axpy_sets.ini) and a uniform block
-# (affine_ubo.ini). Each is tuned, exported with --candidates 3 --header, and tests/runtime/sets_test.c is built
+# buffers in several descriptor sets with gaps (tests/data/unmodified/axpy_sets.ini), a uniform block
+# (affine_ubo.ini), storage images (blur_image.ini) and an image read through a sampler (downsample_sampled.ini). Each is tuned, exported with --candidates 3 --header, and tests/runtime/sets_test.c is built
 # against the header and run: every candidate runs with its layout and agrees. Where the Khronos validation layer is
 # installed the runs are under it too, and it must report nothing (lavapipe ran a uniform block bound as a storage
 # buffer, which other drivers need not).
@@ -25,8 +25,9 @@ fi
 CFLAGS="-std=c99 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers -Werror"
 failures=0
 
-# one NAME IN_SET1: tune, export and run sets_test on tests/data/unmodified/NAME.ini, whose reference candidate has
-# IN_SET1 bindings in descriptor set 1.
+# one NAME IN_SET1 HALF_GRID_IS_WRONG: tune, export and run sets_test on tests/data/unmodified/NAME.ini, whose
+# reference candidate has IN_SET1 bindings in descriptor set 1 (HALF_GRID_IS_WRONG 1: a candidate of half its grid
+# leaves outputs unwritten and must be found wrong).
 one() {
     name=$1
     space=$SRC/tests/data/unmodified/$name.ini
@@ -36,7 +37,8 @@ one() {
         2>"$T/export.err" || { cat "$T/export.err"; echo "FAIL: $name: export --candidates"; return 1; }
     # shellcheck disable=SC2086 # CFLAGS holds several words on purpose
     "$CC" $CFLAGS -I"$SRC/runtime" -I"$SRC/tests/runtime" -I"$VKINC" -I"$T/$name" \
-        -DVKAT_KERNELS_HEADER='"kernels.h"' -DVKAT_KERNELS_TABLE=kernels -DEXPECT_IN_SET1="$2" -o "$T/sets_test" \
+        -DVKAT_KERNELS_HEADER='"kernels.h"' -DVKAT_KERNELS_TABLE=kernels -DEXPECT_IN_SET1="$2" \
+        -DHALF_GRID_IS_WRONG="$3" -o "$T/sets_test" \
         "$SRC/tests/runtime/sets_test.c" "$RTLIB" -ldl -lm 2>"$T/cc.err" ||
         { cat "$T/cc.err"; echo "FAIL: $name: building sets_test"; return 1; }
     VK_INSTANCE_LAYERS=$LAYER "$T/sets_test" >"$T/run.out" 2>&1
@@ -50,7 +52,9 @@ one() {
     fi
     echo "$name: ok"
 }
-one axpy_sets 1 || failures=$((failures + 1))
-one affine_ubo 0 || failures=$((failures + 1))
+one axpy_sets 1 0 || failures=$((failures + 1))
+one affine_ubo 0 1 || failures=$((failures + 1))
+one blur_image 0 1 || failures=$((failures + 1))
+one downsample_sampled 0 1 || failures=$((failures + 1))
 [ "$failures" -eq 0 ] || { echo "sets_e2e: $failures failure(s)"; exit 1; }
 echo "sets_e2e: ok"
