@@ -1,10 +1,11 @@
 #!/bin/sh
 # sets_e2e.sh — descriptor layouts through the runtime tuner, on whatever device the loader offers (lavapipe in CI):
 # buffers in several descriptor sets with gaps (tests/data/unmodified/axpy_sets.ini), a uniform block
-# (affine_ubo.ini), storage images (blur_image.ini) and an image read through a sampler (downsample_sampled.ini). Each is tuned, exported with --candidates 3 --header, and tests/runtime/sets_test.c is built
-# against the header and run: every candidate runs with its layout and agrees. Where the Khronos validation layer is
-# installed the runs are under it too, and it must report nothing (lavapipe ran a uniform block bound as a storage
-# buffer, which other drivers need not).
+# (affine_ubo.ini), storage images (blur_image.ini), an image read through a sampler (downsample_sampled.ini) and
+# two passes through a scratch image (blur_separable.ini). Each is tuned, exported with --candidates 3 --header,
+# and tests/runtime/sets_test.c is built against the header and run: every candidate runs with its layout and
+# agrees. Where the Khronos validation layer is installed the runs are under it too, and it must report nothing
+# (lavapipe ran a uniform block bound as a storage buffer, which other drivers need not).
 #   sh sets_e2e.sh VKAUTOTUNE SOURCE_DIR RUNTIME_LIB CC VULKAN_INCLUDE_DIR
 set -u
 BIN=$1 SRC=$2 RTLIB=$3 CC=$4 VKINC=$5
@@ -56,5 +57,6 @@ one axpy_sets 1 0 || failures=$((failures + 1))
 one affine_ubo 0 1 || failures=$((failures + 1))
 one blur_image 0 1 || failures=$((failures + 1))
 one downsample_sampled 0 1 || failures=$((failures + 1))
+one blur_separable 0 0 || failures=$((failures + 1))
 [ "$failures" -eq 0 ] || { echo "sets_e2e: $failures failure(s)"; exit 1; }
 echo "sets_e2e: ok"
