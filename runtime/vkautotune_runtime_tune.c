@@ -242,6 +242,16 @@ static uint32_t memory_type(const run *g, uint32_t bits, VkMemoryPropertyFlags w
     return UINT32_MAX;
 }
 
+static VkResult allocate(run *g, VkDeviceSize size, uint32_t type, VkDeviceMemory *mem)
+{
+    VkMemoryAllocateInfo ai;
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    ai.allocationSize = size;
+    ai.memoryTypeIndex = type;
+    return g->f.vkAllocateMemory(g->vk->device, &ai, NULL, mem);
+}
+
 static vkat_rt_result make_buffer(run *g, gpu_buffer *b, VkDeviceSize size, int host)
 {
     VkBufferCreateInfo bi;
@@ -269,12 +279,7 @@ static vkat_rt_result make_buffer(run *g, gpu_buffer *b, VkDeviceSize size, int 
         say(g->detail, sizeof g->detail, "no memory type for a %s buffer", host ? "host-visible" : "device");
         return VKAT_RT_ERR_VULKAN;
     }
-    VkMemoryAllocateInfo ai;
-    memset(&ai, 0, sizeof ai);
-    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    ai.allocationSize = req.size;
-    ai.memoryTypeIndex = type;
-    VKR(g->f.vkAllocateMemory(g->vk->device, &ai, NULL, &b->mem), "vkAllocateMemory");
+    VKR(allocate(g, req.size, type, &b->mem), "vkAllocateMemory");
     VKR(g->f.vkBindBufferMemory(g->vk->device, b->buf, b->mem, 0), "vkBindBufferMemory");
     return VKAT_RT_OK;
 }
@@ -343,12 +348,7 @@ static vkat_rt_result make_image(run *g, const vkat_rt_binding *b, const uint32_
         say(g->detail, sizeof g->detail, "no memory type for image '%s'", b->name);
         return VKAT_RT_ERR_VULKAN;
     }
-    VkMemoryAllocateInfo ai;
-    memset(&ai, 0, sizeof ai);
-    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    ai.allocationSize = req.size;
-    ai.memoryTypeIndex = type;
-    VKR(g->f.vkAllocateMemory(d, &ai, NULL, &m->mem), "vkAllocateMemory");
+    VKR(allocate(g, req.size, type, &m->mem), "vkAllocateMemory");
     VKR(g->f.vkBindImageMemory(d, m->image, m->mem, 0), "vkBindImageMemory");
     VkImageViewCreateInfo vi;
     memset(&vi, 0, sizeof vi);
