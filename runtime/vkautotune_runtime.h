@@ -122,6 +122,10 @@ typedef struct vkat_rt_binding {
      * `elements` counts its texels' components; the application binds its own image in VK_IMAGE_LAYOUT_GENERAL. */
     const char *image_format;
     uint32_t sampled;
+    /* 1: a texel buffer instead, a buffer of `elements` components (l.buffer_bytes[i]) that the kernel reads
+     * through your VkBufferView of format image_format: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER when `uniform`,
+     * else STORAGE_TEXEL_BUFFER. */
+    uint32_t texel_buffer;
 } vkat_rt_binding;
 
 typedef struct vkat_rt_push_constant {

@@ -152,8 +152,10 @@ static int listed(const char *const *list, const char *name)
 static const char *missing_requirement(const vkat_rt_variant *v, const vkat_rt_tune_desc *d)
 {
     for (uint32_t i = 0; i < v->binding_count; i++)
-        if (v->bindings[i].image_format) /* the tuner makes buffers only */
-            return "image bindings, which runtime tuning does not make (vkat_rt_select picks among them)";
+        if (v->bindings[i].image_format) /* the tuner makes plain buffers only */
+            return v->bindings[i].texel_buffer
+                       ? "texel-buffer bindings, which runtime tuning does not make (vkat_rt_select picks among them)"
+                       : "image bindings, which runtime tuning does not make (vkat_rt_select picks among them)";
     for (size_t i = 0; v->extensions && v->extensions[i]; i++)
         if (!listed(d->enabled_extensions, v->extensions[i]))
             return v->extensions[i];

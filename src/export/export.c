@@ -295,9 +295,13 @@ static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
-        json_object_object_add(o, "descriptor_type", str(b->image ? (b->sampled ? "combined_image_sampler"
-                                                                                 : "storage_image")
+        json_object_object_add(o, "descriptor_type", str(b->image   ? (b->sampled ? "combined_image_sampler"
+                                                                                   : "storage_image")
+                                                         : b->texel ? (b->uniform ? "uniform_texel_buffer"
+                                                                                  : "storage_texel_buffer")
                                                          : b->uniform ? "uniform_buffer" : "storage_buffer"));
+        if (b->texel) /* a buffer of `elements` components, bound through a view of this format */
+            json_object_object_add(o, "image_format", str(b->texel->name));
         if (b->image) {
             json_object_object_add(o, "image_format", str(b->image->name));
             json_object *extent = json_object_new_array();
@@ -895,6 +899,8 @@ static void header_bindings(item_text *t)
         tb_printf(&t->binds, ", %lluu", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
         if (b->image) /* uniform, set, image format, sampled: members left out are 0 */
             tb_printf(&t->binds, ", 0, %uu, \"%s\", %d", b->set, b->image->name, b->sampled);
+        else if (b->texel) /* uniform, set, format, sampled 0, texel_buffer 1 */
+            tb_printf(&t->binds, ", %d, %uu, \"%s\", 0, 1", b->uniform, b->set, b->texel->name);
         else if (b->set)
             tb_printf(&t->binds, ", %d, %uu", b->uniform, b->set);
         else if (b->uniform)
