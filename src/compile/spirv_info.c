@@ -479,8 +479,9 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
 static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     reader *rd = &sc->rd;
-    if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject || op == SpvOpLoad ||
-         op == SpvOpImage) && len >= 4 && ins[2] < rd->bound && ins[3] < rd->bound)
+    int image = (op == SpvOpLoad || op == SpvOpImage) && len >= 4 && ins[1] < rd->bound && rd->ids[ins[1]].desc;
+    if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject || image) && len >= 4 &&
+        ins[2] < rd->bound && ins[3] < rd->bound)
         rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
     else if ((op == SpvOpArrayLength && len >= 5) || (op == SpvOpImageQuerySize && len >= 4))
         if (ins[3] < rd->bound && rd->ids[ins[3]].binding_var)

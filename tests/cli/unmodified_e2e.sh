@@ -96,6 +96,10 @@ check "the reason names the texel buffer and the texel ($reason)" \
 reason=$(sql "$T/r.db" "SELECT reason FROM results WHERE kernel = 'texel_dot' AND status = 'canary' LIMIT 1")
 check "an overrun lands in the output's guard, inside the view ($reason)" \
     sh -c 'echo "$1" | grep -q "^wrote past the end of buffer .dst."' - "$reason"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/texel_dot.ini" $RUN --db "$T/t.db" --no-race --check-on gpu >"$T/t2" 2>"$T/t2e"
+check "and compared on the device (the texel buffer's data bound as a storage buffer): the same 12 failed" \
+    grep -q "16 evaluated (0 from the database), 12 failed" "$T/t2"
 
 "$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" \
     --space "$D/axpy_sets.ini" --space "$D/downsample_sampled.ini" --space "$D/texel_dot.ini" --db "$T/r.db" \
