@@ -6,7 +6,7 @@
 # the specialized workgroup size; a check against the template's own configuration ([check] config) that finds a wrong
 # variant; a shader bounded by its buffers' .length(); storage images and an image read through a sampler, with wrong
 # variants found among them, and two passes through a scratch image; uniform and storage texel buffers, with wrong
-# values and an overrun into the output's guard found; the manifest says how each size is bound, marks
+# values and an overrun into the output's guard found, and two passes through a scratch one; the manifest says how each size is bound, marks
 # the specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -96,6 +96,13 @@ check "the reason names the texel buffer and the texel ($reason)" \
 reason=$(sql "$T/r.db" "SELECT reason FROM results WHERE kernel = 'texel_dot' AND status = 'canary' LIMIT 1")
 check "an overrun lands in the output's guard, inside the view ($reason)" \
     sh -c 'echo "$1" | grep -q "^wrote past the end of buffer .dst."' - "$reason"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/texel_passes.ini" $RUN --no-race >"$T/t3" 2>"$T/t3e"
+check "two passes through a scratch texel buffer (bind.N): 4 evaluated, the 2 with ADD=2 failed" \
+    grep -q "4 evaluated (0 from the database), 2 failed" "$T/t3"
+wrong=$(sql "$T/r.db" "SELECT group_concat(DISTINCT status) FROM results WHERE kernel = 'texel_passes' AND
+    config LIKE 'ADD=2%'")
+check "and exactly the ADD=2 ones ($wrong)" [ "$wrong" = "wrong" ]
 # shellcheck disable=SC2086
 "$BIN" --space "$D/texel_dot.ini" $RUN --db "$T/t.db" --no-race --check-on gpu >"$T/t2" 2>"$T/t2e"
 check "and compared on the device (the texel buffer's data bound as a storage buffer): the same 12 failed" \
