@@ -138,9 +138,9 @@ typedef struct vkat_spirv_info {
          * before it), else 0. block_bytes: the members before a run-time array, or the whole block when it has none
          * (a uniform block of mixed members: the bytes it reads). */
         uint32_t elem_stride, elem_offset, block_bytes;
-        /* The shader takes the length of its run-time array (.length(), OpArrayLength) or the size of its image
-         * (imageSize, textureSize: OpImageQuerySize; of a texel buffer, its view's texels): the descriptor's range
-         * must then be the data alone, not the data and the guard after it. */
+        /* The shader takes the length of its run-time array (.length(), OpArrayLength) or the size of its texel
+         * buffer (imageSize, textureSize: OpImageQuerySize, its view's texels): the descriptor's range must then be
+         * the data alone, not the data and the guard after it. */
         uint8_t reads_length;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer

@@ -484,8 +484,14 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
         ins[2] < rd->bound && ins[3] < rd->bound)
         rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
     else if ((op == SpvOpArrayLength && len >= 5) || (op == SpvOpImageQuerySize && len >= 4))
-        if (ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
-            sc->info->bindings[rd->ids[ins[3]].binding_var - 1].reads_length = 1;
+        if (ins[3] < rd->bound && rd->ids[ins[3]].binding_var) {
+            uint32_t k = rd->ids[ins[3]].binding_var - 1;
+            vkat_descriptor_kind kind = sc->info->bindings[k].kind;
+            /* an image's size is its extent whichever set binds it: only a buffer's range can hold a guard */
+            if (op == SpvOpArrayLength || kind == VKAT_DESC_STORAGE_TEXEL_BUFFER ||
+                kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                sc->info->bindings[k].reads_length = 1;
+        }
 }
 
 /* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations
