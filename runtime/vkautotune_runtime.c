@@ -412,13 +412,14 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
         if (n < 0 || (uint64_t)n > UINT64_MAX / (b->element_size ? b->element_size : 1))
             return VKAT_RT_ERR_EVAL;
         out->buffer_bytes[i] = (uint64_t)n * b->element_size;
+        int image = b->image_format && !b->texel_buffer;
         for (int d = 0; d < 3; d++) {
-            int64_t x = b->image_format ? (int64_t)b->tuned_extent[d] : 1;
-            if (b->image_format && b->extent[d].count) {
+            int64_t x = image ? (int64_t)b->tuned_extent[d] : 1;
+            if (image && b->extent[d].count) {
                 vkat_rt_result r = vkat_rt_eval(&b->extent[d], problem, problem_count, &x);
                 if (r != VKAT_RT_OK)
                     return r;
-            } else if (b->image_format && !tuned) {
+            } else if (image && !tuned) {
                 return VKAT_RT_ERR_NO_FORMULA;
             }
             if (x < 1 || x > (int64_t)UINT32_MAX)

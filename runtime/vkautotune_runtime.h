@@ -122,9 +122,13 @@ typedef struct vkat_rt_binding {
      * `elements` counts its texels' components; the application binds its own image in VK_IMAGE_LAYOUT_GENERAL. */
     const char *image_format;
     uint32_t sampled;
-    /* An image's VkFormat, its dimensions (1, 2 or 3: VK_IMAGE_TYPE_1D + dims - 1), and its width, height and depth
-     * (formulas of the problem; a dimension the image does not have is the formula 1) with their values for the
-     * tuned problem: what runtime tuning creates. */
+    /* 1: a texel buffer instead, a buffer of `elements` components (l.buffer_bytes[i]) that the kernel reads
+     * through your VkBufferView of format image_format: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER when `uniform`,
+     * else STORAGE_TEXEL_BUFFER. */
+    uint32_t texel_buffer;
+    /* An image's or a texel buffer's VkFormat; an image's dimensions (1, 2 or 3: VK_IMAGE_TYPE_1D + dims - 1), and
+     * its width, height and depth (formulas of the problem; a dimension the image does not have is the formula 1)
+     * with their values for the tuned problem: what runtime tuning creates. */
     uint32_t vk_format, dims;
     vkat_rt_formula extent[3];
     uint32_t tuned_extent[3];

@@ -39,7 +39,8 @@
     X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkGetQueryPoolResults) X(vkQueueSubmit) X(vkCreateFence)        \
     X(vkDestroyFence) X(vkWaitForFences) X(vkResetFences) X(vkCreateImage) X(vkDestroyImage)                    \
     X(vkGetImageMemoryRequirements) X(vkBindImageMemory) X(vkCreateImageView) X(vkDestroyImageView)              \
-    X(vkCreateSampler) X(vkDestroySampler) X(vkCmdCopyBufferToImage) X(vkCmdCopyImageToBuffer)
+    X(vkCreateSampler) X(vkDestroySampler) X(vkCmdCopyBufferToImage) X(vkCmdCopyImageToBuffer)                  \
+    X(vkCreateBufferView) X(vkDestroyBufferView)
 
 typedef struct funcs {
 #define DECLARE(name) PFN_##name name;
@@ -176,7 +177,8 @@ static int same_bindings(const vkat_rt_variant *a, const vkat_rt_variant *b)
         if (a->bindings[i].binding != b->bindings[i].binding || a->bindings[i].set != b->bindings[i].set ||
             a->bindings[i].element_size != b->bindings[i].element_size ||
             a->bindings[i].direction != b->bindings[i].direction || a->bindings[i].vk_format != b->bindings[i].vk_format ||
-            a->bindings[i].sampled != b->bindings[i].sampled || a->bindings[i].uniform != b->bindings[i].uniform)
+            a->bindings[i].sampled != b->bindings[i].sampled || a->bindings[i].uniform != b->bindings[i].uniform ||
+            a->bindings[i].texel_buffer != b->bindings[i].texel_buffer)
             return 0;
     return 1;
 }
@@ -252,14 +254,16 @@ static VkResult allocate(run *g, VkDeviceSize size, uint32_t type, VkDeviceMemor
     return g->f.vkAllocateMemory(g->vk->device, &ai, NULL, mem);
 }
 
-static vkat_rt_result make_buffer(run *g, gpu_buffer *b, VkDeviceSize size, int host)
+/* A buffer of `size` bytes, host-visible or device-local; `texel` adds the texel-buffer usages its views need. */
+static vkat_rt_result make_buffer(run *g, gpu_buffer *b, VkDeviceSize size, int host, int texel)
 {
     VkBufferCreateInfo bi;
     memset(&bi, 0, sizeof bi);
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bi.size = size ? size : 4;
     bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+               (texel ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT : 0);
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     b->size = bi.size;
     VKR(g->f.vkCreateBuffer(g->vk->device, &bi, NULL, &b->buf), "vkCreateBuffer");
@@ -370,6 +374,20 @@ static vkat_rt_result make_image(run *g, const vkat_rt_binding *b, const uint32_
     si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VKR(g->f.vkCreateSampler(d, &si, NULL, &m->sampler), "vkCreateSampler");
     return VKAT_RT_OK;
+}
+
+/* Can the device read (and for a storage texel buffer write) binding b's format through a buffer view? */
+static vkat_rt_result check_texel_format(run *g, const vkat_rt_binding *b)
+{
+    VkFormatProperties fp;
+    g->f.vkGetPhysicalDeviceFormatProperties(g->vk->physical_device, (VkFormat)b->vk_format, &fp);
+    VkFormatFeatureFlags need =
+        b->uniform ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+    if (b->vk_format && (fp.bufferFeatures & need))
+        return VKAT_RT_OK;
+    say(g->detail, sizeof g->detail, "texel buffer '%s': the device cannot use format %s (VkFormat %u) in a %s texel "
+        "buffer", b->name, b->image_format, b->vk_format, b->uniform ? "uniform" : "storage");
+    return VKAT_RT_ERR_UNSUPPORTED;
 }
 
 /* The region of image m that the packed texels at `offset` of a staging buffer fill. */
@@ -518,8 +536,11 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
             if (cands[c] && g->launches[c].buffer_bytes[b] > size)
                 size = g->launches[c].buffer_bytes[b];
         size = (size + 15) & ~(VkDeviceSize)15;
-        r = g->bindings[b].image_format ? make_image(g, &g->bindings[b], g->launches[0].image_extent[b], &g->bufs[b])
-                                        : make_buffer(g, &g->bufs[b], size, 0);
+        const vkat_rt_binding *bd = &g->bindings[b];
+        r = bd->image_format && !bd->texel_buffer ? make_image(g, bd, g->launches[0].image_extent[b], &g->bufs[b])
+                                                  : make_buffer(g, &g->bufs[b], size, 0, bd->texel_buffer);
+        if (!r && bd->texel_buffer)
+            r = check_texel_format(g, bd);
         if (r)
             return r;
         g->bufs[b].size = size; /* an image's texels, packed, in the staging buffers */
@@ -529,7 +550,7 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
         if (g->bindings[b].direction & VKAT_RT_OUT)
             total_out += size;
     }
-    if ((r = make_buffer(g, &g->upload, total, 1)) || (r = make_buffer(g, &g->download, total_out, 1)))
+    if ((r = make_buffer(g, &g->upload, total, 1, 0)) || (r = make_buffer(g, &g->download, total_out, 1, 0)))
         return r;
     g->host = malloc((size_t)total ? (size_t)total : 1);
     g->ref_out = malloc((size_t)total_out ? (size_t)total_out : 1);
@@ -587,6 +608,8 @@ static void teardown(run *g)
  * usage that some drivers run and others do not). */
 static VkDescriptorType descriptor_type(const vkat_rt_binding *b)
 {
+    if (b->texel_buffer)
+        return b->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
     if (b->image_format)
         return b->sampled ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     return b->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -601,6 +624,7 @@ typedef struct pipe {
     VkPipeline pipeline;
     VkDescriptorPool dpool;
     VkDescriptorSet sets[VKAT_RT_MAX_SETS];
+    VkBufferView views[VKAT_RT_MAX_BINDINGS]; /* texel buffers: a view of this candidate's range */
 } pipe;
 
 static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_launch *l, pipe *p)
@@ -667,13 +691,15 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     cpci.stage.pSpecializationInfo = v->spec_constant_count ? &spec : NULL;
     cpci.layout = p->layout;
     VKR(g->f.vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, NULL, &p->pipeline), "vkCreateComputePipelines");
-    VkDescriptorPoolSize ps[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0}};
+    VkDescriptorPoolSize ps[6] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},       {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0},        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 0}, {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 0}};
     for (uint32_t i = 0; i < v->binding_count; i++)
-        for (uint32_t t = 0; t < 4; t++)
+        for (uint32_t t = 0; t < 6; t++)
             ps[t].descriptorCount += ps[t].type == descriptor_type(&v->bindings[i]);
     uint32_t nps = 0;
-    for (uint32_t t = 0; t < 4; t++)
+    for (uint32_t t = 0; t < 6; t++)
         if (ps[t].descriptorCount || (t == 0 && !v->binding_count))
             ps[nps++] = (VkDescriptorPoolSize){ps[t].type, ps[t].descriptorCount ? ps[t].descriptorCount : 1};
     VkDescriptorPoolCreateInfo dpi;
@@ -716,6 +742,17 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
         wr[i].descriptorType = descriptor_type(&v->bindings[i]);
         wr[i].pBufferInfo = m->image ? NULL : &dbi[i];
         wr[i].pImageInfo = m->image ? &dii[i] : NULL;
+        if (v->bindings[i].texel_buffer) {
+            VkBufferViewCreateInfo bv;
+            memset(&bv, 0, sizeof bv);
+            bv.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
+            bv.buffer = m->buf;
+            bv.format = (VkFormat)v->bindings[i].vk_format;
+            bv.range = dbi[i].range; /* this candidate's texels, as vkautotune bound them */
+            VKR(g->f.vkCreateBufferView(d, &bv, NULL, &p->views[i]), "vkCreateBufferView");
+            wr[i].pBufferInfo = NULL;
+            wr[i].pTexelBufferView = &p->views[i];
+        }
     }
     g->f.vkUpdateDescriptorSets(d, v->binding_count, wr, 0, NULL);
     return VKAT_RT_OK;
@@ -726,6 +763,9 @@ static void free_pipe(run *g, pipe *p)
     VkDevice d = g->vk->device;
     if (p->dpool)
         g->f.vkDestroyDescriptorPool(d, p->dpool, NULL);
+    for (uint32_t i = 0; i < VKAT_RT_MAX_BINDINGS; i++)
+        if (p->views[i])
+            g->f.vkDestroyBufferView(d, p->views[i], NULL);
     if (p->pipeline)
         g->f.vkDestroyPipeline(d, p->pipeline, NULL);
     if (p->module)

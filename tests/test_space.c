@@ -73,7 +73,7 @@ static void test_errors(void)
                  "bad direction 'sideways' for buffer 'A' (expected in, out, inout, uniform or scratch)", 1);
     expect_error("bad_buffer_fields.ini", VKAT_ERR_SYNTAX, 9,
                  "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in' (an "
-                 "image: 'rgba8, image(W, H), random(0, 1), in')", 1);
+                 "image: 'rgba8, image(W, H), random(0, 1), in'; a texel buffer: 'r32f, texels(N), zero, out')", 1);
     expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 128 bytes (32 values)",
                  1);
     expect_error("bad_push_type.ini", VKAT_ERR_SPACE, 9,
@@ -499,6 +499,7 @@ static void test_images(void)
     static const char *const bad[][2] = {
         {"dst = r32f, image(), zero, out", "image 'dst' needs 1 to 3 sizes, image(W), image(W, H) or image(W, H, D)"},
         {"dst = r32f, image(1, 2, 3, 4), zero, out", "image 'dst' needs 1 to 3 sizes"},
+        {"dst = r32f, image(4) + 1, zero, out", "image(W, H, D); got 'image(4) + 1'"}, /* not a call: crashed */
         {"dst = rgb8, image(4, 4), zero, out", "unknown image format 'rgb8' for image 'dst' (known: rgba32f,"},
         {"dst = r32f, image(4, 4), zero, uniform", "bad direction 'uniform' for image 'dst'"},
         {"dst = float32, 16, zero, sampled", "bad direction 'sampled' for buffer 'dst'"},
@@ -514,8 +515,72 @@ static void test_images(void)
     }
 }
 
+/* Texel-buffer entries: the format read, the count its texels' components, uniform or storage by the direction
+ * (a texel buffer is a buffer: no extent), a pass may not rebind one where a buffer goes, and mistakes at their
+ * line. */
+static void test_texel_buffers(void)
+{
+    vkat_space *s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nN = 70\n[buffers]\n"
+                                "src = rgba16f, texels(N + 2), random(-1, 1), uniform\n"
+                                "w = rgba8ui, texels(N), random(0, 16), in @binding(5)\n"
+                                "dst = r32f, texels(2 * N), zero, out\n"
+                                "tmp = rg32i, texels(N), zero, scratch\n");
+    if (!s)
+        return;
+    CHECK(s->buffers[0].texel == vkat_image_format_find("rgba16f") && s->buffers[0].uniform &&
+          s->buffers[0].type == VKAT_FLOAT16 && s->buffers[0].dir == VKAT_DIR_IN && !s->buffers[0].image);
+    CHECK(s->buffers[1].texel && !s->buffers[1].uniform && s->buffers[1].type == VKAT_UINT8 &&
+          s->buffers[1].binding == 5);
+    CHECK(s->buffers[2].texel && s->buffers[2].dir == VKAT_DIR_OUT && !s->buffers[2].extent[0]);
+    CHECK(s->buffers[3].type == VKAT_INT32 && s->buffers[3].dir == VKAT_DIR_SCRATCH);
+    vkat_value *env = vkat_space_env_create(s, NULL);
+    vkat_launch l = {0};
+    vkat_error err = {0};
+    CHECK_MSG(vkat_space_launch(s, env, 0, &l, &err) == VKAT_OK, "%s", err.message);
+    if (l.buffer_counts)
+        CHECK(l.buffer_counts[0] == 72 * 4 && l.buffer_counts[1] == 70 * 4 && l.buffer_counts[2] == 140 &&
+              l.buffer_counts[3] == 140);
+    vkat_launch_free(&l);
+    free(env);
+    vkat_space_destroy(s);
+
+    static const char *const bad[][2] = {
+        {"dst = r32f, texels(), zero, out", "texel buffer 'dst' needs one size, texels(COUNT); got 'texels()'"},
+        {"dst = r32f, texels(4, 4), zero, out", "texel buffer 'dst' needs one size, texels(COUNT)"},
+        {"dst = rgb8, texels(4), zero, out", "unknown format 'rgb8' for texel buffer 'dst' (known: rgba32f,"},
+        {"dst = r32f, texels(4), zero, sampled",
+         "bad direction 'sampled' for texel buffer 'dst' (expected in, out, inout or scratch for a storage texel "
+         "buffer (imageBuffer), uniform for a uniform texel buffer (samplerBuffer, textureBuffer))"},
+        {"dst = r32f, 16, zero, out", "for a texel buffer texels(N)"},
+        {"dst = float32, texels(4), zero, out", "unknown format 'float32' for texel buffer 'dst'"},
+        {"dst = r32f, texels(4) + 1, zero, out", "needs one size, texels(COUNT); got 'texels(4) + 1'"},
+        {"dst = r32f, texels(4)", "; a texel buffer: 'r32f, texels(N), zero, out')"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text, "[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n%s\n", bad[i][0]);
+        vkat_space *t = NULL;
+        CHECK(vkat_space_load_string(text, DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
+        CHECK_MSG(err.line == 5, "%s: line %d", bad[i][0], err.line);
+        CHECK_CONTAINS(err.message, bad[i][1]);
+    }
+    /* bind.N moves a texel buffer only to a binding of the same kind (the view is the descriptor). */
+    vkat_space *t = NULL;
+    CHECK(vkat_space_load_string("[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n"
+                                 "a = r32f, texels(4), zero, out\nb = float32, 4, zero, out\n"
+                                 "c = r32f, texels(4), zero, uniform\n[pass.p]\nbind.0 = b\n",
+                                 DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
+    CHECK_CONTAINS(err.message, "'bind.0' puts storage buffer 'b' where the shader binds storage texel buffer 'a'");
+    CHECK(vkat_space_load_string("[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n"
+                                 "a = r32f, texels(4), zero, out\nb = float32, 4, zero, out\n"
+                                 "c = r32f, texels(4), zero, uniform\n[pass.p]\nbind.0 = c\n",
+                                 DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
+    CHECK_CONTAINS(err.message, "puts uniform texel buffer 'c' where the shader binds storage texel buffer 'a'");
+}
+
 int main(void)
 {
+    test_texel_buffers();
     test_images();
     test_complete_config();
     test_tensor();

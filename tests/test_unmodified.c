@@ -277,6 +277,49 @@ static void test_descriptor_kinds(void)
     vkat_spirv_free(&m);
 }
 
+/* Texel buffers: their kinds, a storage one's format, what each reads as, and which take their size (imageSize,
+ * textureSize: the exact descriptor sets) while an image's size does not count. */
+static void test_texel_buffers(void)
+{
+    const char *src = "#version 450\nlayout(local_size_x = 1) in;\n"
+                      "layout(binding = 0) uniform usamplerBuffer counts;\n"
+                      "layout(binding = 1) uniform textureBuffer plain;\n"
+                      "layout(binding = 2, rgba16f) uniform readonly imageBuffer sized;\n"
+                      "layout(binding = 3, r32i) uniform writeonly iimageBuffer dst;\n"
+                      "layout(binding = 4, r32f) uniform readonly image2D img;\n"
+                      "void main() { int n = imageSize(sized) + imageSize(img).x + textureSize(counts);\n"
+                      "  imageStore(dst, 0, ivec4(n + int(texelFetch(plain, 0).x))); }\n";
+    vkat_spirv m = {0};
+    vkat_error err = {0};
+    CHECK_MSG(vkat_compile_glsl(src, "t.comp", VK_API_VERSION_1_1, &m, &err) == VKAT_OK, "%s", err.message);
+    vkat_spirv_info si;
+    CHECK(vkat_spirv_reflect(&m, NULL, 0, &si, &err) == VKAT_OK);
+    CHECK(si.binding_count == 5);
+    static const struct {
+        vkat_descriptor_kind kind;
+        char reads;
+        uint8_t reads_length;
+        const char *format;
+    } want[] = {{VKAT_DESC_UNIFORM_TEXEL_BUFFER, 'u', 1, NULL},
+                {VKAT_DESC_UNIFORM_TEXEL_BUFFER, 'f', 0, NULL},
+                {VKAT_DESC_STORAGE_TEXEL_BUFFER, 'f', 1, "rgba16f"},
+                {VKAT_DESC_STORAGE_TEXEL_BUFFER, 'i', 0, "r32i"},
+                {VKAT_DESC_STORAGE_IMAGE, 'f', 0, "r32f"}};
+    for (uint32_t i = 0; i < si.binding_count && i < 5; i++) {
+        uint32_t b = si.bindings[i].binding;
+        if (b >= 5)
+            continue;
+        const vkat_image_format *f = vkat_image_format_from_spirv(si.bindings[i].image_format);
+        CHECK_MSG(si.bindings[i].kind == want[b].kind && si.bindings[i].image_sampled == want[b].reads &&
+                      si.bindings[i].reads_length == want[b].reads_length &&
+                      (want[b].format ? f && !strcmp(f->name, want[b].format) : !f),
+                  "binding %u: a %s reading '%c', reads_length %u, format %s", b,
+                  vkat_descriptor_kind_name(si.bindings[i].kind), si.bindings[i].image_sampled,
+                  si.bindings[i].reads_length, f ? f->name : "none");
+    }
+    vkat_spirv_free(&m);
+}
+
 /* Specialization constants come back with their types: what a 32-bit integer value would be misread by. */
 static void test_spec_types(void)
 {
@@ -341,6 +384,7 @@ int main(void)
     test_define_clash();
     test_includes();
     test_descriptor_kinds();
+    test_texel_buffers();
     test_spec_types();
     test_runtime_spec_size();
     TEST_END();

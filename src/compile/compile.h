@@ -130,16 +130,18 @@ typedef struct vkat_spirv_info {
         char elem;
         uint8_t elem_bits, elem_components, access, runtime_array; /* runtime_array: its last member is one */
         uint32_t elem_bytes;
-        /* An image's (storage, sampled, combined with a sampler): SpvDim (0 1D, 1 2D, 2 3D, 3 cube, ...), arrayed
-         * or multisampled (1), and the SpvImageFormat it declares (0: none, as a sampled image has). */
-        uint8_t image_dim, image_arrayed, image_format;
+        /* An image's (storage, sampled, combined with a sampler, texel buffer): SpvDim (0 1D, 1 2D, 2 3D, 3 cube,
+         * 5 buffer, ...), arrayed or multisampled (1), the SpvImageFormat it declares (0: none, as a sampled image
+         * has) and what it reads as: 'f' floats (image2D, samplerBuffer), 'i' (iimage2D), 'u' (usamplerBuffer). */
+        uint8_t image_dim, image_arrayed, image_format, image_sampled;
         /* elem_stride: the bytes one element of a run-time array takes (its ArrayStride; std140's differs from
          * elem_bytes), else elem_bytes. elem_offset: where a run-time array starts in the block (after the members
          * before it), else 0. block_bytes: the members before a run-time array, or the whole block when it has none
          * (a uniform block of mixed members: the bytes it reads). */
         uint32_t elem_stride, elem_offset, block_bytes;
-        /* The shader takes the length of its run-time array (.length(), OpArrayLength): the descriptor's range
-         * must then be the data alone, not the data and the guard after it. */
+        /* The shader takes the length of its run-time array (.length(), OpArrayLength) or the size of its texel
+         * buffer (imageSize, textureSize: OpImageQuerySize, its view's texels): the descriptor's range must then be
+         * the data alone, not the data and the guard after it. */
         uint8_t reads_length;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer

@@ -34,8 +34,10 @@ typedef struct id_info {
     uint8_t desc;        /* opaque types: the vkat_descriptor_kind + 1 a variable of this type binds as */
     uint8_t is_signed;   /* OpTypeInt */
     uint8_t access;      /* variables, and blocks by any member: 1 NonWritable, 2 NonReadable */
-    uint8_t image_dim, image_arrayed, image_format; /* image and sampled-image types: as the binding's */
-    uint32_t binding_var; /* pointers: 1 + the info->bindings index of the variable they point into, else 0 */
+    uint8_t image_dim, image_arrayed, image_format, image_sampled; /* image and sampled-image types: as the
+                                                                      binding's */
+    uint32_t binding_var; /* pointers (and images loaded through them): 1 + the info->bindings index of the variable
+                             they point into, else 0 */
 } id_info;
 
 typedef struct reader {
@@ -247,6 +249,11 @@ static int scan_opaque_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_
             ids[*res].image_dim = (uint8_t)ins[3];
             ids[*res].image_arrayed = ins[5] || ins[6]; /* Arrayed, MS */
             ids[*res].image_format = (uint8_t)ins[8];
+            const id_info *t = ins[2] < sc->rd.bound ? &ids[ins[2]] : NULL;
+            ids[*res].image_sampled = !t                          ? 0
+                                      : t->op == SpvOpTypeFloat ? 'f'
+                                      : t->op == SpvOpTypeInt   ? (t->is_signed ? 'i' : 'u')
+                                                                : 0;
         }
         return 1;
     case SpvOpTypeSampler:
@@ -265,6 +272,7 @@ static int scan_opaque_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_
             ids[*res].image_dim = ids[ins[2]].image_dim;
             ids[*res].image_arrayed = ids[ins[2]].image_arrayed;
             ids[*res].image_format = ids[ins[2]].image_format;
+            ids[*res].image_sampled = ids[ins[2]].image_sampled;
         }
         return 1;
     case SpvOpTypeAccelerationStructureKHR:
@@ -448,6 +456,7 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
             info->bindings[k].image_dim = rd->ids[pointee].image_dim;
             info->bindings[k].image_arrayed = rd->ids[pointee].image_arrayed;
             info->bindings[k].image_format = rd->ids[pointee].image_format;
+            info->bindings[k].image_sampled = rd->ids[pointee].image_sampled;
         }
         char *name = info->bindings[k].name;
         copy_name(rd, ins[2], name, sizeof info->bindings[k].name);
@@ -464,15 +473,25 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
     return 1;
 }
 
-/* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain. */
+/* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain, and
+ * the size of a texel buffer (imageSize, textureSize: OpImageQuerySize on the image loaded from it, or on the image
+ * of a samplerBuffer). */
 static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     reader *rd = &sc->rd;
-    if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject) && len >= 4 &&
+    int image = (op == SpvOpLoad || op == SpvOpImage) && len >= 4 && ins[1] < rd->bound && rd->ids[ins[1]].desc;
+    if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject || image) && len >= 4 &&
         ins[2] < rd->bound && ins[3] < rd->bound)
         rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
-    else if (op == SpvOpArrayLength && len >= 5 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
-        sc->info->bindings[rd->ids[ins[3]].binding_var - 1].reads_length = 1;
+    else if ((op == SpvOpArrayLength && len >= 5) || (op == SpvOpImageQuerySize && len >= 4))
+        if (ins[3] < rd->bound && rd->ids[ins[3]].binding_var) {
+            uint32_t k = rd->ids[ins[3]].binding_var - 1;
+            vkat_descriptor_kind kind = sc->info->bindings[k].kind;
+            /* an image's size is its extent whichever set binds it: only a buffer's range can hold a guard */
+            if (op == SpvOpArrayLength || kind == VKAT_DESC_STORAGE_TEXEL_BUFFER ||
+                kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+                sc->info->bindings[k].reads_length = 1;
+        }
 }
 
 /* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations

@@ -315,9 +315,13 @@ static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
         json_object_object_add(o, "elements", json_object_new_uint64(elements));
         json_object_object_add(o, "bytes", json_object_new_uint64(elements * vkat_elem_type_size(b->type)));
         json_object_object_add(o, "direction", str(direction_name(b->dir)));
-        json_object_object_add(o, "descriptor_type", str(b->image ? (b->sampled ? "combined_image_sampler"
-                                                                                 : "storage_image")
+        json_object_object_add(o, "descriptor_type", str(b->image   ? (b->sampled ? "combined_image_sampler"
+                                                                                   : "storage_image")
+                                                         : b->texel ? (b->uniform ? "uniform_texel_buffer"
+                                                                                  : "storage_texel_buffer")
                                                          : b->uniform ? "uniform_buffer" : "storage_buffer"));
+        if (b->texel) /* a buffer of `elements` components, bound through a view of this format */
+            json_object_object_add(o, "image_format", str(b->texel->name));
         if (b->image) {
             json_object_object_add(o, "image_format", str(b->image->name));
             json_object *extent = json_object_new_array();
@@ -918,8 +922,8 @@ static void header_bindings(item_text *t)
                                                : "INOUT");
         formula(&t->c, &t->binds, t->ops_name, b->count, 0, what);
         tb_printf(&t->binds, ", %lluu", (unsigned long long)(l->buffer_counts ? l->buffer_counts[i] : 0));
-        if (b->image) { /* uniform, set, image format, sampled, VkFormat, extent: members left out are 0 */
-            tb_printf(&t->binds, ", 0, %uu, \"%s\", %d, %uu, %uu, {", b->set, b->image->name, b->sampled,
+        if (b->image) { /* uniform, set, image format, sampled, texel_buffer, VkFormat, extent: left out are 0 */
+            tb_printf(&t->binds, ", 0, %uu, \"%s\", %d, 0, %uu, %uu, {", b->set, b->image->name, b->sampled,
                       b->image->vk_format, vkat_image_dims(b));
             for (int d = 0; d < 3; d++) {
                 snprintf(what, sizeof what, "the %s of image '%s'", (const char *[]){"width", "height", "depth"}[d],
@@ -929,6 +933,9 @@ static void header_bindings(item_text *t)
             }
             const uint32_t *x = l->image_extents ? l->image_extents[i] : (const uint32_t[3]){1, 1, 1};
             tb_printf(&t->binds, "}, {%uu, %uu, %uu}", x[0], x[1], x[2]);
+        } else if (b->texel) { /* uniform, set, format, sampled 0, texel_buffer 1, VkFormat */
+            tb_printf(&t->binds, ", %d, %uu, \"%s\", 0, 1, %uu", b->uniform, b->set, b->texel->name,
+                      b->texel->vk_format);
         }
         else if (b->set)
             tb_printf(&t->binds, ", %d, %uu", b->uniform, b->set);

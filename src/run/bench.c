@@ -6,6 +6,7 @@
  * object that a timed-out submission may still be using. */
 #include "bench.h"
 #include "workspace_image.h"
+#include "workspace_texel.h"
 #include "capabilities.h"
 #include "check.h"
 #include "slices.h"
@@ -47,6 +48,7 @@ typedef struct ws_buffer {
     VkBuffer pristine;
     VkDeviceMemory pristine_memory;
     vkat_ws_image img; /* an image entry's image (spec.image); its texels mirror `buffer` */
+    vkat_ws_texel texel; /* a texel buffer's views of `buffer` (spec.texel) */
 } ws_buffer;
 
 struct vkat_workspace {
@@ -240,19 +242,21 @@ static uint64_t region_bytes(const ws_buffer *b)
 }
 
 /* The guards of an output of `data` bytes: GUARD_BYTES after it as far as maxStorageBufferRange (which the
- * descriptor's range, data and back guard, must fit) allows, CANARY_BYTES at least (check_sizes refused the rest);
- * GUARD_BYTES before it when maxBufferSize leaves room. */
+ * descriptor's range, data and back guard, must fit; a texel buffer's view maxTexelBufferElements) allows,
+ * CANARY_BYTES at least (check_sizes refused the rest); GUARD_BYTES before it when maxBufferSize leaves room. */
 static void plan_guards(const vkat_gpu *gpu, const vkat_buffer_spec *s, uint64_t data, uint64_t *front,
                         uint64_t *back)
 {
     *front = *back = 0;
     if (!(s->dir & VKAT_DIR_OUT) || s->image) /* a kernel cannot write outside an image */
         return;
-    uint64_t range = gpu->info->max_storage_buffer_range, limit = gpu->info->max_buffer_size;
+    /* a texel buffer's view (data and back guard) is bounded by maxTexelBufferElements instead */
+    uint64_t range = s->texel ? vkat_ws_texel_range_limit(gpu, s) : gpu->info->max_storage_buffer_range;
+    uint64_t limit = gpu->info->max_buffer_size, unit = s->texel ? vkat_ws_texel_bytes(s) : 4;
     *back = range - data < GUARD_BYTES ? range - data : GUARD_BYTES;
     if (limit && data + *back > limit)
         *back = CANARY_BYTES;
-    *back &= ~3ull;
+    *back -= *back % unit; /* a whole number of elements (of texels for a texel buffer's view) */
     if (!limit || data + *back + GUARD_BYTES <= limit)
         *front = GUARD_BYTES;
 }
@@ -411,17 +415,19 @@ static vkat_result check_sizes(const vkat_gpu *gpu, const vkat_buffer_spec *buff
                              (unsigned long long)s->count);
         uint64_t canary = s->dir & VKAT_DIR_OUT && !s->image ? CANARY_BYTES : 0;
         uint64_t alloc = s->count * size + canary; /* the descriptor's range, canary included */
-        vkat_result r = s->image ? vkat_ws_image_check(gpu, s, err) : VKAT_OK;
+        vkat_result r = s->image   ? vkat_ws_image_check(gpu, s, err)
+                        : s->texel ? vkat_ws_texel_check(gpu, s, alloc, err)
+                                   : VKAT_OK;
         if (r)
             return r;
-        if (!s->image && alloc > gpu->info->max_storage_buffer_range)
+        if (!s->image && !s->texel && alloc > gpu->info->max_storage_buffer_range)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "buffer '%s' needs %llu bytes (%llu of them canary), beyond the device's "
                              "maxStorageBufferRange of %u bytes",
                              name, (unsigned long long)alloc, (unsigned long long)canary,
                              gpu->info->max_storage_buffer_range);
         uint32_t ubo_range = gpu->info->max_uniform_buffer_range ? gpu->info->max_uniform_buffer_range : 16384;
-        if (s->uniform && alloc > ubo_range)
+        if (s->uniform && !s->texel && alloc > ubo_range)
             return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
                              "uniform buffer '%s' needs %llu bytes, beyond the device's maxUniformBufferRange of %u "
                              "bytes", name, (unsigned long long)alloc, ubo_range);
@@ -444,17 +450,21 @@ static VkDescriptorType descriptor_type(const vkat_buffer_spec *spec)
 {
     if (spec->image)
         return vkat_ws_image_descriptor_type(spec);
+    if (spec->texel)
+        return vkat_ws_texel_descriptor_type(spec);
     return spec->uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
 
 /* Descriptors of each type the workspace's entries take, for a pool of `sets` copies of its sets. */
-static uint32_t pool_sizes(const vkat_workspace *ws, uint32_t sets, VkDescriptorPoolSize sizes[4])
+#define POOL_TYPES 6
+static uint32_t pool_sizes(const vkat_workspace *ws, uint32_t sets, VkDescriptorPoolSize sizes[POOL_TYPES])
 {
-    static const VkDescriptorType types[4] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                                              VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    static const VkDescriptorType types[POOL_TYPES] = {
+        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,       VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+        VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,        VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+        VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
     uint32_t n = 0;
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < POOL_TYPES; t++) {
         uint32_t count = 0;
         for (size_t i = 0; i < ws->count; i++)
             count += descriptor_type(&ws->bufs[i].spec) == types[t];
@@ -492,6 +502,9 @@ static void describe_buffer(const vkat_workspace *ws, size_t i, int exact, VkDes
         *image_info = vkat_ws_image_descriptor(&b->img);
         write->pBufferInfo = NULL;
         write->pImageInfo = image_info;
+    } else if (b->spec.texel) { /* the view over the data and the guard, or the data alone */
+        write->pBufferInfo = NULL;
+        write->pTexelBufferView = exact ? &b->texel.exact_view : &b->texel.view;
     }
 }
 
@@ -545,7 +558,7 @@ static vkat_result create_descriptors(vkat_workspace *ws, vkat_error *err)
             goto cleanup;
         }
     }
-    VkDescriptorPoolSize ps[4];
+    VkDescriptorPoolSize ps[POOL_TYPES];
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = 2 * ws->set_count;
     pci.poolSizeCount = pool_sizes(ws, 2, ps);
@@ -740,6 +753,7 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
          * path real GPUs take is the one tested on lavapipe, whose memory is all host-visible. */
         const VkMemoryPropertyFlags prefer[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
         VkBufferUsageFlags usage = b->spec.image     ? 0 /* only copied to and from the image */
+                                   : b->spec.texel   ? vkat_ws_texel_usage(&b->spec)
                                    : b->spec.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
                                                      : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         r = vkat_gpu_make_buffer(gpu, region_bytes(b),
@@ -747,6 +761,8 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
                                  VKAT_COUNTOF(prefer), &b->buffer, &b->memory, err);
         if (!r && b->spec.image)
             r = vkat_ws_image_create(gpu, &b->spec, &b->img, err);
+        if (!r && b->spec.texel)
+            r = vkat_ws_texel_create(gpu, &b->spec, b->buffer, b->front, b->bytes, b->canary, &b->texel, err);
         if (r)
             goto cleanup;
     }
@@ -830,6 +846,8 @@ void vkat_workspace_destroy(vkat_workspace *ws)
             vkDestroyBuffer(dev, b->pristine, NULL);
         if (!leak && b->pristine_memory)
             vkFreeMemory(dev, b->pristine_memory, NULL);
+        if (!leak)
+            vkat_ws_texel_destroy(dev, &b->texel); /* its views before their buffer */
         if (!leak && b->buffer)
             vkDestroyBuffer(dev, b->buffer, NULL);
         if (!leak && b->memory)
@@ -1256,7 +1274,7 @@ static vkat_result create_step_sets(vkat_kernel *k, vkat_error *err)
             if (k->steps[i].binding_buffer[b] >= ws->count)
                 return vkat_fail(err, VKAT_ERR_INTERNAL, NULL, 0, "step %zu binds buffer %u of %zu", i,
                                  k->steps[i].binding_buffer[b], ws->count);
-    VkDescriptorPoolSize sizes[4];
+    VkDescriptorPoolSize sizes[POOL_TYPES];
     VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pci.maxSets = remapped;
     pci.poolSizeCount = pool_sizes(ws, remapped, sizes);

@@ -3,8 +3,9 @@
  * A workspace holds one problem's buffers on one device: device-local storage buffers (set 0, binding i for
  * buffer i), filled once with seeded initial data through a staging buffer, each output (out/inout) followed by a
  * canary region that a kernel must never write. An entry may be an image instead (workspace_image.h), whose texels
- * mirror a buffer of its own. A kernel is one pipeline (SPIR-V + specialization constants)
- * over the workspace's descriptor layout. Nothing here knows about spaces or templates.
+ * mirror a buffer of its own, or a texel buffer (workspace_texel.h), a buffer the kernel reads through a view. A
+ * kernel is one pipeline (SPIR-V + specialization constants) over the workspace's descriptor layout. Nothing here
+ * knows about spaces or templates.
  *
  * Every wait has a timeout: a kernel that never finishes yields VKAT_ERR_TIMEOUT, a lost device
  * VKAT_ERR_DEVICE_LOST. One thread per workspace. */
@@ -31,6 +32,10 @@ typedef struct vkat_buffer_spec {
     const vkat_image_format *image;
     uint32_t extent[3], dims;
     int sampled;
+    /* A texel buffer of this format (NULL: not one), read through a view of it (workspace_texel.h): a uniform
+     * texel buffer when `uniform`, else a storage texel buffer. Otherwise a buffer like any other (count counts
+     * components). */
+    const vkat_image_format *texel;
 } vkat_buffer_spec;
 
 typedef struct vkat_workspace vkat_workspace;

@@ -1,9 +1,10 @@
 /* descriptors.c — checks the interface a compiled shader declares against what the space supplies, before a
- * pipeline is created: the kind of each descriptor binding (storage or uniform buffer, storage or sampled image)
- * must match its [buffers] entry, kinds vkautotune cannot bind (separate samplers and images, texel buffers) are
- * refused, and so are values a specialization constant's type cannot hold (spec_encode.h: a float16 given 2049)
- * and a workgroup size other than the one the space counts its groups in — each with the shader's file:line
- * instead of reaching the driver or dispatching the wrong number of invocations. */
+ * pipeline is created: the kind of each descriptor binding (storage or uniform buffer, storage or sampled image,
+ * storage or uniform texel buffer) must match its [buffers] entry, kinds vkautotune cannot bind (separate samplers
+ * and images, acceleration structures) are refused, and so are values a specialization constant's type cannot
+ * hold (spec_encode.h: a float16 given 2049) and a workgroup size other than the one the space counts its groups
+ * in — each with the shader's file:line instead of reaching the driver or dispatching the wrong number of
+ * invocations. */
 #include "descriptors.h"
 #include "spec_encode.h"
 #include "util.h"
@@ -74,12 +75,73 @@ static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
     return 1;
 }
 
+/* What a texel format's components read as in a shader: 'f' floats (float, half and UNORM formats), 'i' signed
+ * and 'u' unsigned integers. */
+static char format_reads_as(const vkat_image_format *f)
+{
+    return f->component == VKAT_INT32 || f->component == VKAT_INT8     ? 'i'
+           : f->component == VKAT_UINT32 || f->component == VKAT_UINT8 ? 'u'
+                                                                       : 'f';
+}
+
+static const char *reads_as_name(char c)
+{
+    return c == 'i' ? "signed integers" : c == 'u' ? "unsigned integers" : "floats";
+}
+
+/* Why a texel-buffer binding cannot take the space's texel buffer `buf`, into why (size bytes); 0 when it can. The
+ * kind (storage or uniform), a declared format and what the shader reads the texels as must match: a view of
+ * another format or component type reads garbage without an error. */
+static int texel_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32_t i, const vkat_buffer_decl *buf,
+                          char *why, size_t size)
+{
+    int storage = si->bindings[i].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
+    const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
+    char reads = (char)si->bindings[i].image_sampled;
+    if (storage == buf->uniform)
+        snprintf(why, size, "%s, but the space's texel buffer '%s' (%s:%d) is a %s texel buffer; give it %s",
+                 storage ? "a storage texel buffer (imageBuffer)"
+                         : "a uniform texel buffer (samplerBuffer, textureBuffer)",
+                 buf->name, s->path, buf->line, storage ? "uniform" : "storage",
+                 storage ? "the direction in, out or inout" : "the direction 'uniform'");
+    else if (storage && si->bindings[i].image_format && declared != buf->texel)
+        snprintf(why, size, "declared with format %s, but the space's texel buffer '%s' (%s:%d) is %s",
+                 declared ? declared->name : "(one vkautotune does not make)", buf->name, s->path, buf->line,
+                 buf->texel->name);
+    else if (reads && reads != format_reads_as(buf->texel))
+        snprintf(why, size, "a texel buffer of %s, but the space's texel buffer '%s' (%s:%d) is %s, of %s; give it "
+                 "a format of %s (%s)", reads_as_name(reads), buf->name, s->path, buf->line, buf->texel->name,
+                 reads_as_name(format_reads_as(buf->texel)), reads_as_name(reads),
+                 reads == 'i'   ? "r32i, rgba8i, ..."
+                 : reads == 'u' ? "r32ui, rgba8ui, ..."
+                                : "r32f, rgba16f, rgba8, ...");
+    else
+        return 0;
+    return 1;
+}
+
+/* How to declare, in the space, what a binding of kind `kind` takes (for a mismatch's message). */
+static void how_to_declare(const vkat_spirv_info *si, uint32_t i, char *out, size_t size)
+{
+    vkat_descriptor_kind kind = si->bindings[i].kind;
+    const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
+    if (kind == VKAT_DESC_STORAGE_IMAGE || kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER)
+        snprintf(out, size, "declare it as an image, 'FORMAT, image(W, H), init, direction'");
+    else if (kind == VKAT_DESC_STORAGE_TEXEL_BUFFER || kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER)
+        snprintf(out, size, "declare it as a texel buffer, '%s, texels(COUNT), init, %s'",
+                 declared ? declared->name : "FORMAT", kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER ? "uniform"
+                                                                                               : "direction");
+    else
+        snprintf(out, size, "declare it as a buffer, 'type, count, init, direction'");
+}
+
 /* Every descriptor the shader declares must be one of the space's buffers (by default set 0, binding 0..count-1 in
  * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read
  * memory nobody bound, or a storage buffer where it expects a uniform one. Storage images and images read through a
- * sampler (combined image samplers) take the space's image entries. Kinds vkautotune cannot bind (separate images
- * and samplers, texel buffers) are refused here, before a pipeline exists. A shader error, not a property of one
- * variant. `path` is the shader (template or reference), read for the line. */
+ * sampler (combined image samplers) take the space's image entries, storage and uniform texel buffers its texel
+ * buffers. Kinds vkautotune cannot bind (separate images and samplers, acceleration structures) are refused here,
+ * before a pipeline exists. A shader error, not a property of one variant. `path` is the shader (template or
+ * reference), read for the line. */
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
 {
     for (uint32_t i = 0; i < si->binding_count; i++) {
@@ -88,17 +150,21 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
         const char *name = si->bindings[i].name;
         const vkat_buffer_decl *buf = buffer_at(s, set, b);
         int image = kind == VKAT_DESC_STORAGE_IMAGE || kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
-        int bad_kind = kind != VKAT_DESC_STORAGE_BUFFER && kind != VKAT_DESC_UNIFORM_BUFFER && !image;
-        char why[400] = "";
+        int texel = kind == VKAT_DESC_STORAGE_TEXEL_BUFFER || kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER;
+        int bad_kind = kind != VKAT_DESC_STORAGE_BUFFER && kind != VKAT_DESC_UNIFORM_BUFFER && !image && !texel;
+        /* what the binding takes and what the space has there: 0 a buffer, 1 an image, 2 a texel buffer */
+        int wants = image ? 1 : texel ? 2 : 0, has = buf && buf->image ? 1 : buf && buf->texel ? 2 : 0;
+        char why[400] = "", fix[160];
         int mismatch = 0;
-        if (buf && !bad_kind && image != (buf->image != NULL))
+        if (buf && !bad_kind && wants != has) {
+            how_to_declare(si, i, fix, sizeof fix);
             mismatch = snprintf(why, sizeof why, "a %s, but the space's '%s' (%s:%d) is %s; %s",
                                 vkat_descriptor_kind_name(kind), buf->name, s->path, buf->line,
-                                buf->image ? "an image" : "a buffer",
-                                image ? "declare it as an image, 'FORMAT, image(W, H), init, direction'"
-                                      : "declare it as a buffer, 'type, count, init, direction'") > 0;
-        else if (buf && !bad_kind && image)
+                                has == 1 ? "an image" : has == 2 ? "a texel buffer" : "a buffer", fix) > 0;
+        } else if (buf && !bad_kind && image)
             mismatch = image_mismatch(s, si, i, buf, why, sizeof why);
+        else if (buf && !bad_kind && texel)
+            mismatch = texel_mismatch(s, si, i, buf, why, sizeof why);
         else if (buf && !bad_kind && (kind == VKAT_DESC_UNIFORM_BUFFER) != (buf->uniform != 0))
             mismatch = snprintf(why, sizeof why, "a %s, but the space's buffer '%s' (%s:%d) is a %s; %s",
                                 vkat_descriptor_kind_name(kind), buf->name, s->path, buf->line,
@@ -113,7 +179,7 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
         if (bad_kind)
             return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
                              "set %u, binding %u%s%s%s is a %s, which vkautotune cannot bind (storage and uniform "
-                             "buffers, storage images, and images with their sampler only)",
+                             "buffers, storage images, images with their sampler, and texel buffers only)",
                              set, b, name[0] ? " ('" : "", name, name[0] ? "')" : "", vkat_descriptor_kind_name(kind));
         if (mismatch)
             return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line, "binding %u%s%s%s is %s", b, name[0] ? " ('" : "",

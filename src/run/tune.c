@@ -491,6 +491,10 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
             continue;
         if (s->buffers[i].compare_count || s->buffers[i].image) /* a slice or an image: compared on the host */
             continue;
+        /* the device check binds a texel buffer's data as a storage buffer, which maxStorageBufferRange bounds */
+        if (s->buffers[i].texel && c->buffers[i].count * vkat_elem_type_size(s->buffers[i].type) >
+                                       c->gpu->info->max_storage_buffer_range)
+            continue;
         if (vkat_gpu_check_supported(c->gpu, s->buffers[i].type)) {
             use[i] = 1;
             wanted++;
@@ -552,6 +556,7 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
             c->buffers[i].dims = vkat_image_dims(b);
             c->buffers[i].sampled = b->sampled;
         }
+        c->buffers[i].texel = b->texel;
     }
     vkat_launch_free(&launch);
     r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
@@ -603,13 +608,21 @@ static void teardown_device(run_ctx *c)
     c->gpu = NULL;
 }
 
-/* A wrong output's reason: "buffer 'Y': ..."; for an image, where its first bad element sits, as a texel and one of
- * its components (element numbers count components). `off` is where the compared slice starts. */
+/* A wrong output's reason: "buffer 'Y': ..."; for an image or a texel buffer, where its first bad element sits, as a
+ * texel and one of its components (element numbers count components). `off` is where the compared slice starts. */
 static void describe_wrong(const vkat_buffer_spec *b, const char *name, uint64_t off, const vkat_check_report *rep,
                            char *out, size_t size)
 {
+    if (b->texel && rep->first_bad != UINT64_MAX) {
+        uint64_t element = off + rep->first_bad;
+        snprintf(out, size, "texel buffer '%s': %s; element %llu is texel %llu, component %llu", name, rep->reason,
+                 (unsigned long long)element, (unsigned long long)(element / b->texel->channels),
+                 (unsigned long long)(element % b->texel->channels));
+        return;
+    }
     if (!b->image || rep->first_bad == UINT64_MAX) {
-        snprintf(out, size, "%s '%s': %s", b->image ? "image" : "buffer", name, rep->reason);
+        snprintf(out, size, "%s '%s': %s", b->image ? "image" : b->texel ? "texel buffer" : "buffer", name,
+                 rep->reason);
         return;
     }
     uint64_t element = off + rep->first_bad, texel = element / b->image->channels;

@@ -1194,15 +1194,36 @@ static vkat_result parse_init(loader *ld, const entry *e, char *text, vkat_buffe
     return VKAT_OK;
 }
 
-/* Is a [buffers] entry's count field an image extent, `image(W[, H[, D]])`? */
-static bool is_image_extent(const char *count)
+/* Is a [buffers] entry's count field a call of `what` (image(W[, H[, D]]), texels(COUNT))? */
+static bool is_call_of(const char *count, const char *what)
 {
-    if (strncmp(count, "image", 5))
+    size_t n = strlen(what);
+    if (strncmp(count, what, n))
         return false;
-    count += 5;
+    count += n;
     while (*count == ' ' || *count == '\t')
         count++;
     return *count == '(';
+}
+
+/* `FORMAT, texels(COUNT), ...`: the format and, as the buffer's count, COUNT * channels (the components, which is
+ * how the workspace fills and reads them). */
+static vkat_result parse_texels(loader *ld, const entry *e, char **f, vkat_buffer_decl *b)
+{
+    b->texel = vkat_image_format_find(f[0]);
+    if (!b->texel)
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "unknown format '%s' for texel buffer '%s' (known: %s)", f[0],
+                     e->key, vkat_image_format_names());
+    b->type = b->texel->component;
+    char *args = NULL, *n[2], given[256];
+    snprintf(given, sizeof given, "%s", f[1]); /* split_call cuts f[1] */
+    if (!split_call(f[1], &args) || split_fields(args, n, 2) != 1 || !n[0][0])
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line, "texel buffer '%s' needs one size, texels(COUNT); got '%s'", e->key,
+                     given);
+    char product[1024];
+    if (snprintf(product, sizeof product, "%u * (%s)", b->texel->channels, n[0]) >= (int)sizeof product)
+        return lfail(ld, VKAT_ERR_SYNTAX, e->line, "the size of texel buffer '%s' is too long", e->key);
+    return parse_expr(ld, product, e->line, &b->count);
 }
 
 /* `FORMAT, image(W[, H[, D]]), ...`: the format, the extent's expressions and, as the buffer's count, the product
@@ -1214,13 +1235,13 @@ static vkat_result parse_image(loader *ld, const entry *e, char **f, vkat_buffer
         return lfail(ld, VKAT_ERR_SPACE, e->line, "unknown image format '%s' for image '%s' (known: %s)", f[0], e->key,
                      vkat_image_format_names());
     b->type = b->image->component;
-    char *args = NULL, *dims[4];
-    split_call(f[1], &args);
-    size_t n = split_fields(args, dims, 4);
+    char *args = NULL, *dims[4], given[256];
+    snprintf(given, sizeof given, "%s", f[1]); /* split_call cuts f[1] */
+    size_t n = split_call(f[1], &args) ? split_fields(args, dims, 4) : 0; /* not a call: 'image(4) + 1' */
     if (n < 1 || n > 3 || !dims[0][0])
         return lfail(ld, VKAT_ERR_SYNTAX, e->line,
                      "image '%s' needs 1 to 3 sizes, image(W), image(W, H) or image(W, H, D); got '%s'", e->key,
-                     f[1]);
+                     given);
     char product[1024];
     int used = snprintf(product, sizeof product, "%u", b->image->channels);
     for (size_t k = 0; k < n; k++) {
@@ -1264,18 +1285,23 @@ static vkat_result load_buffers(loader *ld)
             return ld->failed;
         }
         size_t nf = split_fields(text, f, 5);
-        int image = nf == 4 && is_image_extent(f[1]);
-        int type = nf == 4 && !image ? vkat_elem_type_from_name(f[0]) : 0;
+        int image = nf == 4 && is_call_of(f[1], "image"), texels = nf == 4 && is_call_of(f[1], "texels");
+        int type = nf == 4 && !image && !texels ? vkat_elem_type_from_name(f[0]) : 0;
         if (nf != 4)
             lfail(ld, VKAT_ERR_SYNTAX, e->line,
                   "buffer '%s' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in' (an "
-                  "image: 'rgba8, image(W, H), random(0, 1), in')", e->key);
+                  "image: 'rgba8, image(W, H), random(0, 1), in'; a texel buffer: 'r32f, texels(N), zero, out')",
+                  e->key);
         else if (type < 0)
             lfail(ld, VKAT_ERR_SPACE, e->line,
                   "unknown type '%s' for buffer '%s' (known: float32, float16, bfloat16, int32, uint32, int8, uint8, "
                   "unorm8)%s", f[0], e->key,
-                  vkat_image_format_find(f[0]) ? "; for an image of that format, give its sizes as image(W, H)" : "");
-        else if (!(image ? parse_image(ld, e, f, b) : parse_expr(ld, f[1], e->line, &b->count)) && image)
+                  vkat_image_format_find(f[0]) ? "; for an image of that format, give its sizes as image(W, H), for "
+                                                 "a texel buffer texels(N)" : "");
+        else if (!(image    ? parse_image(ld, e, f, b)
+                   : texels ? parse_texels(ld, e, f, b)
+                            : parse_expr(ld, f[1], e->line, &b->count)) &&
+                 (image || texels))
             type = (int)b->type; /* the format's component type */
         if (!ld->failed && !parse_init(ld, e, f[2], b)) {
             b->type = (vkat_elem_type)type;
@@ -1286,6 +1312,12 @@ static vkat_result load_buffers(loader *ld)
                 lfail(ld, VKAT_ERR_SPACE, e->line,
                       "bad direction '%s' for image '%s' (expected in, out, inout or scratch for a storage image, "
                       "sampled for one read through a sampler)", f[3], e->key);
+            else if (b->texel && strcmp(f[3], "in") && strcmp(f[3], "out") && strcmp(f[3], "inout") &&
+                     strcmp(f[3], "scratch") && strcmp(f[3], "uniform"))
+                lfail(ld, VKAT_ERR_SPACE, e->line,
+                      "bad direction '%s' for texel buffer '%s' (expected in, out, inout or scratch for a storage "
+                      "texel buffer (imageBuffer), uniform for a uniform texel buffer (samplerBuffer, textureBuffer))",
+                      f[3], e->key);
             else if (strcmp(f[3], "in") == 0)
                 b->dir = VKAT_DIR_IN;
             else if (strcmp(f[3], "out") == 0)
@@ -1650,16 +1682,17 @@ static vkat_result load_pass_override(loader *ld, const entry *e, int spec, vkat
     return parse_expr(ld, e->value, e->line, &o->value);
 }
 
-/* A binding can only hold what its descriptor type takes: a storage buffer, a uniform buffer, a storage image or a
- * sampled one. */
+/* A binding can only hold what its descriptor type takes: a storage buffer, a uniform buffer, a storage image, a
+ * sampled one, or a storage or uniform texel buffer (of any format: the view's format is the entry's). */
 static int descriptor_class(const vkat_buffer_decl *b)
 {
-    return b->image ? (b->sampled ? 3 : 2) : b->uniform ? 1 : 0;
+    return b->image ? (b->sampled ? 3 : 2) : b->texel ? (b->uniform ? 5 : 4) : b->uniform ? 1 : 0;
 }
 
 static const char *descriptor_class_name(const vkat_buffer_decl *b)
 {
-    static const char *const names[] = {"storage buffer", "uniform buffer", "storage image", "sampled image"};
+    static const char *const names[] = {"storage buffer", "uniform buffer", "storage image", "sampled image",
+                                        "storage texel buffer", "uniform texel buffer"};
     return names[descriptor_class(b)];
 }
 

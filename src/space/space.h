@@ -78,6 +78,12 @@ typedef struct vkat_buffer_decl {
     const vkat_image_format *image;
     vkat_expr *extent[3];
     int sampled;
+    /* A texel buffer, `FORMAT, texels(COUNT), init, direction`: its format (NULL: not one). It is a buffer (data,
+     * guards and check as any other) that the shader reads through a view of the format: a storage texel buffer
+     * (imageBuffer, imageLoad / imageStore) for in / out / inout / scratch, a uniform texel buffer (samplerBuffer,
+     * textureBuffer, texelFetch) for direction `uniform` (then `uniform` is set). type is the format's component
+     * type and count COUNT * channels. */
+    const vkat_image_format *texel;
     int line;
     /* [check] compare.NAME = offset, count: only this slice of the output is compared (NULL: all of it). May use
      * parameters: a variant whose layout of partial results depends on them still has its final ones compared. */

@@ -241,6 +241,35 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
             f ? "" : " and format (the shader does not declare one)");
 }
 
+/* A texel-buffer binding as a [buffers] entry: the format a storage texel buffer declares, else one channel of
+ * what the shader reads (r32f, r32i, r32ui: a guess), the problem size in texels, `uniform` for a uniform texel
+ * buffer, in / out / inout from a storage one's access. */
+static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name,
+                        const char *size_name)
+{
+    const vkat_image_format *f = vkat_image_format_from_spirv(b->image_format);
+    if (!f && b->image_format) {
+        fprintf(o, "; set %u, binding %u ('%s') is a texel buffer of a format vkautotune does not make (it makes "
+                   "%s)\n", b->set, b->binding, name, vkat_image_format_names());
+        return;
+    }
+    const vkat_image_format *guess = vkat_image_format_find(b->image_sampled == 'i'   ? "r32i"
+                                                            : b->image_sampled == 'u' ? "r32ui"
+                                                                                      : "r32f");
+    const vkat_image_format *use = f ? f : guess;
+    const char *dir = b->kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER ? "uniform"
+                      : (b->access & 1)                         ? "in"
+                      : (b->access & 2)                         ? "out"
+                                                                : "inout";
+    int integer = use->component != VKAT_FLOAT32 && use->component != VKAT_FLOAT16 && use->component != VKAT_UNORM8;
+    const char *init = !strcmp(dir, "out")              ? "zero"
+                       : integer                        ? "random(0, 16)"
+                       : use->component == VKAT_UNORM8 ? "random(0, 1)"
+                                                        : "random(-1, 1)";
+    fprintf(o, "%s = %s, texels(%s), %s, %s @set(%u) @binding(%u)   ; TODO: its texel count%s\n", name, use->name,
+            size_name, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
+}
+
 static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const char *size_name)
 {
     fprintf(o, "[buffers]\n");
@@ -250,9 +279,13 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             write_image(o, b, buf_names[k], size_name);
             continue;
         }
+        if (b->kind == VKAT_DESC_STORAGE_TEXEL_BUFFER || b->kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER) {
+            write_texel(o, b, buf_names[k], size_name);
+            continue;
+        }
         if (b->kind != VKAT_DESC_STORAGE_BUFFER && b->kind != VKAT_DESC_UNIFORM_BUFFER) {
-            fprintf(o, "; set %u, binding %u ('%s') is a %s, which vkautotune cannot bind (buffers, storage images "
-                       "and images with their sampler only)\n", b->set, b->binding, b->name,
+            fprintf(o, "; set %u, binding %u ('%s') is a %s, which vkautotune cannot bind (buffers, storage images, "
+                       "images with their sampler and texel buffers only)\n", b->set, b->binding, b->name,
                     vkat_descriptor_kind_name(b->kind));
             continue;
         }
@@ -411,7 +444,8 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
                     si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
         if (image && si->bindings[k].image_dim < 3 && si->bindings[k].image_dim + 1u > axes)
             axes = si->bindings[k].image_dim + 1u;
-        unorm_out |= image && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
+        unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
     }
     fprintf(o, "\ngroups = ");
     for (uint32_t k = 0; k < axes; k++) {

@@ -12,7 +12,8 @@
 #   - what the module's capabilities need: [kernel] features (16-bit storage: half_subgroup.comp; int64:
 #     spec_types.comp), and a comment for subgroup operations; float, bool and int64 specialization constants are
 #     parameters (their values pass as the declared type);
-#   - an image binding and buffer addresses in the push block are written as comments saying why;
+#   - image and texel-buffer bindings are entries of their declared format (texel_dot.comp tunes as written); a
+#     separate sampler and buffer addresses in the push block are written as comments saying why;
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -96,6 +97,20 @@ check "an image read through a sampler: sampled (rgba8 and a TODO for its format
     grep -q '^src = rgba8, image(N, N), random(0, 1), sampled @set(0) @binding(0) .*TODO: its size and format' \
     "$T/i3.ini"
 check "an rgba8 output: the check's tolerance for rounding" grep -q '^rel_l2 = 1e-2' "$T/i3.ini"
+"$BIN" init "$D/shaders/texel_dot.comp" -o "$T/t.ini" 2>/dev/null
+check "a storage texel buffer: its declared format, in texels, write-only" \
+    grep -q '^dst = r32f, texels(n), zero, out @set(0) @binding(2)' "$T/t.ini"
+check "a storage texel buffer read with imageLoad: in" \
+    grep -q '^w = rgba8ui, texels(n), random(0, 16), in @set(0) @binding(1)' "$T/t.ini"
+check "a samplerBuffer: a uniform texel buffer, r32f and a TODO for its format" \
+    grep -q '^src = r32f, texels(n), random(-1, 1), uniform @set(0) @binding(0) .*TODO: its texel count and format' \
+    "$T/t.ini"
+"$BIN" --space "$T/t.ini" --db "$T/t.db" --warmup 0 --repetitions 2 --pipeline-cache none >"$T/t.out" 2>&1
+check "it tunes as written, every variant checked correct" grep -q "6 evaluated (0 from the database), 0 failed" \
+    "$T/t.out"
+"$BIN" init "$D/bad/texel_kinds.comp" >"$T/t2.ini" 2>/dev/null
+check "a usamplerBuffer: a uniform texel buffer of unsigned integers (r32ui)" \
+    grep -q '^tex = r32ui, texels(N), random(0, 16), uniform @set(0) @binding(2)' "$T/t2.ini"
 printf '#version 460\n#extension GL_EXT_buffer_reference : require\nlayout(local_size_x = 64) in;\nlayout(buffer_reference, std430) buffer F { float v[]; };\nlayout(push_constant) uniform P { F src; uint n; } p;\nvoid main() { if (gl_GlobalInvocationID.x < p.n) p.src.v[0] = 1.0; }\n' >"$T/bda.comp"
 "$BIN" init "$T/bda.comp" >"$T/b.ini" 2>/dev/null
 check "a buffer address in the push block: a comment" grep -q "^; 'src' is a buffer address" "$T/b.ini"

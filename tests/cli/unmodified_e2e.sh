@@ -5,7 +5,8 @@
 # buffer; buffers placed in two descriptor sets with gaps in the numbering (@set, @binding); a shared array sized by
 # the specialized workgroup size; a check against the template's own configuration ([check] config) that finds a wrong
 # variant; a shader bounded by its buffers' .length(); storage images and an image read through a sampler, with wrong
-# variants found among them, and two passes through a scratch image; the manifest says how each size is bound, marks
+# variants found among them, and two passes through a scratch image; uniform and storage texel buffers, with wrong
+# values and an overrun into the output's guard found, and two passes through a scratch one; the manifest says how each size is bound, marks
 # the specialization constants that are problem sizes, and gives each binding its set.
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -80,9 +81,36 @@ check "an image read through a sampler into an rgba8 image: 12 evaluated, the 6 
 wrong=$(sql "$T/r.db" "SELECT group_concat(DISTINCT status) FROM results WHERE kernel =
     'downsample_sampled' AND config LIKE '%POINT=1'")
 check "and exactly the POINT=1 ones ($wrong)" [ "$wrong" = "wrong" ]
+# shellcheck disable=SC2086
+"$BIN" --space "$D/texel_dot.ini" $RUN --no-race >"$T/t1" 2>"$T/t1e"
+check "texel buffers (uniform rgba16f; storage rgba8ui, r32f): 16 evaluated, 12 (SHIFT=1 or OVER=1) failed" \
+    grep -q "16 evaluated (0 from the database), 12 failed" "$T/t1"
+statuses=$(sql "$T/r.db" "SELECT group_concat(s, ' ') FROM (SELECT DISTINCT (CASE WHEN config LIKE '%SHIFT=1%'
+    THEN 'S' ELSE '' END) || (CASE WHEN config LIKE '%OVER=1' THEN 'O' ELSE '' END) || ':' || status AS s
+    FROM results WHERE kernel = 'texel_dot' ORDER BY s)")
+check "SHIFT=1 reads wrong values, OVER=1 writes past the end, the rest are right ($statuses)" \
+    [ "$statuses" = ":ok O:canary S:wrong SO:canary" ]
+reason=$(sql "$T/r.db" "SELECT reason FROM results WHERE kernel = 'texel_dot' AND status = 'wrong' LIMIT 1")
+check "the reason names the texel buffer and the texel ($reason)" \
+    sh -c 'echo "$1" | grep -q "^texel buffer .dst.: .*; element [0-9]* is texel [0-9]*, component 0$"' - "$reason"
+reason=$(sql "$T/r.db" "SELECT reason FROM results WHERE kernel = 'texel_dot' AND status = 'canary' LIMIT 1")
+check "an overrun lands in the output's guard, inside the view ($reason)" \
+    sh -c 'echo "$1" | grep -q "^wrote past the end of buffer .dst."' - "$reason"
+# shellcheck disable=SC2086
+"$BIN" --space "$D/texel_passes.ini" $RUN --no-race >"$T/t3" 2>"$T/t3e"
+check "two passes through a scratch texel buffer (bind.N): 4 evaluated, the 2 with ADD=2 failed" \
+    grep -q "4 evaluated (0 from the database), 2 failed" "$T/t3"
+wrong=$(sql "$T/r.db" "SELECT group_concat(DISTINCT status) FROM results WHERE kernel = 'texel_passes' AND
+    config LIKE 'ADD=2%'")
+check "and exactly the ADD=2 ones ($wrong)" [ "$wrong" = "wrong" ]
+# shellcheck disable=SC2086
+"$BIN" --space "$D/texel_dot.ini" $RUN --db "$T/t.db" --no-race --check-on gpu >"$T/t2" 2>"$T/t2e"
+check "and compared on the device (the texel buffer's data bound as a storage buffer): the same 12 failed" \
+    grep -q "16 evaluated (0 from the database), 12 failed" "$T/t2"
 
 "$BIN" export --space "$D/matmul_spec.ini" --space "$D/matmul_push.ini" --space "$D/affine_ubo.ini" \
-    --space "$D/axpy_sets.ini" --space "$D/downsample_sampled.ini" --db "$T/r.db" -o "$T/out" --header k.h \
+    --space "$D/axpy_sets.ini" --space "$D/downsample_sampled.ini" --space "$D/texel_dot.ini" --db "$T/r.db" \
+    -o "$T/out" --header k.h \
     >"$T/e" 2>"$T/ee"
 check "export (exit $?)" [ -f "$T/out/manifest.json" ]
 python3 - "$T/out/manifest.json" >"$T/py" 2>&1 <<'PY'
@@ -115,6 +143,13 @@ for k in images:
     assert b["dst"]["descriptor_type"] == "storage_image", b["dst"]
     assert b["src"]["image_format"] == "rgba8" and b["src"]["image_extent"] == [64, 38, 1], b["src"]
     assert b["dst"]["image_extent"] == [32, 19, 1] and b["dst"]["elements"] == 32 * 19 * 4, b["dst"]
+texels = [k for k in m if k["kernel"] == "texel_dot"]
+assert texels and all("SHIFT=0" in k["config"] and "OVER=0" in k["config"] for k in texels), texels
+for k in texels:
+    b = {x["name"]: x for x in k["bindings"]}
+    kinds = [(b[n]["descriptor_type"], b[n]["image_format"], b[n]["elements"]) for n in ("src", "w", "dst")]
+    assert kinds == [("uniform_texel_buffer", "rgba16f", 4000), ("storage_texel_buffer", "rgba8ui", 4000),
+                     ("storage_texel_buffer", "r32f", 1000)], kinds
 for k in push:
     assert k["problem_binding"]["M"] == "push"
     assert k["parameters"]["VEC"]["value"] in ("float", "vec2", "vec4"), k["parameters"]["VEC"]
@@ -123,7 +158,9 @@ PY
 check "manifest: bindings, problem spec constants, text value ($(tail -n 1 "$T/py"))" [ ! -s "$T/py" ]
 check "header lists M as problem size 1 of its spec constants" grep -q '{0, [0-9]*u, "M", 1}' "$T/out/k.h"
 check "header marks src a 2D rgba8 image (VkFormat 37) read through a sampler, with its extent" \
-    grep -q '{0, "src", "unorm8", 1, VKAT_RT_IN, .*, 0, 0u, "rgba8", 1, 37u, 2u, {.*}, {[0-9]*u, [0-9]*u, 1u}},' \
+    grep -q '{0, "src", "unorm8", 1, VKAT_RT_IN, .*, 0, 0u, "rgba8", 1, 0, 37u, 2u, {.*}, {[0-9]*u, [0-9]*u, 1u}},' \
     "$T/out/k.h"
+check "header marks src a uniform texel buffer of rgba16f (VkFormat 97)" \
+    grep -q '{0, "src", "float16", 2, VKAT_RT_IN, .*, 4000u, 1, 0u, "rgba16f", 0, 1, 97u},' "$T/out/k.h"
 check "header puts Y in set 1 (binding 0)" grep -q '{0, "Y", "float32", 4, VKAT_RT_IN, .*, 0, 1u},' "$T/out/k.h"
 finish

@@ -1,8 +1,9 @@
 #!/bin/sh
 # sets_e2e.sh — descriptor layouts through the runtime tuner, on whatever device the loader offers (lavapipe in CI):
 # buffers in several descriptor sets with gaps (tests/data/unmodified/axpy_sets.ini), a uniform block
-# (affine_ubo.ini), storage images (blur_image.ini), an image read through a sampler (downsample_sampled.ini) and
-# two passes through a scratch image (blur_separable.ini). Each is tuned, exported with --candidates 3 --header,
+# (affine_ubo.ini), storage images (blur_image.ini), an image read through a sampler (downsample_sampled.ini), two
+# passes through a scratch image (blur_separable.ini), uniform and storage texel buffers (texel_dot.ini) and two
+# passes through a scratch texel buffer (texel_passes.ini). Each is tuned, exported with --candidates 3 --header,
 # and tests/runtime/sets_test.c is built against the header and run: every candidate runs with its layout and
 # agrees. Where the Khronos validation layer is installed the runs are under it too, and it must report nothing
 # (lavapipe ran a uniform block bound as a storage buffer, which other drivers need not).
@@ -58,5 +59,7 @@ one affine_ubo 0 1 || failures=$((failures + 1))
 one blur_image 0 1 || failures=$((failures + 1))
 one downsample_sampled 0 1 || failures=$((failures + 1))
 one blur_separable 0 0 || failures=$((failures + 1))
+one texel_dot 0 1 || failures=$((failures + 1))
+one texel_passes 0 0 || failures=$((failures + 1))
 [ "$failures" -eq 0 ] || { echo "sets_e2e: $failures failure(s)"; exit 1; }
 echo "sets_e2e: ok"

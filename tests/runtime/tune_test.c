@@ -266,6 +266,22 @@ int main(int argc, char **argv)
                        rep.candidates[i].status == VKAT_RT_ERR_UNSUPPORTED &&
                        strstr(rep.candidates[i].detail, "VK_KHR_not_enabled_here") != NULL;
     EXPECT(skipped_ext, "the candidate needing an extension was not skipped with its name");
+    /* A candidate binding a texel buffer where the reference has a plain buffer is skipped: one run has one layout. */
+    static vkat_rt_binding texel_bindings[VKAT_RT_MAX_BINDINGS];
+    memcpy(needs_ext, table->variants, table->count * sizeof *needs_ext);
+    memcpy(texel_bindings, needs_ext[1].bindings, needs_ext[1].binding_count * sizeof *texel_bindings);
+    texel_bindings[0].image_format = "r32f";
+    texel_bindings[0].texel_buffer = 1;
+    needs_ext[1].bindings = texel_bindings;
+    r = vkat_rt_tune(&ext_table, &vk, &desc, &again, &rep);
+    print_report("a texel buffer in one candidate", r, &rep);
+    EXPECT(r == VKAT_RT_OK && again != &needs_ext[1], "a candidate binding a texel buffer ran");
+    int skipped_texel = 0;
+    for (uint32_t i = 0; i < rep.count; i++)
+        skipped_texel |= rep.candidates[i].variant == &needs_ext[1] &&
+                         rep.candidates[i].status == VKAT_RT_ERR_ARGUMENT &&
+                         strstr(rep.candidates[i].detail, "bindings differ") != NULL;
+    EXPECT(skipped_texel, "the candidate binding a texel buffer was not skipped for its other bindings");
 
     /* 8. A time limit that the reference uses up: the others are skipped as such and the reference is chosen. */
     desc.time_limit_s = 1e-9;
