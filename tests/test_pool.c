@@ -18,6 +18,7 @@ typedef struct tjob {
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static int released;
+static int entered; /* a gated job's work has begun */
 
 static void work(void *ctx, void *p)
 {
@@ -28,6 +29,8 @@ static void work(void *ctx, void *p)
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += 2;
         pthread_mutex_lock(&gate_lock);
+        entered = 1;
+        pthread_cond_broadcast(&gate_cv);
         while (!released && pthread_cond_timedwait(&gate_cv, &gate_lock, &until) == 0)
             ;
         pthread_mutex_unlock(&gate_lock);
@@ -35,6 +38,19 @@ static void work(void *ctx, void *p)
     if (j->usec)
         usleep((useconds_t)j->usec);
     __atomic_fetch_add(&j->done, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Waits (at most 2 s) until a worker is inside a gated job: a fixed sleep was too short on a loaded machine, where
+ * the worker had not yet taken the job when the test cancelled the queue. */
+static void wait_entered(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    pthread_mutex_lock(&gate_lock);
+    while (!entered && pthread_cond_timedwait(&gate_cv, &gate_lock, &until) == 0)
+        ;
+    pthread_mutex_unlock(&gate_lock);
 }
 
 static void release_gate(void)
@@ -100,11 +116,11 @@ int main(void)
 
     /* Cancelled: the jobs not yet started are handed back unworked at once; the running one finishes. */
     {
-        released = 0;
+        released = entered = 0;
         tjob jobs[4] = {{0, 1, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}};
         vkat_pool *p = vkat_pool_create(1, 8, work, NULL);
         vkat_pool_push(p, &jobs[0], 1);
-        usleep(20000); /* the one worker is inside job 0 */
+        wait_entered(); /* the one worker is inside job 0 */
         for (int i = 1; i < 4; i++)
             vkat_pool_push(p, &jobs[i], 1);
         vkat_pool_cancel_queued(p);
