@@ -176,8 +176,9 @@ static int same_bindings(const vkat_rt_variant *a, const vkat_rt_variant *b)
     for (uint32_t i = 0; i < a->binding_count; i++)
         if (a->bindings[i].binding != b->bindings[i].binding || a->bindings[i].set != b->bindings[i].set ||
             a->bindings[i].element_size != b->bindings[i].element_size ||
-            a->bindings[i].direction != b->bindings[i].direction || a->bindings[i].vk_format != b->bindings[i].vk_format ||
-            a->bindings[i].sampled != b->bindings[i].sampled || a->bindings[i].uniform != b->bindings[i].uniform ||
+            a->bindings[i].direction != b->bindings[i].direction ||
+            a->bindings[i].vk_format != b->bindings[i].vk_format || a->bindings[i].sampled != b->bindings[i].sampled ||
+            a->bindings[i].uniform != b->bindings[i].uniform ||
             a->bindings[i].texel_buffer != b->bindings[i].texel_buffer)
             return 0;
     return 1;
@@ -319,8 +320,8 @@ static vkat_rt_result make_image(run *g, const vkat_rt_binding *b, const uint32_
     VkFormat format = (VkFormat)b->vk_format;
     VkFormatProperties fp;
     g->f.vkGetPhysicalDeviceFormatProperties(g->vk->physical_device, format, &fp);
-    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT |
-                                (b->sampled ? VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT : VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    need |= b->sampled ? VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT : VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
     if (!format || (fp.optimalTilingFeatures & need) != need) {
         say(g->detail, sizeof g->detail, "image '%s': the device cannot %s format %s (VkFormat %u) with optimal "
             "tiling", b->name, b->sampled ? "sample" : "store", b->image_format, b->vk_format);
@@ -365,7 +366,8 @@ static vkat_rt_result make_image(run *g, const vkat_rt_binding *b, const uint32_
     VKR(g->f.vkCreateImageView(d, &vi, NULL, &m->view), "vkCreateImageView");
     if (!b->sampled)
         return VKAT_RT_OK;
-    int linear = !integer_type(b->type) && (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+    int linear =
+        !integer_type(b->type) && (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
     VkSamplerCreateInfo si;
     memset(&si, 0, sizeof si);
     si.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
@@ -494,9 +496,8 @@ static vkat_rt_result images_to_general(run *g)
     vkat_rt_result r = begin(g);
     if (r)
         return r;
-    g->f.vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                              VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL,
-                              n, ib);
+    VkPipelineStageFlags dst = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    g->f.vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, dst, 0, 0, NULL, 0, NULL, n, ib);
     return submit_wait(g);
 }
 
@@ -722,7 +723,7 @@ static vkat_rt_result make_pipe(run *g, const vkat_rt_variant *v, const vkat_rt_
     for (uint32_t i = 0; i < v->binding_count; i++) {
         const gpu_buffer *m = &g->bufs[i];
         if (m->image && memcmp(m->extent, l->image_extent[i], sizeof m->extent) != 0) {
-            say(g->detail, sizeof g->detail, "image '%s' is %u x %u x %u here, %u x %u x %u for the reference candidate",
+            say(g->detail, sizeof g->detail, "image '%s' is %u x %u x %u here, %u x %u x %u for the reference",
                 v->bindings[i].name, l->image_extent[i][0], l->image_extent[i][1], l->image_extent[i][2], m->extent[0],
                 m->extent[1], m->extent[2]);
             return VKAT_RT_ERR_ARGUMENT;

@@ -46,9 +46,39 @@ static const vkat_buffer_decl *buffer_at(const vkat_space *s, uint32_t set, uint
     return NULL;
 }
 
+/* What a texel format's components read as in a shader: 'f' floats (float, half and UNORM formats), 'i' signed
+ * and 'u' unsigned integers. */
+static char format_reads_as(const vkat_image_format *f)
+{
+    return f->component == VKAT_INT32 || f->component == VKAT_INT8     ? 'i'
+           : f->component == VKAT_UINT32 || f->component == VKAT_UINT8 ? 'u'
+                                                                       : 'f';
+}
+
+static const char *reads_as_name(char c)
+{
+    return c == 'i' ? "signed integers" : c == 'u' ? "unsigned integers" : "floats";
+}
+
+/* Does the shader read the texels of the space's `buf` (format f, a "texel buffer" or an "image") as another component
+ * type than its format has? The message, into why, names the formats that would fit. */
+static int reads_mismatch(const vkat_space *s, char reads, const vkat_image_format *f, const char *what,
+                          const vkat_buffer_decl *buf, char *why, size_t size)
+{
+    if (!reads || reads == format_reads_as(f))
+        return 0;
+    snprintf(why, size, "a%s %s of %s, but the space's %s '%s' (%s:%d) is %s, of %s; give it a format of %s (%s)",
+             what[0] == 'i' ? "n" : "", what, reads_as_name(reads), what, buf->name, s->path, buf->line, f->name,
+             reads_as_name(format_reads_as(f)), reads_as_name(reads),
+             reads == 'i'   ? "r32i, rgba8i, ..."
+             : reads == 'u' ? "r32ui, rgba8ui, ..."
+                            : "r32f, rgba16f, rgba8, ...");
+    return 1;
+}
+
 /* Why an image binding cannot take the space's image `buf`, into why (size bytes); 0 when it can. The kind (storage
- * or read through a sampler), the number of dimensions and a declared format must match; arrayed, multisampled,
- * cube and other image types are not made. */
+ * or read through a sampler), the number of dimensions, a declared format and what the shader reads the texels as
+ * must match; arrayed, multisampled, cube and other image types are not made. */
 static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32_t i, const vkat_buffer_decl *buf,
                           char *why, size_t size)
 {
@@ -71,22 +101,8 @@ static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
                  declared ? declared->name : "(one vkautotune does not make)", buf->name, s->path, buf->line,
                  buf->image->name);
     else
-        return 0;
+        return reads_mismatch(s, (char)si->bindings[i].image_sampled, buf->image, "image", buf, why, size);
     return 1;
-}
-
-/* What a texel format's components read as in a shader: 'f' floats (float, half and UNORM formats), 'i' signed
- * and 'u' unsigned integers. */
-static char format_reads_as(const vkat_image_format *f)
-{
-    return f->component == VKAT_INT32 || f->component == VKAT_INT8     ? 'i'
-           : f->component == VKAT_UINT32 || f->component == VKAT_UINT8 ? 'u'
-                                                                       : 'f';
-}
-
-static const char *reads_as_name(char c)
-{
-    return c == 'i' ? "signed integers" : c == 'u' ? "unsigned integers" : "floats";
 }
 
 /* Why a texel-buffer binding cannot take the space's texel buffer `buf`, into why (size bytes); 0 when it can. The
@@ -108,15 +124,8 @@ static int texel_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
         snprintf(why, size, "declared with format %s, but the space's texel buffer '%s' (%s:%d) is %s",
                  declared ? declared->name : "(one vkautotune does not make)", buf->name, s->path, buf->line,
                  buf->texel->name);
-    else if (reads && reads != format_reads_as(buf->texel))
-        snprintf(why, size, "a texel buffer of %s, but the space's texel buffer '%s' (%s:%d) is %s, of %s; give it "
-                 "a format of %s (%s)", reads_as_name(reads), buf->name, s->path, buf->line, buf->texel->name,
-                 reads_as_name(format_reads_as(buf->texel)), reads_as_name(reads),
-                 reads == 'i'   ? "r32i, rgba8i, ..."
-                 : reads == 'u' ? "r32ui, rgba8ui, ..."
-                                : "r32f, rgba16f, rgba8, ...");
     else
-        return 0;
+        return reads_mismatch(s, reads, buf->texel, "texel buffer", buf, why, size);
     return 1;
 }
 

@@ -211,7 +211,8 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
     fprintf(o, "\n");
 }
 
-/* An image binding as a [buffers] entry: its format (the one a storage image declares, else a guess), as many
+/* An image binding as a [buffers] entry: its format (the one a storage image declares, else rgba8, rgba8i or rgba8ui
+ * by what the shader reads: a guess), as many
  * sizes as it has dimensions, in / out / inout from its access or `sampled` when read through a sampler. */
 static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name,
                         const char *size_name)
@@ -228,17 +229,20 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
                 b->set, b->binding, name, vkat_image_format_names());
         return;
     }
+    if (!f) /* no declared format (a sampled image): four channels of what the shader reads, a guess */
+        f = vkat_image_format_find(b->image_sampled == 'i' ? "rgba8i" : b->image_sampled == 'u' ? "rgba8ui" : "rgba8");
+    int guessed = !b->image_format;
     const char *dir = sampled ? "sampled" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
     const char *init = !strcmp(dir, "out") ? "zero"
                        : f && f->component != VKAT_FLOAT32 && f->component != VKAT_FLOAT16 &&
                                  f->component != VKAT_UNORM8
                            ? "random(0, 16)"
                            : "random(0, 1)";
-    fprintf(o, "%s = %s, image(%s", name, f ? f->name : "rgba8", size_name);
+    fprintf(o, "%s = %s, image(%s", name, f->name, size_name);
     for (uint32_t d = 0; d < b->image_dim; d++)
         fprintf(o, ", %s", size_name);
     fprintf(o, "), %s, %s @set(%u) @binding(%u)   ; TODO: its size%s\n", init, dir, b->set, b->binding,
-            f ? "" : " and format (the shader does not declare one)");
+            guessed ? " and format (the shader does not declare one)" : "");
 }
 
 /* A texel-buffer binding as a [buffers] entry: the format a storage texel buffer declares, else one channel of
