@@ -140,6 +140,9 @@ typedef struct vkat_spirv_info {
         /* The shader takes the length of its run-time array (.length(), OpArrayLength): the descriptor's range
          * must then be the data alone, not the data and the guard after it. */
         uint8_t reads_length;
+        /* An atomic read-modify-write (atomicAdd, atomicCompSwap, ...) targets it: it is read and written whatever
+         * its qualifiers say (a histogram declared writeonly). */
+        uint8_t atomic;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer
      * values are encoded for them (spec_encode.h), a float's bits for a float constant. */

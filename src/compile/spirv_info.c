@@ -202,8 +202,8 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
         if (len >= 2 && sc->info->capability_count < VKAT_COUNTOF(sc->info->capabilities))
             sc->info->capabilities[sc->info->capability_count++] = ins[1];
         return 1;
-    case SpvOpName:
-        if (len >= 3 && ins[1] < rd->bound)
+    case SpvOpName: /* the first name: glslang names a constant again for each alias (`const uint S = K;`) */
+        if (len >= 3 && ins[1] < rd->bound && !rd->ids[ins[1]].name_word)
             rd->ids[ins[1]].name_word = (uint32_t)at;
         return 1;
     case SpvOpDecorate:
@@ -464,7 +464,15 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
     return 1;
 }
 
-/* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain. */
+/* Atomic read-modify-writes: their pointer is operand 3. */
+static int atomic_rmw(uint32_t op)
+{
+    return (op >= SpvOpAtomicExchange && op <= SpvOpAtomicXor) || op == SpvOpAtomicFMinEXT ||
+           op == SpvOpAtomicFMaxEXT || op == SpvOpAtomicFAddEXT;
+}
+
+/* Uses of a binding's variable in function bodies: OpArrayLength on it and atomics into it, directly or through an
+ * access chain. */
 static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     reader *rd = &sc->rd;
@@ -473,6 +481,8 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
         rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
     else if (op == SpvOpArrayLength && len >= 5 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
         sc->info->bindings[rd->ids[ins[3]].binding_var - 1].reads_length = 1;
+    else if (atomic_rmw(op) && len >= 4 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
+        sc->info->bindings[rd->ids[ins[3]].binding_var - 1].atomic = 1;
 }
 
 /* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations

@@ -170,6 +170,14 @@ static void write_x_sizes(FILE *o, uint32_t def)
         fprintf(o, ", %u", def);
 }
 
+/* Is a -D macro function-like: a '(' in its name, before any '='? */
+static int function_like(const char *define)
+{
+    size_t name = strcspn(define, "=");
+    const char *paren = strchr(define, '(');
+    return paren && (size_t)(paren - define) < name;
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
                          const char *const *defines, size_t define_count, char *reference_config, size_t config_size)
 {
@@ -200,6 +208,8 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             snprintf(wg[dim], NAME_CAP, "%s", spec_names[i]);
     }
     for (size_t i = 0; i < define_count; i++) {
+        if (function_like(defines[i]))
+            continue;
         const char *eq = strchr(defines[i], '=');
         fprintf(o, "%.*s = %s   ; as given to init (-D); TODO: the values to try\n",
                 (int)(eq ? (size_t)(eq - defines[i]) : strlen(defines[i])), defines[i], eq ? eq + 1 : "1");
@@ -209,6 +219,17 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader. A macro the shader\n"
                    "; reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n");
     fprintf(o, "\n");
+    /* A function-like macro (-D 'LOAD(b,i)=b[i]') is text with parameters, not a value to tune: [defines]. */
+    int any = 0;
+    for (size_t i = 0; i < define_count; i++) {
+        if (!function_like(defines[i]))
+            continue;
+        const char *eq = strchr(defines[i], '=');
+        fprintf(o, "%s%.*s = %s   ; as given to init (-D)\n", any++ ? "" : "[defines]\n",
+                (int)(eq ? (size_t)(eq - defines[i]) : strlen(defines[i])), defines[i], eq ? eq + 1 : "1");
+    }
+    if (any)
+        fprintf(o, "\n");
 }
 
 /* An image binding as a [buffers] entry: its format (the one a storage image declares, else a guess), as many
@@ -258,9 +279,17 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         }
         unsigned tb = 4;
         const char *type = element_type(b->elem, b->elem_bits, &tb);
-        int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER;
-        const char *dir = uniform ? "uniform" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
-        const char *init = strcmp(dir, "out") == 0 ? "zero" : type[0] == 'f' ? "random(-1, 1)" : "random(0, 16)";
+        int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER, atomic = b->atomic && !uniform;
+        /* A buffer the shader adds to with atomics (counters, histograms) holds what it reads back: inout, and
+         * from zero as an application clears it, whatever its qualifiers say (writeonly is common there). */
+        const char *dir = uniform  ? "uniform"
+                          : atomic ? "inout"
+                          : (b->access & 1) ? "in"
+                          : (b->access & 2) ? "out"
+                                            : "inout";
+        const char *init = strcmp(dir, "out") == 0 || atomic ? "zero"
+                           : type[0] == 'f'                  ? "random(-1, 1)"
+                                                             : "random(0, 16)";
         /* Counted in elements of `type`: a block without a run-time array is as many as its bytes (a uniform
          * block of mixed members included), one with a run-time array the members before it and then per
          * element of the array (its stride) a multiple of the problem size. */
@@ -288,6 +317,8 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             fprintf(o, " (an element takes %u bytes, its stride: counted in %s)", b->elem_stride, type);
         if (header)
             fprintf(o, " (%u bytes of other members first)", b->elem_offset);
+        if (atomic)
+            fprintf(o, " (the shader's atomics read and write it: inout, from zero)");
         fprintf(o, "\n");
     }
     fprintf(o, "\n");
@@ -358,7 +389,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     static const char *const wg_names[3] = {"WG_X", "WG_Y", "WG_Z"};
     for (size_t i = 0; i < define_count; i++) {
         char name[NAME_CAP];
-        snprintf(name, sizeof name, "%.*s", (int)strcspn(defines[i], "="), defines[i]);
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(defines[i], "=("), defines[i]);
         pick_name(nm, name, "DEFINE", (unsigned)i, name);
     }
     for (uint32_t i = 0; i < si->spec_count; i++) {

@@ -1,0 +1,40 @@
+#!/bin/sh
+# init_idioms.sh — `vkautotune init` on idioms of public compute shaders (session 15's trial,
+# records/session15-thirdparty-trial.md), each in a shader written here; every file tunes as written:
+#   - a specialization constant a plain constant aliases (`const uint stride = COUNT;`) keeps its declared name;
+#   - a buffer the shader adds to with atomics, declared writeonly (a histogram), is inout from zero: the shader
+#     reads it back, and as `out` the check refused the reference for bins it never wrote;
+#   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
+set -u
+. "$(dirname "$0")/lib/common.sh" "$@"
+D=$(cd "$SRC/tests/data/init_idioms" && pwd)
+
+tune() { # tune SPACE NAME: the space as init wrote it, on the device
+    "$BIN" --space "$1" --db "$T/r.db" --budget 3 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
+    rc=$?
+    check "$2 tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" grep -q " 0 failed" "$T/t.out"
+}
+
+"$BIN" init "$D/alias_spec.comp" -o "$T/alias.ini" 2>/dev/null
+check "an aliased constant: its declared name" grep -q '^COUNT = 1024 @spec(0)' "$T/alias.ini"
+check "not the alias's" sh -c "! grep -q '^stride' '$T/alias.ini'"
+
+"$BIN" init "$D/atomic_hist.comp" -o "$T/hist.ini" 2>/dev/null
+check "a writeonly buffer atomics add to: inout, from zero" \
+    grep -q '^Hist = uint32, count, zero, inout @set(0) @binding(0) .*atomics' "$T/hist.ini"
+
+"$BIN" init "$D/macro_fn.comp" -D 'LOAD(buf,i)=buf[i]' -D 'STORE(buf, i, v)=buf[i] = v' -o "$T/fn.ini" 2>"$T/fn.err"
+check "function-like macros: compiled ($(tail -n 1 "$T/fn.err"))" [ -f "$T/fn.ini" ]
+check "function-like macros: [defines]" grep -q '^\[defines\]' "$T/fn.ini"
+check "LOAD(buf,i) as given" grep -q '^LOAD(buf,i) = buf\[i\]' "$T/fn.ini"
+check "STORE(buf, i, v) as given" grep -q '^STORE(buf, i, v) = buf\[i\] = v' "$T/fn.ini"
+check "not a parameter" sh -c "! sed -n '/^\[params\]/,/^\[/p' '$T/fn.ini' | grep -q LOAD"
+
+if "$BIN" devices >/dev/null 2>&1; then
+    tune "$T/alias.ini" alias_spec.comp
+    tune "$T/hist.ini" atomic_hist.comp
+    tune "$T/fn.ini" macro_fn.comp
+else
+    echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
+fi
+finish
