@@ -162,6 +162,10 @@ typedef struct vkat_spirv_info {
         uint8_t components;   /* that vector's components */
         char name[37];
     } push_members[32];
+    /* What an ordered comparison with an invocation index bounds it by (`if (gid >= p.n) return;`): the push member
+     * (index into push_members) or the specialization constant (its constant_id) it derives from, -1 when none
+     * (spirv_bound.c); a guess for `vkautotune init`'s problem size. */
+    int32_t bound_push_member, bound_spec_id;
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

@@ -8,6 +8,7 @@
  * instructions that decide those two numbers and evaluates the integer spec-constant arithmetic glslang emits
  * for array sizes such as `shared float tile[BM * BK]`. */
 #include "compile.h"
+#include "spirv_bound.h"
 #include "util.h"
 
 #include <spirv/unified1/spirv.h>
@@ -614,6 +615,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     memset(info, 0, sizeof *info);
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
     info->local_size_spec[0] = info->local_size_spec[1] = info->local_size_spec[2] = -1;
+    info->bound_push_member = info->bound_spec_id = -1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
     scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, 0, 0, {0}};
@@ -671,6 +673,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     }
     scan_push_block(&sc);
     scan_buffer_elements(&sc);
+    vkat_spirv_find_bound(m->words, m->count, info);
 
 cleanup:
     free(rd->ids);

@@ -179,13 +179,14 @@ static int function_like(const char *define)
 }
 
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
-                         const char *const *defines, size_t define_count, char *reference_config, size_t config_size)
+                         int size_spec, const char *const *defines, size_t define_count, char *reference_config,
+                         size_t config_size)
 {
     fprintf(o, "[params]\n");
     int tunable = 0;
     for (uint32_t i = 0; i < si->spec_count; i++) {
         const vkat_spec_decl *d = &si->specs[i];
-        if (!first_of_id(si, i))
+        if (!first_of_id(si, i) || (int)i == size_spec) /* the problem size is in [problem] */
             continue;
         int dim = workgroup_dim(si, d->id);
         char buf[32];
@@ -400,16 +401,29 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     }
     for (uint32_t k = 0; k < si->binding_count; k++)
         pick_name(nm, si->bindings[k].name, "BUF", si->bindings[k].binding, buf_names[k]);
-    /* The problem size: the block's first integer member when it has one (a size the shader is given: bound
-     * @push, its [push] value itself), else N. */
+    /* The problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member
+     * (bound @push, its [push] value itself) or a specialization constant (bound @spec); else the block's first
+     * integer member, which a flag or a stride may be; else N. */
     char size_name[NAME_CAP] = "", wg[3][NAME_CAP] = {"", "", ""};
+    int bound = si->bound_push_member, size_spec = -1;
+    if (bound >= 0 && ((uint32_t)bound >= si->push_member_count || si->push_members[bound].kind != 'i' ||
+                       !si->push_members[bound].name[0]))
+        bound = -1;
     for (uint32_t i = 0; i < si->push_member_count; i++) {
         pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
-        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0])
+        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
+            (bound < 0 || (int)i == bound))
             snprintf(size_name, sizeof size_name, "%s", push_names[i]);
     }
-    int pushed = size_name[0] != 0;
-    if (!pushed)
+    for (uint32_t i = 0; bound < 0 && si->bound_spec_id >= 0 && i < si->spec_count; i++)
+        if (si->specs[i].id == (uint32_t)si->bound_spec_id && first_of_id(si, i) &&
+            workgroup_dim(si, si->specs[i].id) < 0 && !si->specs[i].is_bool && si->specs[i].bytes == 4 &&
+            (!si->specs[i].is_float || whole_default(&si->specs[i]))) {
+            size_spec = (int)i;
+            snprintf(size_name, sizeof size_name, "%s", spec_names[i]);
+        }
+    int pushed = size_name[0] != 0 && size_spec < 0;
+    if (!size_name[0])
         pick_name(nm, "N", "N", 0, size_name);
 
     fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
@@ -419,10 +433,14 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
     write_needs(o, si);
     fprintf(o, "\n");
-    fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on\n\n", size_name,
-            pushed ? "push" : "none");
+    char binding[24];
+    snprintf(binding, sizeof binding, "%s", pushed ? "push" : "none");
+    if (size_spec >= 0)
+        snprintf(binding, sizeof binding, "spec(%u)", si->specs[size_spec].id);
+    fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n\n", size_name,
+            binding, bound >= 0 || size_spec >= 0 ? " (the shader bounds its invocations by it)" : "");
     char reference_config[NAME_CAP + 16] = "";
-    write_params(o, si, spec_names, wg, defines, define_count, reference_config, sizeof reference_config);
+    write_params(o, si, spec_names, wg, size_spec, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, size_name);
     write_push(o, si, push_names, size_name);
     fprintf(o, "[dispatch]\nlocal_size = ");

@@ -5,6 +5,8 @@
 #   - a buffer the shader adds to with atomics, declared writeonly (a histogram), is inout from zero: the shader
 #     reads it back, and as `out` the check refused the reference for bins it never wrote;
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
+#   - the problem size is the push member the shader bounds its invocations by, not the block's first integer
+#     (a flag); one a specialization constant bounds is a problem size bound @spec(N).
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_idioms" && pwd)
@@ -18,6 +20,8 @@ tune() { # tune SPACE NAME: the space as init wrote it, on the device
 "$BIN" init "$D/alias_spec.comp" -o "$T/alias.ini" 2>/dev/null
 check "an aliased constant: its declared name" grep -q '^COUNT = 1024 @spec(0)' "$T/alias.ini"
 check "not the alias's" sh -c "! grep -q '^stride' '$T/alias.ini'"
+check "the constant the invocations are bounded by: the problem size, @spec" \
+    sh -c "sed -n '/^\[problem\]/,/^\[params\]/p' '$T/alias.ini' | grep -q '^COUNT = 1024 @spec(0)'"
 
 "$BIN" init "$D/atomic_hist.comp" -o "$T/hist.ini" 2>/dev/null
 check "a writeonly buffer atomics add to: inout, from zero" \
@@ -30,10 +34,16 @@ check "LOAD(buf,i) as given" grep -q '^LOAD(buf,i) = buf\[i\]' "$T/fn.ini"
 check "STORE(buf, i, v) as given" grep -q '^STORE(buf, i, v) = buf\[i\] = v' "$T/fn.ini"
 check "not a parameter" sh -c "! sed -n '/^\[params\]/,/^\[/p' '$T/fn.ini' | grep -q LOAD"
 
+"$BIN" init "$D/bound_size.comp" -o "$T/bound.ini" 2>/dev/null
+check "the size the invocations are bounded by" grep -q '^count = 1024 @push' "$T/bound.ini"
+check "the flag is not the size" grep -q '^flags = uint32, count   ; TODO' "$T/bound.ini"
+check "buffers sized by it" grep -q '^X = float32, count, ' "$T/bound.ini"
+
 if "$BIN" devices >/dev/null 2>&1; then
     tune "$T/alias.ini" alias_spec.comp
     tune "$T/hist.ini" atomic_hist.comp
     tune "$T/fn.ini" macro_fn.comp
+    tune "$T/bound.ini" bound_size.comp
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi

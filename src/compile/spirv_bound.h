@@ -1,0 +1,11 @@
+/* spirv_bound.h — internal: the size a compute shader bounds its invocations by (spirv_bound.c). */
+#ifndef VKAT_SPIRV_BOUND_H
+#define VKAT_SPIRV_BOUND_H
+
+#include "compile.h"
+
+/* Sets info->bound_push_member and info->bound_spec_id (-1 each when none) from the module's `n` words. Never
+ * fails: a module it cannot follow leaves both -1. */
+void vkat_spirv_find_bound(const uint32_t *words, size_t n, vkat_spirv_info *info);
+
+#endif
