@@ -143,6 +143,11 @@ typedef struct vkat_spirv_info {
         /* An atomic read-modify-write (atomicAdd, atomicCompSwap, ...) targets it: it is read and written whatever
          * its qualifiers say (a histogram declared writeonly). */
         uint8_t atomic;
+        /* Every store into it writes part of an element or of the block (a struct member, a vector component: a
+         * culling pass setting each draw command's instanceCount): what it does not write keeps its contents. */
+        uint8_t partial_writes;
+        /* A struct element whose scalars are all one 32-bit type: 'f', 'i' or 'u' (a particle of vec4s), else 0. */
+        char elem_leaf;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer
      * values are encoded for them (spec_encode.h), a float's bits for a float constant. */

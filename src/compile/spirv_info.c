@@ -37,6 +37,8 @@ typedef struct id_info {
     uint8_t access;      /* variables, and blocks by any member: 1 NonWritable, 2 NonReadable */
     uint8_t image_dim, image_arrayed, image_format; /* image and sampled-image types: as the binding's */
     uint32_t binding_var; /* pointers: 1 + the info->bindings index of the variable they point into, else 0 */
+    uint8_t chain_depth;  /* pointers into a binding: the access-chain indices from its variable */
+    char leaf;            /* data types: 'f', 'i' or 'u' when every scalar in it is that 32-bit type, else 0 */
 } id_info;
 
 typedef struct reader {
@@ -171,6 +173,7 @@ typedef struct scan {
     uint32_t entry_id, workgroup_size_builtin;
     uint32_t push_block; /* the struct type of the PushConstant variable, 0 when none */
     uint32_t binding_type[32]; /* each info->bindings[k]'s pointee type */
+    uint8_t store_depth[32];   /* the fewest access-chain indices a store into info->bindings[k] takes, 0: none */
     int have_entry, have_local_size_id;
     uint32_t local_size_ids[3];
 } scan;
@@ -306,11 +309,13 @@ static int scan_data_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t 
         t->size = t->align = ins[2] / 8;
         t->is_float = op == SpvOpTypeFloat;
         t->is_signed = op == SpvOpTypeInt && len >= 4 && ins[3];
+        t->leaf = ins[2] != 32 ? 0 : t->is_float ? 'f' : t->is_signed ? 'i' : 'u';
         break;
     case SpvOpTypeVector:
     case SpvOpTypeMatrix:
         t->elem = ins[2];
         t->value = len >= 4 ? ins[3] : 1; /* components or columns */
+        t->leaf = ins[2] < rd->bound ? rd->ids[ins[2]].leaf : 0;
         if (ins[2] < rd->bound) {
             uint32_t n = ins[3], es = rd->ids[ins[2]].size, ea = rd->ids[ins[2]].align;
             if (op == SpvOpTypeVector) {
@@ -337,15 +342,19 @@ static int scan_data_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t 
             t->size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
             t->align = e->align;
             t->elem = ins[2];
+            t->leaf = e->leaf;
         }
         break;
     case SpvOpTypeStruct: {
         uint64_t off = 0;
         uint32_t al = 1;
+        t->leaf = len > 2 && ins[2] < rd->bound ? rd->ids[ins[2]].leaf : 0;
         for (uint32_t i = 2; i < len; i++) {
             if (ins[i] >= rd->bound)
                 continue;
             id_info *e = &rd->ids[ins[i]];
+            if (e->leaf != t->leaf)
+                t->leaf = 0; /* mixed members: 32-bit words */
             off = round_up(off, e->align) + e->size;
             if (e->align > al)
                 al = e->align;
@@ -478,9 +487,16 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
 {
     reader *rd = &sc->rd;
     if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject) && len >= 4 &&
-        ins[2] < rd->bound && ins[3] < rd->bound)
+        ins[2] < rd->bound && ins[3] < rd->bound) {
         rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
-    else if (op == SpvOpArrayLength && len >= 5 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
+        uint32_t depth = rd->ids[ins[3]].chain_depth + (op == SpvOpCopyObject ? 0 : len - 4);
+        rd->ids[ins[2]].chain_depth = (uint8_t)(depth > 255 ? 255 : depth);
+    } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && ins[1] < rd->bound &&
+               rd->ids[ins[1]].binding_var) {
+        uint8_t *d = &sc->store_depth[rd->ids[ins[1]].binding_var - 1], depth = rd->ids[ins[1]].chain_depth;
+        if (!*d || depth < *d)
+            *d = depth ? depth : 1;
+    } else if (op == SpvOpArrayLength && len >= 5 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
         sc->info->bindings[rd->ids[ins[3]].binding_var - 1].reads_length = 1;
     else if (atomic_rmw(op) && len >= 4 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var)
         sc->info->bindings[rd->ids[ins[3]].binding_var - 1].atomic = 1;
@@ -579,7 +595,8 @@ static void scan_buffer_elements(scan *sc)
             uint32_t t = ins[len - 1], last_off = member_offset(rd, ins[1], len - 3), stride = 0;
             int runtime = t < rd->bound && rd->ids[t].op == SpvOpTypeRuntimeArray;
             uint64_t last_bytes = runtime ? 0 : member_bytes(rd, t);
-            if (t < rd->bound && (runtime || rd->ids[t].op == SpvOpTypeArray)) {
+            int arrayed = t < rd->bound && (runtime || rd->ids[t].op == SpvOpTypeArray);
+            if (arrayed) {
                 stride = rd->ids[t].stride;
                 t = rd->ids[t].elem;
             }
@@ -595,6 +612,10 @@ static void scan_buffer_elements(scan *sc)
                                      : e->op == SpvOpTypeInt   ? (e->is_signed ? 'i' : 'u')
                                                                : 's';
             info->bindings[k].elem_bits = (uint8_t)(e && info->bindings[k].elem != 's' ? e->size * 8 : 0);
+            info->bindings[k].elem_leaf = info->bindings[k].elem == 's' && e ? e->leaf : 0;
+            /* every store reaches into an element (a member of a struct, a component of a vector): the rest of it
+             * keeps what was there */
+            info->bindings[k].partial_writes = sc->store_depth[k] > (arrayed ? 2 : 1);
             info->bindings[k].elem_components = (uint8_t)comps;
             info->bindings[k].elem_bytes = e ? e->size * comps : 0;
             if (info->bindings[k].elem == 's' && t < rd->bound)
@@ -618,7 +639,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     info->bound_push_member = info->bound_spec_id = -1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
-    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, 0, 0, {0}};
+    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, {0}, 0, 0, {0}};
     reader *rd = &sc.rd;
     if (rd->bound == 0 || rd->bound > (1u << 24))
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd->bound);

@@ -279,18 +279,22 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             continue;
         }
         unsigned tb = 4;
-        const char *type = element_type(b->elem, b->elem_bits, &tb);
+        /* a struct of one 32-bit scalar type (a particle of vec4s) is counted in that type */
+        const char *type = b->elem == 's' && b->elem_leaf ? element_type(b->elem_leaf, 32, &tb)
+                                                          : element_type(b->elem, b->elem_bits, &tb);
         int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER, atomic = b->atomic && !uniform;
-        /* A buffer the shader adds to with atomics (counters, histograms) holds what it reads back: inout, and
-         * from zero as an application clears it, whatever its qualifiers say (writeonly is common there). */
+        /* A buffer the shader adds to with atomics (counters, histograms) holds what it reads back, and one it
+         * writes only parts of (each element's one member) keeps the rest: inout, from zero as an application
+         * clears it, whatever its qualifiers say (writeonly is common there). */
+        int partial = !atomic && !uniform && (b->access & 2) && b->partial_writes;
         const char *dir = uniform  ? "uniform"
-                          : atomic ? "inout"
+                          : atomic || partial ? "inout"
                           : (b->access & 1) ? "in"
                           : (b->access & 2) ? "out"
                                             : "inout";
-        const char *init = strcmp(dir, "out") == 0 || atomic ? "zero"
-                           : type[0] == 'f'                  ? "random(-1, 1)"
-                                                             : "random(0, 16)";
+        const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"
+                           : type[0] == 'f'                             ? "random(-1, 1)"
+                                                                        : "random(0, 16)";
         /* Counted in elements of `type`: a block without a run-time array is as many as its bytes (a uniform
          * block of mixed members included), one with a run-time array the members before it and then per
          * element of the array (its stride) a multiple of the problem size. */
@@ -307,19 +311,22 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             snprintf(count, sizeof count, "%u * %s", per, size_name);
         else
             snprintf(count, sizeof count, "%s", size_name);
+        if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
+            fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
+                    atomic ? "the shader's atomics read and write it" : "the shader writes parts of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
         if (!runtime)
             fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
                     uniform ? "its members' values are the init's" : "it has no run-time array");
+        else if (per > 1 && b->elem == 's' && b->elem_leaf)
+            fprintf(o, " (an element is a struct of %u bytes: counted in %s)", b->elem_stride, type);
         else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
             fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_stride);
         else if (b->elem_stride != b->elem_bytes)
             fprintf(o, " (an element takes %u bytes, its stride: counted in %s)", b->elem_stride, type);
         if (header)
             fprintf(o, " (%u bytes of other members first)", b->elem_offset);
-        if (atomic)
-            fprintf(o, " (the shader's atomics read and write it: inout, from zero)");
         fprintf(o, "\n");
     }
     fprintf(o, "\n");

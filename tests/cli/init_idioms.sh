@@ -4,6 +4,8 @@
 #   - a specialization constant a plain constant aliases (`const uint stride = COUNT;`) keeps its declared name;
 #   - a buffer the shader adds to with atomics, declared writeonly (a histogram), is inout from zero: the shader
 #     reads it back, and as `out` the check refused the reference for bins it never wrote;
+#   - a writeonly buffer of structs the shader writes one member of (a culling pass's draw commands) is inout from
+#     zero as well; a struct of floats (particles of vec4s) is counted in float32, not 32-bit words;
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
 #   - the problem size is the push member the shader bounds its invocations by, not the block's first integer
 #     (a flag); one a specialization constant bounds is a problem size bound @spec(N).
@@ -25,7 +27,16 @@ check "the constant the invocations are bounded by: the problem size, @spec" \
 
 "$BIN" init "$D/atomic_hist.comp" -o "$T/hist.ini" 2>/dev/null
 check "a writeonly buffer atomics add to: inout, from zero" \
-    grep -q '^Hist = uint32, count, zero, inout @set(0) @binding(0) .*atomics' "$T/hist.ini"
+    grep -q '^Hist = uint32, count, zero, inout @set(0) @binding(0) ' "$T/hist.ini"
+check "and why" grep -q "^; Hist: the shader's atomics read and write it, so inout, from zero" "$T/hist.ini"
+
+"$BIN" init "$D/partial_struct.comp" -o "$T/partial.ini" 2>/dev/null
+check "a writeonly buffer written in parts: inout, from zero" \
+    grep -q '^Commands = uint32, 5 \* count, zero, inout @set(0) @binding(1) ' "$T/partial.ini"
+check "and why" grep -q "^; Commands: the shader writes parts of its elements, so inout, from zero" "$T/partial.ini"
+"$BIN" init "$D/particles.comp" -o "$T/particles.ini" 2>/dev/null
+check "a struct of vec4s: float32, 8 per element" grep -q '^Pos = float32, 8 \* count, random(-1, 1), inout ' \
+    "$T/particles.ini"
 
 "$BIN" init "$D/macro_fn.comp" -D 'LOAD(buf,i)=buf[i]' -D 'STORE(buf, i, v)=buf[i] = v' -o "$T/fn.ini" 2>"$T/fn.err"
 check "function-like macros: compiled ($(tail -n 1 "$T/fn.err"))" [ -f "$T/fn.ini" ]
@@ -42,6 +53,8 @@ check "buffers sized by it" grep -q '^X = float32, count, ' "$T/bound.ini"
 if "$BIN" devices >/dev/null 2>&1; then
     tune "$T/alias.ini" alias_spec.comp
     tune "$T/hist.ini" atomic_hist.comp
+    tune "$T/partial.ini" partial_struct.comp
+    tune "$T/particles.ini" particles.comp
     tune "$T/fn.ini" macro_fn.comp
     tune "$T/bound.ini" bound_size.comp
 else
