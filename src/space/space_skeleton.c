@@ -380,6 +380,36 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
     fprintf(o, "\n");
 }
 
+/* The problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member (bound
+ * @push, its [push] value itself: *pushed) or a specialization constant (bound @spec: *size_spec, its index in
+ * si->specs); else the block's first integer member, which a flag or a stride may be; else N. Names the push
+ * members (push_names) on the way. Returns whether the size is one the invocations are bounded by. */
+static int choose_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
+                       char size_name[NAME_CAP], int *size_spec, int *pushed)
+{
+    int bound = si->bound_push_member;
+    if (bound >= 0 && ((uint32_t)bound >= si->push_member_count || si->push_members[bound].kind != 'i' ||
+                       !si->push_members[bound].name[0]))
+        bound = -1;
+    for (uint32_t i = 0; i < si->push_member_count; i++) {
+        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
+        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
+            (bound < 0 || (int)i == bound))
+            snprintf(size_name, NAME_CAP, "%s", push_names[i]);
+    }
+    for (uint32_t i = 0; bound < 0 && si->bound_spec_id >= 0 && i < si->spec_count; i++)
+        if (si->specs[i].id == (uint32_t)si->bound_spec_id && first_of_id(si, i) &&
+            workgroup_dim(si, si->specs[i].id) < 0 && !si->specs[i].is_bool && si->specs[i].bytes == 4 &&
+            (!si->specs[i].is_float || whole_default(&si->specs[i]))) {
+            *size_spec = (int)i;
+            snprintf(size_name, NAME_CAP, "%s", spec_names[i]);
+        }
+    *pushed = size_name[0] != 0 && *size_spec < 0;
+    if (!size_name[0])
+        pick_name(nm, "N", "N", 0, size_name);
+    return bound >= 0 || *size_spec >= 0;
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count)
 {
@@ -408,30 +438,9 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     }
     for (uint32_t k = 0; k < si->binding_count; k++)
         pick_name(nm, si->bindings[k].name, "BUF", si->bindings[k].binding, buf_names[k]);
-    /* The problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member
-     * (bound @push, its [push] value itself) or a specialization constant (bound @spec); else the block's first
-     * integer member, which a flag or a stride may be; else N. */
     char size_name[NAME_CAP] = "", wg[3][NAME_CAP] = {"", "", ""};
-    int bound = si->bound_push_member, size_spec = -1;
-    if (bound >= 0 && ((uint32_t)bound >= si->push_member_count || si->push_members[bound].kind != 'i' ||
-                       !si->push_members[bound].name[0]))
-        bound = -1;
-    for (uint32_t i = 0; i < si->push_member_count; i++) {
-        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
-        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
-            (bound < 0 || (int)i == bound))
-            snprintf(size_name, sizeof size_name, "%s", push_names[i]);
-    }
-    for (uint32_t i = 0; bound < 0 && si->bound_spec_id >= 0 && i < si->spec_count; i++)
-        if (si->specs[i].id == (uint32_t)si->bound_spec_id && first_of_id(si, i) &&
-            workgroup_dim(si, si->specs[i].id) < 0 && !si->specs[i].is_bool && si->specs[i].bytes == 4 &&
-            (!si->specs[i].is_float || whole_default(&si->specs[i]))) {
-            size_spec = (int)i;
-            snprintf(size_name, sizeof size_name, "%s", spec_names[i]);
-        }
-    int pushed = size_name[0] != 0 && size_spec < 0;
-    if (!size_name[0])
-        pick_name(nm, "N", "N", 0, size_name);
+    int size_spec = -1, pushed = 0;
+    int bounded = choose_size(nm, si, spec_names, push_names, size_name, &size_spec, &pushed);
 
     fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
             template_ref);
@@ -445,7 +454,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     if (size_spec >= 0)
         snprintf(binding, sizeof binding, "spec(%u)", si->specs[size_spec].id);
     fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n\n", size_name,
-            binding, bound >= 0 || size_spec >= 0 ? " (the shader bounds its invocations by it)" : "");
+            binding, bounded ? " (the shader bounds its invocations by it)" : "");
     char reference_config[NAME_CAP + 16] = "";
     write_params(o, si, spec_names, wg, size_spec, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, size_name);

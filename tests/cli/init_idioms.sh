@@ -7,6 +7,8 @@
 #   - a writeonly buffer of structs the shader writes one member of (a culling pass's draw commands) is inout from
 #     zero as well; a struct of floats (particles of vec4s) is counted in float32, not 32-bit words;
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
+#   - a reference whose output changes from one run to the next (an append buffer filled through an atomic counter,
+#     over lavapipe's four threads) is refused, naming the buffer, instead of every variant being reported wrong;
 #   - the problem size is the push member the shader bounds its invocations by, not the block's first integer
 #     (a flag); one a specialization constant bounds is a problem size bound @spec(N).
 set -u
@@ -57,6 +59,14 @@ if "$BIN" devices >/dev/null 2>&1; then
     tune "$T/particles.ini" particles.comp
     tune "$T/fn.ini" macro_fn.comp
     tune "$T/bound.ini" bound_size.comp
+    "$BIN" init "$D/append.comp" -o "$T/append.ini" 2>/dev/null
+    sed 's/^count = 1024 @push/count = 60000 @push/' "$T/append.ini" >"$T/append2.ini"
+    LP_NUM_THREADS=4 "$BIN" --space "$T/append2.ini" --db "$T/a.db" --budget 2 --warmup 0 --repetitions 2 \
+        --no-race >"$T/a.out" 2>"$T/a.err"
+    rc=$?
+    check "a reference that changes between runs: refused, as bad input (exit $rc)" [ $rc -eq 3 ]
+    check "naming its buffer and why" grep -q "append2.ini:[0-9]*: the reference's output changes from one run to \
+the next (a second run against the first: buffer 'Out': " "$T/a.err"
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi
