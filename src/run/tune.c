@@ -377,13 +377,18 @@ static vkat_result check_reference_repeats(run_ctx *c, vkat_kernel *k, const vka
         free(again);
         if (!rep.ok) {
             char what[512];
+            vkat_elem_type t = s->buffers[i].type;
             describe_wrong(&c->buffers[i], s->buffers[i].name, 0, &rep, what, sizeof what);
             r = vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[i].line,
                           "the reference's output changes from one run to the next (a second run against the "
                           "first: %s): it depends on the order its invocations run in (an atomic that hands out "
                           "positions, a race, shared memory read before it is written), so no variant can be "
                           "checked against it; make that output deterministic, or check against a reference "
-                          "that is ([check] reference)", what);
+                          "that is ([check] reference)%s", what,
+                          t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8
+                              ? ""
+                              : " (an integer buffer is compared exactly: one that holds float bits, summed by "
+                                "atomicCompSwap, may be declared float32, which allows rounding)");
         }
     }
     return r;

@@ -357,16 +357,17 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
         else if (m->kind == 'i' && !strcmp(push_names[i], size_name))
             fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", push_names[i],
                     size_name, offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i')
-            fprintf(o, "%s = uint32, %s%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
-                    size_name, offset_note(next, 1, m->offset, at));
+        else if (m->kind == 'i') /* 1, not the size: a flag, a stride, a loop count or a second dimension, which at
+                                    the size would make loops long and a second dimension read past the buffers */
+            fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
+                    offset_note(next, 1, m->offset, at));
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n",
                     push_names[i]);
         else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
             fprintf(o, "%s = %s", push_names[i], m->vec_kind == 'f' ? "float32" : "uint32");
             for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : size_name);
+                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : "1");
             fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
                     offset_note(next, m->components, m->offset, at), m->components);
         } else

@@ -9,6 +9,7 @@
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
 #   - a reference whose output changes from one run to the next (an append buffer filled through an atomic counter,
 #     over lavapipe's four threads) is refused, naming the buffer, instead of every variant being reported wrong;
+#   - the other integer push members are 1, not the size (a range of 1024 made a loop of 2049^2 per invocation);
 #   - the problem size is the push member the shader bounds its invocations by, not the block's first integer
 #     (a flag); one a specialization constant bounds is a problem size bound @spec(N).
 set -u
@@ -49,7 +50,7 @@ check "not a parameter" sh -c "! sed -n '/^\[params\]/,/^\[/p' '$T/fn.ini' | gre
 
 "$BIN" init "$D/bound_size.comp" -o "$T/bound.ini" 2>/dev/null
 check "the size the invocations are bounded by" grep -q '^count = 1024 @push' "$T/bound.ini"
-check "the flag is not the size" grep -q '^flags = uint32, count   ; TODO' "$T/bound.ini"
+check "the flag is not the size, and 1" grep -q '^flags = uint32, 1   ; TODO' "$T/bound.ini"
 check "buffers sized by it" grep -q '^X = float32, count, ' "$T/bound.ini"
 
 if "$BIN" devices >/dev/null 2>&1; then
@@ -67,6 +68,8 @@ if "$BIN" devices >/dev/null 2>&1; then
     check "a reference that changes between runs: refused, as bad input (exit $rc)" [ $rc -eq 3 ]
     check "naming its buffer and why" grep -q "append2.ini:[0-9]*: the reference's output changes from one run to \
 the next (a second run against the first: buffer 'Out': " "$T/a.err"
+    check "an integer buffer: the hint that float bits may be declared float32" \
+        grep -q "an integer buffer is compared exactly: one that holds float bits" "$T/a.err"
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi
