@@ -146,6 +146,9 @@ typedef struct vkat_spirv_info {
         /* Every store into it writes part of an element or of the block (a struct member, a vector component: a
          * culling pass setting each draw command's instanceCount): what it does not write keeps its contents. */
         uint8_t partial_writes;
+        /* It is stored to under a comparison of an invocation index with a value read from a buffer (`if (id >=
+         * ubo.count) return;`): how much of it the shader writes depends on that buffer's data (spirv_bound.c). */
+        uint8_t bounded_by_buffer;
         /* A struct element whose scalars are all one 32-bit type: 'f', 'i' or 'u' (a particle of vec4s), else 0. */
         char elem_leaf;
     } bindings[32];

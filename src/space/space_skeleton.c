@@ -286,7 +286,7 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         /* A buffer the shader adds to with atomics (counters, histograms) holds what it reads back, and one it
          * writes only parts of (each element's one member) keeps the rest: inout, from zero as an application
          * clears it, whatever its qualifiers say (writeonly is common there). */
-        int partial = !atomic && !uniform && (b->access & 2) && b->partial_writes;
+        int partial = !atomic && !uniform && (b->access & 2) && (b->partial_writes || b->bounded_by_buffer);
         const char *dir = uniform  ? "uniform"
                           : atomic || partial ? "inout"
                           : (b->access & 1) ? "in"
@@ -313,7 +313,9 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             snprintf(count, sizeof count, "%s", size_name);
         if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
             fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
-                    atomic ? "the shader's atomics read and write it" : "the shader writes parts of its elements");
+                    atomic             ? "the shader's atomics read and write it"
+                    : b->partial_writes ? "the shader writes parts of its elements"
+                                        : "how much of it the shader writes depends on a bound read from a buffer");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
         if (!runtime)

@@ -6,6 +6,8 @@
 #     reads it back, and as `out` the check refused the reference for bins it never wrote;
 #   - a writeonly buffer of structs the shader writes one member of (a culling pass's draw commands) is inout from
 #     zero as well; a struct of floats (particles of vec4s) is counted in float32, not 32-bit words;
+#   - a writeonly buffer stored to under a bound read from a buffer (a header's count) is inout from zero: init's
+#     random data decides how much of it is written; one written before that bound stays out;
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
 #   - a reference whose output changes from one run to the next (an append buffer filled through an atomic counter,
 #     over lavapipe's four threads) is refused, naming the buffer, instead of every variant being reported wrong;
@@ -41,6 +43,11 @@ check "and why" grep -q "^; Commands: the shader writes parts of its elements, s
 check "a struct of vec4s: float32, 8 per element" grep -q '^Pos = float32, 8 \* count, random(-1, 1), inout ' \
     "$T/particles.ini"
 
+"$BIN" init "$D/header_bound.comp" -o "$T/header.ini" 2>/dev/null
+check "written under a bound read from a buffer: inout, from zero" grep -q '^Y = float32, N, zero, inout ' "$T/header.ini"
+check "and why" grep -q "^; Y: how much of it the shader writes depends on a bound read from a buffer" "$T/header.ini"
+check "written before that bound: out" grep -q '^Flags = uint32, N, zero, out ' "$T/header.ini"
+
 "$BIN" init "$D/macro_fn.comp" -D 'LOAD(buf,i)=buf[i]' -D 'STORE(buf, i, v)=buf[i] = v' -o "$T/fn.ini" 2>"$T/fn.err"
 check "function-like macros: compiled ($(tail -n 1 "$T/fn.err"))" [ -f "$T/fn.ini" ]
 check "function-like macros: [defines]" grep -q '^\[defines\]' "$T/fn.ini"
@@ -59,6 +66,7 @@ if "$BIN" devices >/dev/null 2>&1; then
     tune "$T/partial.ini" partial_struct.comp
     tune "$T/particles.ini" particles.comp
     tune "$T/fn.ini" macro_fn.comp
+    tune "$T/header.ini" header_bound.comp
     tune "$T/bound.ini" bound_size.comp
     "$BIN" init "$D/append.comp" -o "$T/append.ini" 2>/dev/null
     sed 's/^count = 1024 @push/count = 60000 @push/' "$T/append.ini" >"$T/append2.ini"
