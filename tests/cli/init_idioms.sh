@@ -8,6 +8,7 @@
 #     zero as well; a struct of floats (particles of vec4s) is counted in float32, not 32-bit words;
 #   - a writeonly buffer stored to under a bound read from a buffer (a header's count) is inout from zero: init's
 #     random data decides how much of it is written; one written before that bound stays out;
+#   - an OpenGL compute shader (a loose `uniform uint n;`) fails to compile with a hint that says so;
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
 #   - a reference whose output changes from one run to the next (an append buffer filled through an atomic counter,
 #     over lavapipe's four threads) is refused, naming the buffer, instead of every variant being reported wrong;
@@ -47,6 +48,13 @@ check "a struct of vec4s: float32, 8 per element" grep -q '^Pos = float32, 8 \* 
 check "written under a bound read from a buffer: inout, from zero" grep -q '^Y = float32, N, zero, inout ' "$T/header.ini"
 check "and why" grep -q "^; Y: how much of it the shader writes depends on a bound read from a buffer" "$T/header.ini"
 check "written before that bound: out" grep -q '^Flags = uint32, N, zero, out ' "$T/header.ini"
+
+printf '#version 450\nlayout(local_size_x = 64) in;\nuniform uint n;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { if (gl_GlobalInvocationID.x < n) v[gl_GlobalInvocationID.x] = 1u; }\n' >"$T/gl.comp"
+"$BIN" init "$T/gl.comp" >/dev/null 2>"$T/gl.err"
+rc=$?
+check "an OpenGL shader: a compile error (exit $rc)" [ $rc -eq 4 ]
+check "with the hint that it is written for OpenGL" grep -q "the shader is written for OpenGL; Vulkan GLSL has no uniforms \
+outside a block" "$T/gl.err"
 
 "$BIN" init "$D/macro_fn.comp" -D 'LOAD(buf,i)=buf[i]' -D 'STORE(buf, i, v)=buf[i] = v' -o "$T/fn.ini" 2>"$T/fn.err"
 check "function-like macros: compiled ($(tail -n 1 "$T/fn.err"))" [ -f "$T/fn.ini" ]
