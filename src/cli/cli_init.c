@@ -23,7 +23,7 @@ static void usage(FILE *f)
                "the current directory); with -o the shader's path is relative to the file, which is not\n"
                "overwritten without --force. -I: more #include directories.\n"
                "-D: a macro the shader needs to compile (a template's parameter); it becomes a parameter of one\n"
-               "value.\n");
+               "value, a function-like one (-D 'LOAD(b,i)=b[i]') a [defines] entry.\n");
 }
 
 /* `path` relative to directory `dir` (both made absolute); NULL when either cannot be resolved. malloc'ed. */
