@@ -45,16 +45,24 @@ check "a struct of vec4s: float32, 8 per element" grep -q '^Pos = float32, 8 \* 
     "$T/particles.ini"
 
 "$BIN" init "$D/header_bound.comp" -o "$T/header.ini" 2>/dev/null
-check "written under a bound read from a buffer: inout, from zero" grep -q '^Y = float32, N, zero, inout ' "$T/header.ini"
-check "and why" grep -q "^; Y: how much of it the shader writes depends on a bound read from a buffer" "$T/header.ini"
+check "written under a bound read from a buffer: inout, from zero" \
+    grep -q '^Y = float32, N, zero, inout ' "$T/header.ini"
+check "and why" grep -q "^; Y: how much of it the shader writes depends on a bound read from a buffer" \
+    "$T/header.ini"
 check "written before that bound: out" grep -q '^Flags = uint32, N, zero, out ' "$T/header.ini"
 
-printf '#version 450\nlayout(local_size_x = 64) in;\nuniform uint n;\nlayout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { if (gl_GlobalInvocationID.x < n) v[gl_GlobalInvocationID.x] = 1u; }\n' >"$T/gl.comp"
+cat >"$T/gl.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 64) in;
+uniform uint n;
+layout(std430, binding = 0) buffer B { uint v[]; };
+void main() { if (gl_GlobalInvocationID.x < n) v[gl_GlobalInvocationID.x] = 1u; }
+GLSL
 "$BIN" init "$T/gl.comp" >/dev/null 2>"$T/gl.err"
 rc=$?
 check "an OpenGL shader: a compile error (exit $rc)" [ $rc -eq 4 ]
-check "with the hint that it is written for OpenGL" grep -q "the shader is written for OpenGL; Vulkan GLSL has no uniforms \
-outside a block" "$T/gl.err"
+check "with the hint that it is written for OpenGL" \
+    grep -q "the shader is written for OpenGL; Vulkan GLSL has no uniforms outside a block" "$T/gl.err"
 
 "$BIN" init "$D/macro_fn.comp" -D 'LOAD(buf,i)=buf[i]' -D 'STORE(buf, i, v)=buf[i] = v' -o "$T/fn.ini" 2>"$T/fn.err"
 check "function-like macros: compiled ($(tail -n 1 "$T/fn.err"))" [ -f "$T/fn.ini" ]
