@@ -23,7 +23,7 @@ static void usage(FILE *f)
                "the current directory); with -o the shader's path is relative to the file, which is not\n"
                "overwritten without --force. -I: more #include directories.\n"
                "-D: a macro the shader needs to compile (a template's parameter); it becomes a parameter of one\n"
-               "value.\n");
+               "value, a function-like one (-D 'LOAD(b,i)=b[i]') a [defines] entry.\n");
 }
 
 /* `path` relative to directory `dir` (both made absolute); NULL when either cannot be resolved. malloc'ed. */
@@ -116,7 +116,11 @@ int vkat_cmd_init(int argc, char **argv)
     if (vkat_space_skeleton(shader, ref ? ref : shader, dirs, ndirs, defines, ndefines, &text, &err) != VKAT_OK) {
         free(ref);
         int code = vkat_cli_report(&err);
-        if (err.code == VKAT_ERR_COMPILE)
+        if (err.code == VKAT_ERR_COMPILE && strstr(err.message, "when using GLSL for Vulkan"))
+            /* glslang's words for what OpenGL allows and Vulkan does not (a loose `uniform uint n;`) */
+            fprintf(stderr, "vkautotune init: the shader is written for OpenGL; Vulkan GLSL has no uniforms outside "
+                            "a block: put them in a push_constant or uniform block\n");
+        else if (err.code == VKAT_ERR_COMPILE)
             fprintf(stderr, "vkautotune init: the shader is compiled as it is; give the macros it needs with -D "
                             "NAME=VALUE (and its include directories with -I)\n");
         return code;

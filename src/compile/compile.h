@@ -143,6 +143,17 @@ typedef struct vkat_spirv_info {
          * buffer (imageSize, textureSize: OpImageQuerySize, its view's texels): the descriptor's range must then be
          * the data alone, not the data and the guard after it. */
         uint8_t reads_length;
+        /* An atomic read-modify-write (atomicAdd, atomicCompSwap, ...) targets it: it is read and written whatever
+         * its qualifiers say (a histogram declared writeonly). */
+        uint8_t atomic;
+        /* Every store into it writes part of an element or of the block (a struct member, a vector component: a
+         * culling pass setting each draw command's instanceCount): what it does not write keeps its contents. */
+        uint8_t partial_writes;
+        /* It is stored to under a comparison of an invocation index with a value read from a buffer (`if (id >=
+         * ubo.count) return;`): how much of it the shader writes depends on that buffer's data (spirv_bound.c). */
+        uint8_t bounded_by_buffer;
+        /* A struct element whose scalars are all one 32-bit type: 'f', 'i' or 'u' (a particle of vec4s), else 0. */
+        char elem_leaf;
     } bindings[32];
     /* Specialization constants the module declares (the first 64), with their types: the space's 32-bit integer
      * values are encoded for them (spec_encode.h), a float's bits for a float constant. */
@@ -162,6 +173,10 @@ typedef struct vkat_spirv_info {
         uint8_t components;   /* that vector's components */
         char name[37];
     } push_members[32];
+    /* What an ordered comparison with an invocation index bounds it by (`if (gid >= p.n) return;`): the push member
+     * (index into push_members) or the specialization constant (its constant_id) it derives from, -1 when none
+     * (spirv_bound.c); a guess for `vkautotune init`'s problem size. */
+    int32_t bound_push_member, bound_spec_id;
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

@@ -8,6 +8,7 @@
  * instructions that decide those two numbers and evaluates the integer spec-constant arithmetic glslang emits
  * for array sizes such as `shared float tile[BM * BK]`. */
 #include "compile.h"
+#include "spirv_bound.h"
 #include "util.h"
 
 #include <spirv/unified1/spirv.h>
@@ -38,6 +39,8 @@ typedef struct id_info {
                                                                       binding's */
     uint32_t binding_var; /* pointers (and images loaded through them): 1 + the info->bindings index of the variable
                              they point into, else 0 */
+    uint8_t chain_depth;  /* pointers into a binding: the access-chain indices from its variable */
+    char leaf;            /* data types: 'f', 'i' or 'u' when every scalar in it is that 32-bit type, else 0 */
 } id_info;
 
 typedef struct reader {
@@ -172,6 +175,7 @@ typedef struct scan {
     uint32_t entry_id, workgroup_size_builtin;
     uint32_t push_block; /* the struct type of the PushConstant variable, 0 when none */
     uint32_t binding_type[32]; /* each info->bindings[k]'s pointee type */
+    uint8_t store_depth[32];   /* the fewest access-chain indices a store into info->bindings[k] takes, 0: none */
     int have_entry, have_local_size_id;
     uint32_t local_size_ids[3];
 } scan;
@@ -204,8 +208,8 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
         if (len >= 2 && sc->info->capability_count < VKAT_COUNTOF(sc->info->capabilities))
             sc->info->capabilities[sc->info->capability_count++] = ins[1];
         return 1;
-    case SpvOpName:
-        if (len >= 3 && ins[1] < rd->bound)
+    case SpvOpName: /* the first name: glslang names a constant again for each alias (`const uint S = K;`) */
+        if (len >= 3 && ins[1] < rd->bound && !rd->ids[ins[1]].name_word)
             rd->ids[ins[1]].name_word = (uint32_t)at;
         return 1;
     case SpvOpDecorate:
@@ -313,11 +317,13 @@ static int scan_data_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t 
         t->size = t->align = ins[2] / 8;
         t->is_float = op == SpvOpTypeFloat;
         t->is_signed = op == SpvOpTypeInt && len >= 4 && ins[3];
+        t->leaf = ins[2] != 32 ? 0 : t->is_float ? 'f' : t->is_signed ? 'i' : 'u';
         break;
     case SpvOpTypeVector:
     case SpvOpTypeMatrix:
         t->elem = ins[2];
         t->value = len >= 4 ? ins[3] : 1; /* components or columns */
+        t->leaf = ins[2] < rd->bound ? rd->ids[ins[2]].leaf : 0;
         if (ins[2] < rd->bound) {
             uint32_t n = ins[3], es = rd->ids[ins[2]].size, ea = rd->ids[ins[2]].align;
             if (op == SpvOpTypeVector) {
@@ -344,15 +350,19 @@ static int scan_data_type(scan *sc, const uint32_t *ins, uint32_t len, uint32_t 
             t->size = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
             t->align = e->align;
             t->elem = ins[2];
+            t->leaf = e->leaf;
         }
         break;
     case SpvOpTypeStruct: {
         uint64_t off = 0;
         uint32_t al = 1;
+        t->leaf = len > 2 && ins[2] < rd->bound ? rd->ids[ins[2]].leaf : 0;
         for (uint32_t i = 2; i < len; i++) {
             if (ins[i] >= rd->bound)
                 continue;
             id_info *e = &rd->ids[ins[i]];
+            if (e->leaf != t->leaf)
+                t->leaf = 0; /* mixed members: 32-bit words */
             off = round_up(off, e->align) + e->size;
             if (e->align > al)
                 al = e->align;
@@ -473,17 +483,32 @@ static int scan_variable(scan *sc, const uint32_t *ins, uint32_t len, uint32_t o
     return 1;
 }
 
-/* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain, and
- * the size of a texel buffer (imageSize, textureSize: OpImageQuerySize on the image loaded from it, or on the image
- * of a samplerBuffer). */
+/* Atomic read-modify-writes: their pointer is operand 3. */
+static int atomic_rmw(uint32_t op)
+{
+    return (op >= SpvOpAtomicExchange && op <= SpvOpAtomicXor) || op == SpvOpAtomicFMinEXT ||
+           op == SpvOpAtomicFMaxEXT || op == SpvOpAtomicFAddEXT;
+}
+
+/* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain, the
+ * size of a texel buffer (imageSize, textureSize: OpImageQuerySize on the image loaded from it, or on the image of
+ * a samplerBuffer), the depth of the stores into it, and atomics into it. */
 static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     reader *rd = &sc->rd;
     int image = (op == SpvOpLoad || op == SpvOpImage) && len >= 4 && ins[1] < rd->bound && rd->ids[ins[1]].desc;
     if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpCopyObject || image) && len >= 4 &&
-        ins[2] < rd->bound && ins[3] < rd->bound)
+        ins[2] < rd->bound && ins[3] < rd->bound) {
         rd->ids[ins[2]].binding_var = rd->ids[ins[3]].binding_var;
-    else if ((op == SpvOpArrayLength && len >= 5) || (op == SpvOpImageQuerySize && len >= 4))
+        uint32_t depth = rd->ids[ins[3]].chain_depth + (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain
+                                                            ? len - 4 : 0);
+        rd->ids[ins[2]].chain_depth = (uint8_t)(depth > 255 ? 255 : depth);
+    } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && ins[1] < rd->bound &&
+               rd->ids[ins[1]].binding_var) {
+        uint8_t *d = &sc->store_depth[rd->ids[ins[1]].binding_var - 1], depth = rd->ids[ins[1]].chain_depth;
+        if (!*d || depth < *d)
+            *d = depth ? depth : 1;
+    } else if ((op == SpvOpArrayLength && len >= 5) || (op == SpvOpImageQuerySize && len >= 4)) {
         if (ins[3] < rd->bound && rd->ids[ins[3]].binding_var) {
             uint32_t k = rd->ids[ins[3]].binding_var - 1;
             vkat_descriptor_kind kind = sc->info->bindings[k].kind;
@@ -492,6 +517,9 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
                 kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER)
                 sc->info->bindings[k].reads_length = 1;
         }
+    } else if (atomic_rmw(op) && len >= 4 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var) {
+        sc->info->bindings[rd->ids[ins[3]].binding_var - 1].atomic = 1;
+    }
 }
 
 /* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations
@@ -587,7 +615,8 @@ static void scan_buffer_elements(scan *sc)
             uint32_t t = ins[len - 1], last_off = member_offset(rd, ins[1], len - 3), stride = 0;
             int runtime = t < rd->bound && rd->ids[t].op == SpvOpTypeRuntimeArray;
             uint64_t last_bytes = runtime ? 0 : member_bytes(rd, t);
-            if (t < rd->bound && (runtime || rd->ids[t].op == SpvOpTypeArray)) {
+            int arrayed = t < rd->bound && (runtime || rd->ids[t].op == SpvOpTypeArray);
+            if (arrayed) {
                 stride = rd->ids[t].stride;
                 t = rd->ids[t].elem;
             }
@@ -603,6 +632,10 @@ static void scan_buffer_elements(scan *sc)
                                      : e->op == SpvOpTypeInt   ? (e->is_signed ? 'i' : 'u')
                                                                : 's';
             info->bindings[k].elem_bits = (uint8_t)(e && info->bindings[k].elem != 's' ? e->size * 8 : 0);
+            info->bindings[k].elem_leaf = info->bindings[k].elem == 's' && e ? e->leaf : 0;
+            /* every store reaches into an element (a member of a struct, a component of a vector): the rest of it
+             * keeps what was there */
+            info->bindings[k].partial_writes = sc->store_depth[k] > (arrayed ? 2 : 1);
             info->bindings[k].elem_components = (uint8_t)comps;
             info->bindings[k].elem_bytes = e ? e->size * comps : 0;
             if (info->bindings[k].elem == 's' && t < rd->bound)
@@ -623,9 +656,10 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     memset(info, 0, sizeof *info);
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
     info->local_size_spec[0] = info->local_size_spec[1] = info->local_size_spec[2] = -1;
+    info->bound_push_member = info->bound_spec_id = -1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
-    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, 0, 0, {0}};
+    scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, {0}, 0, 0, {0}};
     reader *rd = &sc.rd;
     if (rd->bound == 0 || rd->bound > (1u << 24))
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V id bound %u is implausible", rd->bound);
@@ -681,6 +715,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     }
     scan_push_block(&sc);
     scan_buffer_elements(&sc);
+    vkat_spirv_find_bound(m->words, m->count, info);
 
 cleanup:
     free(rd->ids);

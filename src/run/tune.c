@@ -349,6 +349,51 @@ static vkat_result check_reference_wrote(run_ctx *c, vkat_kernel *k, const vkat_
     return r;
 }
 
+static void describe_wrong(const vkat_buffer_spec *b, const char *name, uint64_t off, const vkat_check_report *rep,
+                           char *out, size_t size);
+
+/* A reference whose outputs change from one run to the next (an atomic that hands out positions, a race, shared
+ * memory read before it is written) would make every variant, its own configuration included, look wrong: a second
+ * run must give the first run's outputs, within the check's tolerance. */
+static vkat_result check_reference_repeats(run_ctx *c, vkat_kernel *k, const vkat_launch *launch, uint64_t timeout_ns,
+                                           vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    vkat_check_opts copts = {s->rel_l2_tolerance, s->max_abs_tolerance};
+    vkat_result r = vkat_workspace_reset(c->ws, err);
+    if (r == VKAT_OK)
+        r = vkat_kernel_run(k, launch->groups, launch->push, timeout_ns, err);
+    for (size_t i = 0; r == VKAT_OK && i < s->buffer_count; i++) {
+        if (!(s->buffers[i].dir & VKAT_DIR_OUT))
+            continue;
+        void *again = NULL;
+        int canary_ok = 1;
+        if ((r = vkat_workspace_read(c->ws, i, &again, &canary_ok, err)) != VKAT_OK)
+            break;
+        uint8_t poison[8];
+        vkat_poison_element(s->buffers[i].type, poison);
+        vkat_check_report rep;
+        vkat_check_compare(s->buffers[i].type, again, c->reference[i], c->buffers[i].count, poison, &copts, &rep);
+        free(again);
+        if (!rep.ok) {
+            char what[512];
+            vkat_elem_type t = s->buffers[i].type;
+            describe_wrong(&c->buffers[i], s->buffers[i].name, 0, &rep, what, sizeof what);
+            r = vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[i].line,
+                          "the reference's output changes from one run to the next (a second run against the "
+                          "first: %s): it depends on the order its invocations run in (an atomic that hands out "
+                          "positions, a race, shared memory read before it is written), so no variant can be "
+                          "checked against it; make that output deterministic, or check against a reference "
+                          "that is ([check] reference)%s", what,
+                          t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8
+                              ? ""
+                              : " (an integer buffer is compared exactly: one that holds float bits, summed by "
+                                "atomicCompSwap, may be declared float32, which allows rounding)");
+        }
+    }
+    return r;
+}
+
 static void prepare(void *ctx, void *p);
 static void release_job(job *j);
 
@@ -461,6 +506,8 @@ run:
     }
     if (r == VKAT_OK)
         r = check_reference_wrote(c, k, &launch, timeout_ns, err);
+    if (r == VKAT_OK)
+        r = check_reference_repeats(c, k, &launch, timeout_ns, err);
     if (r != VKAT_OK && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", s->reference_path ? s->reference_path : s->path);
     vkat_kernel_destroy(k);

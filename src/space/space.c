@@ -1019,7 +1019,45 @@ static vkat_result load_params(loader *ld)
     return VKAT_OK;
 }
 
-/* [defines]: fixed text macros ("A_TYPE = float16_t"). Their names must not be problem sizes or parameters. */
+/* A [defines] name: a macro's identifier, or a function-like macro's `NAME(a, b)` (ncnn's shaders take their loads
+ * and stores as `buffer_ld1(buf, i)`), whose parameters are identifiers or `...`. Returns the identifier's length
+ * (0: not a macro name). */
+static size_t macro_name(const char *s)
+{
+    size_t n = 0;
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '_')
+        n++;
+    if (!s[n])
+        return n;
+    if (s[n] != '(')
+        return 0;
+    const char *p = s + n + 1;
+    for (int first = 1;; first = 0) {
+        while (*p == ' ')
+            p++;
+        if (first && *p == ')')
+            break;
+        if (strncmp(p, "...", 3) == 0)
+            p += 3;
+        else if (isalpha((unsigned char)*p) || *p == '_')
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+        else
+            return 0;
+        while (*p == ' ')
+            p++;
+        if (*p == ')')
+            break;
+        if (*p++ != ',')
+            return 0;
+    }
+    return p[1] ? 0 : n;
+}
+
+/* [defines]: fixed text macros ("A_TYPE = float16_t", "LOAD(b, i) = b[i]"). Their names must not be problem sizes
+ * or parameters. */
 static vkat_result load_defines(loader *ld)
 {
     vkat_space *s = ld->s;
@@ -1031,11 +1069,14 @@ static vkat_result load_defines(loader *ld)
         const entry *e = &ld->entries[i];
         if (e->section != SEC_DEFINES)
             continue;
-        if (!is_identifier(e->key))
+        size_t id_len = macro_name(e->key);
+        if (!id_len)
             return lfail(ld, VKAT_ERR_SPACE, e->line, "'%s' is not a valid macro name (letters, digits and '_', not "
-                         "starting with a digit)", e->key);
-        if (vkat_symtab_find(s->symbols, e->key) >= 0)
-            return name_clash(ld, e->key, e->line);
+                         "starting with a digit; a function-like macro as NAME(a, b))", e->key);
+        char id[128];
+        snprintf(id, sizeof id, "%.*s", (int)(id_len < sizeof id ? id_len : sizeof id - 1), e->key);
+        if (vkat_symtab_find(s->symbols, id) >= 0)
+            return name_clash(ld, id, e->line);
         for (size_t j = 0; j < s->define_count; j++)
             if (strcmp(s->defines[j].name, e->key) == 0)
                 return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate define '%s' (first at line %d)", e->key,

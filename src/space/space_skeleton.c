@@ -170,14 +170,23 @@ static void write_x_sizes(FILE *o, uint32_t def)
         fprintf(o, ", %u", def);
 }
 
+/* Is a -D macro function-like: a '(' in its name, before any '='? */
+static int function_like(const char *define)
+{
+    size_t name = strcspn(define, "=");
+    const char *paren = strchr(define, '(');
+    return paren && (size_t)(paren - define) < name;
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
-                         const char *const *defines, size_t define_count, char *reference_config, size_t config_size)
+                         int size_spec, const char *const *defines, size_t define_count, char *reference_config,
+                         size_t config_size)
 {
     fprintf(o, "[params]\n");
     int tunable = 0;
     for (uint32_t i = 0; i < si->spec_count; i++) {
         const vkat_spec_decl *d = &si->specs[i];
-        if (!first_of_id(si, i))
+        if (!first_of_id(si, i) || (int)i == size_spec) /* the problem size is in [problem] */
             continue;
         int dim = workgroup_dim(si, d->id);
         char buf[32];
@@ -200,6 +209,8 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             snprintf(wg[dim], NAME_CAP, "%s", spec_names[i]);
     }
     for (size_t i = 0; i < define_count; i++) {
+        if (function_like(defines[i]))
+            continue;
         const char *eq = strchr(defines[i], '=');
         fprintf(o, "%.*s = %s   ; as given to init (-D); TODO: the values to try\n",
                 (int)(eq ? (size_t)(eq - defines[i]) : strlen(defines[i])), defines[i], eq ? eq + 1 : "1");
@@ -209,6 +220,17 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader. A macro the shader\n"
                    "; reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n");
     fprintf(o, "\n");
+    /* A function-like macro (-D 'LOAD(b,i)=b[i]') is text with parameters, not a value to tune: [defines]. */
+    int any = 0;
+    for (size_t i = 0; i < define_count; i++) {
+        if (!function_like(defines[i]))
+            continue;
+        const char *eq = strchr(defines[i], '=');
+        fprintf(o, "%s%.*s = %s   ; as given to init (-D)\n", any++ ? "" : "[defines]\n",
+                (int)(eq ? (size_t)(eq - defines[i]) : strlen(defines[i])), defines[i], eq ? eq + 1 : "1");
+    }
+    if (any)
+        fprintf(o, "\n");
 }
 
 /* An image binding as a [buffers] entry: its format (the one a storage image declares, else rgba8, rgba8i or rgba8ui
@@ -294,10 +316,22 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             continue;
         }
         unsigned tb = 4;
-        const char *type = element_type(b->elem, b->elem_bits, &tb);
-        int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER;
-        const char *dir = uniform ? "uniform" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
-        const char *init = strcmp(dir, "out") == 0 ? "zero" : type[0] == 'f' ? "random(-1, 1)" : "random(0, 16)";
+        /* a struct of one 32-bit scalar type (a particle of vec4s) is counted in that type */
+        const char *type = b->elem == 's' && b->elem_leaf ? element_type(b->elem_leaf, 32, &tb)
+                                                          : element_type(b->elem, b->elem_bits, &tb);
+        int uniform = b->kind == VKAT_DESC_UNIFORM_BUFFER, atomic = b->atomic && !uniform;
+        /* A buffer the shader adds to with atomics (counters, histograms) holds what it reads back, and one it
+         * writes only parts of (each element's one member) keeps the rest: inout, from zero as an application
+         * clears it, whatever its qualifiers say (writeonly is common there). */
+        int partial = !atomic && !uniform && (b->access & 2) && (b->partial_writes || b->bounded_by_buffer);
+        const char *dir = uniform  ? "uniform"
+                          : atomic || partial ? "inout"
+                          : (b->access & 1) ? "in"
+                          : (b->access & 2) ? "out"
+                                            : "inout";
+        const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"
+                           : type[0] == 'f'                             ? "random(-1, 1)"
+                                                                        : "random(0, 16)";
         /* Counted in elements of `type`: a block without a run-time array is as many as its bytes (a uniform
          * block of mixed members included), one with a run-time array the members before it and then per
          * element of the array (its stride) a multiple of the problem size. */
@@ -314,11 +348,18 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             snprintf(count, sizeof count, "%u * %s", per, size_name);
         else
             snprintf(count, sizeof count, "%s", size_name);
+        if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
+            fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
+                    atomic             ? "the shader's atomics read and write it"
+                    : b->partial_writes ? "the shader writes parts of its elements"
+                                        : "how much of it the shader writes depends on a bound read from a buffer");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
         if (!runtime)
             fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
                     uniform ? "its members' values are the init's" : "it has no run-time array");
+        else if (per > 1 && b->elem == 's' && b->elem_leaf)
+            fprintf(o, " (an element is a struct of %u bytes: counted in %s)", b->elem_stride, type);
         else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
             fprintf(o, " (an element is %u bytes: counted in 32-bit words)", b->elem_stride);
         else if (b->elem_stride != b->elem_bytes)
@@ -355,16 +396,17 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
         else if (m->kind == 'i' && !strcmp(push_names[i], size_name))
             fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", push_names[i],
                     size_name, offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i')
-            fprintf(o, "%s = uint32, %s%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
-                    size_name, offset_note(next, 1, m->offset, at));
+        else if (m->kind == 'i') /* 1, not the size: a flag, a stride, a loop count or a second dimension, which at
+                                    the size would make loops long and a second dimension read past the buffers */
+            fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
+                    offset_note(next, 1, m->offset, at));
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n",
                     push_names[i]);
         else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
             fprintf(o, "%s = %s", push_names[i], m->vec_kind == 'f' ? "float32" : "uint32");
             for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : size_name);
+                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : "1");
             fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
                     offset_note(next, m->components, m->offset, at), m->components);
         } else
@@ -376,6 +418,36 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
             next = m->offset + 4 * words;
     }
     fprintf(o, "\n");
+}
+
+/* The problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member (bound
+ * @push, its [push] value itself: *pushed) or a specialization constant (bound @spec: *size_spec, its index in
+ * si->specs); else the block's first integer member, which a flag or a stride may be; else N. Names the push
+ * members (push_names) on the way. Returns whether the size is one the invocations are bounded by. */
+static int choose_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
+                       char size_name[NAME_CAP], int *size_spec, int *pushed)
+{
+    int bound = si->bound_push_member;
+    if (bound >= 0 && ((uint32_t)bound >= si->push_member_count || si->push_members[bound].kind != 'i' ||
+                       !si->push_members[bound].name[0]))
+        bound = -1;
+    for (uint32_t i = 0; i < si->push_member_count; i++) {
+        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
+        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
+            (bound < 0 || (int)i == bound))
+            snprintf(size_name, NAME_CAP, "%s", push_names[i]);
+    }
+    for (uint32_t i = 0; bound < 0 && si->bound_spec_id >= 0 && i < si->spec_count; i++)
+        if (si->specs[i].id == (uint32_t)si->bound_spec_id && first_of_id(si, i) &&
+            workgroup_dim(si, si->specs[i].id) < 0 && !si->specs[i].is_bool && si->specs[i].bytes == 4 &&
+            (!si->specs[i].is_float || whole_default(&si->specs[i]))) {
+            *size_spec = (int)i;
+            snprintf(size_name, NAME_CAP, "%s", spec_names[i]);
+        }
+    *pushed = size_name[0] != 0 && *size_spec < 0;
+    if (!size_name[0])
+        pick_name(nm, "N", "N", 0, size_name);
+    return bound >= 0 || *size_spec >= 0;
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
@@ -395,7 +467,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     static const char *const wg_names[3] = {"WG_X", "WG_Y", "WG_Z"};
     for (size_t i = 0; i < define_count; i++) {
         char name[NAME_CAP];
-        snprintf(name, sizeof name, "%.*s", (int)strcspn(defines[i], "="), defines[i]);
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(defines[i], "=("), defines[i]);
         pick_name(nm, name, "DEFINE", (unsigned)i, name);
     }
     for (uint32_t i = 0; i < si->spec_count; i++) {
@@ -406,17 +478,9 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     }
     for (uint32_t k = 0; k < si->binding_count; k++)
         pick_name(nm, si->bindings[k].name, "BUF", si->bindings[k].binding, buf_names[k]);
-    /* The problem size: the block's first integer member when it has one (a size the shader is given: bound
-     * @push, its [push] value itself), else N. */
     char size_name[NAME_CAP] = "", wg[3][NAME_CAP] = {"", "", ""};
-    for (uint32_t i = 0; i < si->push_member_count; i++) {
-        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
-        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0])
-            snprintf(size_name, sizeof size_name, "%s", push_names[i]);
-    }
-    int pushed = size_name[0] != 0;
-    if (!pushed)
-        pick_name(nm, "N", "N", 0, size_name);
+    int size_spec = -1, pushed = 0;
+    int bounded = choose_size(nm, si, spec_names, push_names, size_name, &size_spec, &pushed);
 
     fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
             template_ref);
@@ -425,10 +489,14 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
     write_needs(o, si);
     fprintf(o, "\n");
-    fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on\n\n", size_name,
-            pushed ? "push" : "none");
+    char binding[24];
+    snprintf(binding, sizeof binding, "%s", pushed ? "push" : "none");
+    if (size_spec >= 0)
+        snprintf(binding, sizeof binding, "spec(%u)", si->specs[size_spec].id);
+    fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n\n", size_name,
+            binding, bounded ? " (the shader bounds its invocations by it)" : "");
     char reference_config[NAME_CAP + 16] = "";
-    write_params(o, si, spec_names, wg, defines, define_count, reference_config, sizeof reference_config);
+    write_params(o, si, spec_names, wg, size_spec, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, size_name);
     write_push(o, si, push_names, size_name);
     fprintf(o, "[dispatch]\nlocal_size = ");

@@ -1,0 +1,207 @@
+/* spirv_bound.c — which size a compute shader bounds its invocations by: the push-constant member or the
+ * specialization constant that an ordered comparison sets against an invocation index (`if (gid >= p.n) return;`,
+ * `idx < limit` where limit derives from p.size, ncnn's `gx >= psc(w)`). `vkautotune init` takes it as the problem
+ * size instead of guessing the block's first integer, which is often a flag or a stride (records/
+ * session15-thirdparty-trial.md). A bound read from a buffer instead (a uniform block's model_count, a matrix's
+ * header) is noted on each buffer stored to under it: init fills buffers with random data, so how much of such an
+ * output the shader writes is unknown.
+ *
+ * A flow-insensitive pass over function bodies: each value carries where it came from (one push member or spec
+ * constant, the first met) and whether it derives from an invocation index or from buffer data, through loads,
+ * stores to local variables, conversions, arithmetic, logic, selects and extracts. Stores count as under a bound
+ * inside the selection construct its comparison branches on, and after it when the construct returns (the early
+ * exit). It is a guess for a starting space, never a check: it must not refuse anything. */
+#include "spirv_bound.h"
+
+#include <spirv/unified1/spirv.h>
+#include <stdlib.h>
+
+enum {
+    F_INVOCATION = 1, /* derives from an invocation index */
+    F_PUSH_VAR = 2,   /* the push-constant variable */
+    F_BUFFER = 4,     /* a uniform or storage buffer's variable, a pointer into it, or a value read from it */
+    F_BUFBOUND = 8,   /* a condition comparing an invocation index with buffer data */
+    F_GUARDED = 16,   /* a buffer variable stored to under such a condition */
+};
+
+typedef struct flow {
+    uint32_t origin;  /* 0 none; 1 + push member; SPEC_BASE + spec id */
+    uint32_t value;   /* OpConstant: its value (an access chain's member index) */
+    uint32_t root;    /* pointers: the variable they point into */
+    int32_t set, binding;
+    uint8_t flags;
+    uint8_t constant; /* value is known */
+} flow;
+
+#define SPEC_BASE 0x10000u
+#define MAX_DEPTH 32
+
+typedef struct walk {
+    flow *ids;
+    uint32_t *spec_ids; /* 1 + SpecId */
+    uint32_t bound, found, pending_merge;
+    uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
+    uint8_t returned[MAX_DEPTH];
+    int depth, guarded_rest;
+} walk;
+
+static int invocation_builtin(uint32_t b)
+{
+    return b == SpvBuiltInGlobalInvocationId || b == SpvBuiltInLocalInvocationId || b == SpvBuiltInWorkgroupId ||
+           b == SpvBuiltInLocalInvocationIndex;
+}
+
+/* Value instructions [type, result, operands...] whose result carries what its id operands carry. */
+static int value_op(uint32_t op)
+{
+    return op == SpvOpLoad || op == SpvOpCopyObject || op == SpvOpCompositeExtract || op == SpvOpVectorShuffle ||
+           op == SpvOpSelect || op == SpvOpPhi || op == SpvOpExtInst || op == SpvOpAccessChain ||
+           op == SpvOpInBoundsAccessChain || (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
+           (op >= SpvOpSNegate && op <= SpvOpFMod) || (op >= SpvOpLogicalEqual && op <= SpvOpLogicalNot) ||
+           (op >= SpvOpShiftRightLogical && op <= SpvOpNot);
+}
+
+static void merge(flow *dst, const flow *src)
+{
+    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND);
+    if (!dst->origin)
+        dst->origin = src->origin;
+}
+
+/* An ordered integer comparison (result `res`) of an invocation index with a value from a push member or a spec
+ * constant: record that origin (the first one met); with a value read from a buffer, mark the condition. */
+static void compare(walk *wk, uint32_t res, uint32_t a, uint32_t b)
+{
+    const flow *x = &wk->ids[a], *y = &wk->ids[b];
+    const flow *bound = (x->flags & F_INVOCATION) && !(y->flags & F_INVOCATION)   ? y
+                        : (y->flags & F_INVOCATION) && !(x->flags & F_INVOCATION) ? x
+                                                                                  : NULL;
+    if (bound && bound->origin && !wk->found)
+        wk->found = bound->origin;
+    else if (bound && !bound->origin && (bound->flags & F_BUFFER))
+        wk->ids[res].flags |= F_BUFBOUND;
+}
+
+/* Structured control flow: which stores happen under a buffer-bounded condition. */
+static void control(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
+{
+    if (op == SpvOpFunction)
+        wk->depth = wk->guarded_rest = 0;
+    else if (op == SpvOpSelectionMerge && len >= 2)
+        wk->pending_merge = ins[1];
+    else if (op == SpvOpLoopMerge)
+        wk->pending_merge = 0; /* a loop's own condition is not a bound */
+    else if (op == SpvOpBranchConditional && len >= 4 && ins[1] < wk->bound) {
+        if ((wk->ids[ins[1]].flags & F_BUFBOUND) && wk->pending_merge && wk->depth < MAX_DEPTH) {
+            wk->region[wk->depth] = wk->pending_merge;
+            wk->returned[wk->depth++] = 0;
+        }
+        wk->pending_merge = 0;
+    } else if (op == SpvOpLabel && len >= 2) {
+        while (wk->depth && wk->region[wk->depth - 1] == ins[1])
+            if (wk->returned[--wk->depth])
+                wk->guarded_rest = 1; /* `if (i >= count) return;`: what follows runs under the bound */
+    } else if ((op == SpvOpReturn || op == SpvOpReturnValue || op == SpvOpKill ||
+                op == SpvOpTerminateInvocation) && wk->depth) {
+        wk->returned[wk->depth - 1] = 1;
+    }
+}
+
+static void stored(walk *wk, uint32_t pointer)
+{
+    if (pointer < wk->bound && (wk->depth || wk->guarded_rest) && wk->ids[pointer].root < wk->bound)
+        wk->ids[wk->ids[pointer].root].flags |= F_GUARDED;
+}
+
+static int atomic_rmw(uint32_t op)
+{
+    return (op >= SpvOpAtomicExchange && op <= SpvOpAtomicXor) || op == SpvOpAtomicFMinEXT ||
+           op == SpvOpAtomicFMaxEXT || op == SpvOpAtomicFAddEXT;
+}
+
+static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
+{
+    flow *ids = wk->ids;
+#define OK(i) ((i) < wk->bound)
+    control(wk, ins, len, op);
+    if (op == SpvOpDecorate && len >= 4 && OK(ins[1])) {
+        if (ins[2] == SpvDecorationBuiltIn && invocation_builtin(ins[3]))
+            ids[ins[1]].flags |= F_INVOCATION;
+        else if (ins[2] == SpvDecorationSpecId)
+            wk->spec_ids[ins[1]] = ins[3] + 1;
+        else if (ins[2] == SpvDecorationDescriptorSet)
+            ids[ins[1]].set = (int32_t)ins[3];
+        else if (ins[2] == SpvDecorationBinding)
+            ids[ins[1]].binding = (int32_t)ins[3];
+    } else if (op == SpvOpConstant && len >= 4 && OK(ins[2])) {
+        ids[ins[2]].value = ins[3];
+        ids[ins[2]].constant = 1;
+    } else if ((op == SpvOpSpecConstant || op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) &&
+               len >= 3 && OK(ins[2]) && wk->spec_ids[ins[2]]) {
+        ids[ins[2]].origin = SPEC_BASE + wk->spec_ids[ins[2]] - 1;
+    } else if (op == SpvOpSpecConstantOp && len >= 5 && OK(ins[2])) {
+        for (uint32_t i = 4; i < len; i++)
+            if (OK(ins[i]))
+                merge(&ids[ins[2]], &ids[ins[i]]);
+    } else if (op == SpvOpVariable && len >= 4 && OK(ins[2])) {
+        if (ins[3] == SpvStorageClassPushConstant)
+            ids[ins[2]].flags |= F_PUSH_VAR;
+        else if (ins[3] == SpvStorageClassUniform || ins[3] == SpvStorageClassStorageBuffer)
+            ids[ins[2]].flags |= F_BUFFER, ids[ins[2]].root = ins[2];
+    } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && OK(ins[1]) && OK(ins[2])) {
+        stored(wk, ins[1]);
+        if (op == SpvOpStore)
+            merge(&ids[ins[1]], &ids[ins[2]]); /* a local variable holds what was stored in it */
+    } else if (atomic_rmw(op) && len >= 4) {
+        stored(wk, ins[3]);
+    } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
+               OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_PUSH_VAR)) {
+        if (ids[ins[4]].constant && !ids[ins[2]].origin)
+            ids[ins[2]].origin = 1 + ids[ins[4]].value; /* a member of the push block */
+    } else if (op >= SpvOpUGreaterThan && op <= SpvOpSLessThanEqual && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
+               OK(ins[4])) {
+        compare(wk, ins[2], ins[3], ins[4]);
+    } else if (value_op(op) && len >= 4 && OK(ins[2])) {
+        /* operands: ids after the result, but an access chain's indices are not what it points to, and an
+         * extended instruction's set and number are not ids */
+        uint32_t first = op == SpvOpExtInst ? 5 : 3;
+        uint32_t last = op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ? 4 : len;
+        for (uint32_t i = first; i < last && i < len; i++)
+            if (OK(ins[i]))
+                merge(&ids[ins[2]], &ids[ins[i]]);
+        if ((last == 4 || op == SpvOpCopyObject) && OK(ins[3]))
+            ids[ins[2]].root = ids[ins[3]].root; /* a pointer into the variable its base points into */
+    }
+#undef OK
+}
+
+void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
+{
+    info->bound_push_member = info->bound_spec_id = -1;
+    if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
+        return;
+    walk wk = {calloc(w[3], sizeof(flow)), calloc(w[3], sizeof(uint32_t)), w[3], 0, 0, {0}, {0}, 0, 0};
+    if (!wk.ids || !wk.spec_ids)
+        goto done;
+    for (uint32_t i = 0; i < wk.bound; i++)
+        wk.ids[i].set = wk.ids[i].binding = -1;
+    for (size_t at = 5; at < n;) {
+        uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
+        if (len == 0 || at + len > n)
+            break;
+        step(&wk, w + at, len, op);
+        at += len;
+    }
+    if (wk.found >= SPEC_BASE)
+        info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
+    else if (wk.found)
+        info->bound_push_member = (int32_t)(wk.found - 1);
+    for (uint32_t v = 0; v < wk.bound; v++)
+        for (uint32_t k = 0; (wk.ids[v].flags & F_GUARDED) && wk.ids[v].binding >= 0 && k < info->binding_count; k++)
+            if (info->bindings[k].binding == (uint32_t)wk.ids[v].binding &&
+                info->bindings[k].set == (uint32_t)(wk.ids[v].set < 0 ? 0 : wk.ids[v].set))
+                info->bindings[k].bounded_by_buffer = 1;
+done:
+    free(wk.ids);
+    free(wk.spec_ids);
+}
