@@ -457,6 +457,20 @@ static void test_complete_config(void)
     vkat_space_destroy(s);
 }
 
+/* Each bad[i][0], a [buffers] line, is refused at its line (5) with a message containing bad[i][1]. */
+static void expect_bad_buffer_lines(const char *const (*bad)[2], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char text[400];
+        vkat_error err = {0};
+        snprintf(text, sizeof text, "[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n%s\n", bad[i][0]);
+        vkat_space *t = NULL;
+        CHECK(vkat_space_load_string(text, DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
+        CHECK_MSG(err.line == 5, "%s: line %d", bad[i][0], err.line);
+        CHECK_CONTAINS(err.message, bad[i][1]);
+    }
+}
+
 /* Image entries: format and sizes read, the count the texels' components, the extent evaluated per launch (1 for an
  * axis the image lacks), and mistakes at their line. */
 static void test_images(void)
@@ -505,14 +519,7 @@ static void test_images(void)
         {"dst = float32, 16, zero, sampled", "bad direction 'sampled' for buffer 'dst'"},
         {"dst = r32f, 16, zero, out", "unorm8); for an image of that format, give its sizes as image(W, H)"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char text[400];
-        snprintf(text, sizeof text, "[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n%s\n", bad[i][0]);
-        vkat_space *t = NULL;
-        CHECK(vkat_space_load_string(text, DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
-        CHECK_MSG(err.line == 5, "%s: line %d", bad[i][0], err.line);
-        CHECK_CONTAINS(err.message, bad[i][1]);
-    }
+    expect_bad_buffer_lines(bad, sizeof bad / sizeof bad[0]);
 }
 
 /* Texel-buffer entries: the format read, the count its texels' components, uniform or storage by the direction
@@ -556,14 +563,7 @@ static void test_texel_buffers(void)
         {"dst = r32f, texels(4) + 1, zero, out", "needs one size, texels(COUNT); got 'texels(4) + 1'"},
         {"dst = r32f, texels(4)", "; a texel buffer: 'r32f, texels(N), zero, out')"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char text[400];
-        snprintf(text, sizeof text, "[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n%s\n", bad[i][0]);
-        vkat_space *t = NULL;
-        CHECK(vkat_space_load_string(text, DATA "inline.ini", &t, &err) != VKAT_OK && t == NULL);
-        CHECK_MSG(err.line == 5, "%s: line %d", bad[i][0], err.line);
-        CHECK_CONTAINS(err.message, bad[i][1]);
-    }
+    expect_bad_buffer_lines(bad, sizeof bad / sizeof bad[0]);
     /* bind.N moves a texel buffer only to a binding of the same kind (the view is the descriptor). */
     vkat_space *t = NULL;
     CHECK(vkat_space_load_string("[kernel]\nname = t\ntemplate = gemm.comp\n[buffers]\n"

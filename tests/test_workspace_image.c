@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "check.h"
 #include "test.h"
+#include "test_gpu.h"
 #include "util.h"
 
 #define W 5u
@@ -126,14 +127,7 @@ static void test_limits(vkat_gpu *gpu)
 int main(void)
 {
     vkat_instance *inst;
-    vkat_error err = {0};
-    if (vkat_instance_create(&inst, &err) != VKAT_OK)
-        TEST_SKIP("no Vulkan device here (%s); install mesa-vulkan-drivers for lavapipe", err.message);
-    uint32_t idx = 0, count = 0;
-    if (vkat_select_devices(inst, "llvmpipe", &idx, 1, &count, &err) != VKAT_OK)
-        idx = 0;
-    vkat_gpu *gpu = NULL;
-    CHECK_MSG(vkat_gpu_create(inst, idx, &gpu, &err) == VKAT_OK, "%s", err.message);
+    vkat_gpu *gpu = test_open_gpu(&inst);
     if (gpu) {
         test_images(gpu);
         test_limits(gpu);
