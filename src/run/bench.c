@@ -484,7 +484,8 @@ static void buffer_slot(const vkat_workspace *ws, size_t i, uint32_t *set, uint3
 
 /* The descriptor write of buffer i into the workspace's sets (exact: its exact_sets). The range of an output
  * covers the canary too, except in the exact sets: drivers that clamp accesses to the descriptor's range (lavapipe
- * does, robustness or not) would otherwise drop an overrun silently instead of letting it hit the canary. */
+ * and the H200's do, robustness or not: records/h200/s15-lead-call1) would otherwise drop an overrun silently
+ * instead of letting it hit the canary. */
 static void describe_buffer(const vkat_workspace *ws, size_t i, int exact, VkDescriptorBufferInfo *info,
                             VkDescriptorImageInfo *image_info, VkWriteDescriptorSet *write)
 {
