@@ -25,8 +25,10 @@
 extern "C" {
 #endif
 
-/* Version of the table layout below; the generated header checks it at compile time. */
-#define VKAT_RT_TABLE_VERSION 1
+/* Version of the table layout below; the generated header checks it at compile time, and the runtime tuner refuses
+ * a table of another version (a library built against another layout would read its arrays at other strides).
+ * 2: vkat_rt_binding gained texel_buffer, vk_format, dims and the image extent (session 15). */
+#define VKAT_RT_TABLE_VERSION 2
 
 typedef enum vkat_rt_result {
     VKAT_RT_OK = 0,
