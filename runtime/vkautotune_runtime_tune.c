@@ -186,8 +186,9 @@ static int same_bindings(const vkat_rt_variant *a, const vkat_rt_variant *b)
 
 /* ---- One tuning run ------------------------------------------------------------------------------------------- */
 
-/* A binding's memory: a buffer, or for an image binding an image (its texels packed as `size` bytes in the staging
- * buffers), its view and, read through a sampler, its sampler. */
+/* A binding's memory: a buffer (a texel buffer's views are each candidate's, in its pipe), or for an image binding
+ * an image (its texels packed as `size` bytes in the staging buffers), its view and, read through a sampler, its
+ * sampler. */
 typedef struct gpu_buffer {
     VkBuffer buf;
     VkDeviceMemory mem;
@@ -311,7 +312,7 @@ static int integer_type(const char *type)
     return type && (strncmp(type, "int", 3) == 0 || strncmp(type, "uint", 4) == 0);
 }
 
-/* Image binding b's image of `extent` in VK_IMAGE_LAYOUT_UNDEFINED (make_images moves it to GENERAL), its view and,
+/* Image binding b's image of `extent` in VK_IMAGE_LAYOUT_UNDEFINED (images_to_general moves it), its view and,
  * when sampled, a sampler as vkautotune sampled it with: bilinear where the format filters, else nearest; edges
  * clamp. A format the device cannot store, sample or copy this way is VKAT_RT_ERR_UNSUPPORTED. */
 static vkat_rt_result make_image(run *g, const vkat_rt_binding *b, const uint32_t extent[3], gpu_buffer *m)
