@@ -98,7 +98,7 @@ uint16_t vkat_float_to_bf16(float f)
 
 /* ---- Comparison --------------------------------------------------------------------------------------------- */
 
-static int is_float_type(vkat_elem_type t)
+int vkat_check_is_float(vkat_elem_type t)
 {
     return t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8;
 }
@@ -377,7 +377,7 @@ void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, u
         snprintf(out->reason, sizeof out->reason, "unknown element type %d", (int)type);
         return;
     }
-    if (is_float_type(type))
+    if (vkat_check_is_float(type))
         compare_floats(type, got, ref, count, poison, size, o, out);
     else
         compare_ints(type, got, ref, count, poison, size, out);

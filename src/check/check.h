@@ -25,6 +25,9 @@ void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, u
                         const vkat_check_opts *opts, vkat_check_report *out);
 
 /* Conversions used by checks and buffer fills. */
+/* 1 for the types compared by tolerance (floats and 8-bit UNORM), 0 for those compared exactly (integers). */
+int vkat_check_is_float(vkat_elem_type t);
+
 float vkat_half_to_float(uint16_t h);
 uint16_t vkat_float_to_half(float f);
 float vkat_bf16_to_float(uint16_t b);

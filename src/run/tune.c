@@ -377,7 +377,6 @@ static vkat_result check_reference_repeats(run_ctx *c, vkat_kernel *k, const vka
         free(again);
         if (!rep.ok) {
             char what[512];
-            vkat_elem_type t = s->buffers[i].type;
             describe_wrong(&c->buffers[i], s->buffers[i].name, 0, &rep, what, sizeof what);
             r = vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[i].line,
                           "the reference's output changes from one run to the next (a second run against the "
@@ -385,7 +384,7 @@ static vkat_result check_reference_repeats(run_ctx *c, vkat_kernel *k, const vka
                           "positions, a race, shared memory read before it is written), so no variant can be "
                           "checked against it; make that output deterministic, or check against a reference "
                           "that is ([check] reference)%s", what,
-                          t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8
+                          vkat_check_is_float(s->buffers[i].type)
                               ? ""
                               : " (an integer buffer is compared exactly: one that holds float bits, summed by "
                                 "atomicCompSwap, may be declared float32, which allows rounding)");
@@ -660,31 +659,26 @@ static void teardown_device(run_ctx *c)
 static void describe_wrong(const vkat_buffer_spec *b, const char *name, uint64_t off, const vkat_check_report *rep,
                            char *out, size_t size)
 {
-    if (b->texel && rep->first_bad != UINT64_MAX) {
-        uint64_t element = off + rep->first_bad;
-        snprintf(out, size, "texel buffer '%s': %s; element %llu is texel %llu, component %llu", name, rep->reason,
-                 (unsigned long long)element, (unsigned long long)(element / b->texel->channels),
-                 (unsigned long long)(element % b->texel->channels));
+    const vkat_image_format *f = b->image ? b->image : b->texel;
+    const char *kind = b->image ? "image" : b->texel ? "texel buffer" : "buffer";
+    if (!f || rep->first_bad == UINT64_MAX) {
+        snprintf(out, size, "%s '%s': %s", kind, name, rep->reason);
         return;
     }
-    if (!b->image || rep->first_bad == UINT64_MAX) {
-        snprintf(out, size, "%s '%s': %s", b->image ? "image" : b->texel ? "texel buffer" : "buffer", name,
-                 rep->reason);
-        return;
-    }
-    uint64_t element = off + rep->first_bad, texel = element / b->image->channels;
-    uint64_t x = texel % b->extent[0], y = texel / b->extent[0] % b->extent[1];
-    uint64_t z = texel / ((uint64_t)b->extent[0] * b->extent[1]);
+    uint64_t element = off + rep->first_bad, texel = element / f->channels;
     char at[96];
-    if (b->dims == 3)
-        snprintf(at, sizeof at, "(%llu, %llu, %llu)", (unsigned long long)x, (unsigned long long)y,
-                 (unsigned long long)z);
-    else if (b->dims == 2)
-        snprintf(at, sizeof at, "(%llu, %llu)", (unsigned long long)x, (unsigned long long)y);
-    else
-        snprintf(at, sizeof at, "%llu", (unsigned long long)x);
-    snprintf(out, size, "image '%s': %s; element %llu is texel %s, component %llu", name, rep->reason,
-             (unsigned long long)element, at, (unsigned long long)(element % b->image->channels));
+    snprintf(at, sizeof at, "%llu", (unsigned long long)texel); /* a texel buffer, or a 1D image */
+    if (b->image && b->dims >= 2) {
+        uint64_t x = texel % b->extent[0], y = texel / b->extent[0] % b->extent[1];
+        uint64_t z = texel / ((uint64_t)b->extent[0] * b->extent[1]);
+        if (b->dims == 3)
+            snprintf(at, sizeof at, "(%llu, %llu, %llu)", (unsigned long long)x, (unsigned long long)y,
+                     (unsigned long long)z);
+        else
+            snprintf(at, sizeof at, "(%llu, %llu)", (unsigned long long)x, (unsigned long long)y);
+    }
+    snprintf(out, size, "%s '%s': %s; element %llu is texel %s, component %llu", kind, name, rep->reason,
+             (unsigned long long)element, at, (unsigned long long)(element % f->channels));
 }
 
 /* Runs the variant once with poisoned outputs and compares with the reference. Fills row status/reason, and *run_s
