@@ -46,30 +46,32 @@ static const vkat_buffer_decl *buffer_at(const vkat_space *s, uint32_t set, uint
     return NULL;
 }
 
-/* What a texel format's components read as in a shader: 'f' floats (float, half and UNORM formats), 'i' signed
- * and 'u' unsigned integers. */
-static char format_reads_as(const vkat_image_format *f)
-{
-    return f->component == VKAT_INT32 || f->component == VKAT_INT8     ? 'i'
-           : f->component == VKAT_UINT32 || f->component == VKAT_UINT8 ? 'u'
-                                                                       : 'f';
-}
-
 static const char *reads_as_name(char c)
 {
     return c == 'i' ? "signed integers" : c == 'u' ? "unsigned integers" : "floats";
 }
 
-/* Does the shader read the texels of the space's `buf` (format f, a "texel buffer" or an "image") as another component
- * type than its format has? The message, into why, names the formats that would fit. */
-static int reads_mismatch(const vkat_space *s, char reads, const vkat_image_format *f, const char *what,
-                          const vkat_buffer_decl *buf, char *why, size_t size)
+/* Does binding i declare another format than the space's `buf` has (f, an "image" or a "texel buffer": storage
+ * ones declare theirs), or read its texels as another component type? The message, into why, names what would
+ * fit. */
+static int format_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32_t i, const vkat_image_format *f,
+                           const char *what, const vkat_buffer_decl *buf, char *why, size_t size)
 {
-    if (!reads || reads == format_reads_as(f))
+    vkat_descriptor_kind kind = si->bindings[i].kind;
+    const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
+    char reads = (char)si->bindings[i].image_sampled;
+    if ((kind == VKAT_DESC_STORAGE_IMAGE || kind == VKAT_DESC_STORAGE_TEXEL_BUFFER) &&
+        si->bindings[i].image_format && declared != f) {
+        snprintf(why, size, "declared with format %s, but the space's %s '%s' (%s:%d) is %s",
+                 declared ? declared->name : "(one vkautotune does not make)", what, buf->name, s->path, buf->line,
+                 f->name);
+        return 1;
+    }
+    if (!reads || reads == vkat_image_format_reads_as(f))
         return 0;
     snprintf(why, size, "a%s %s of %s, but the space's %s '%s' (%s:%d) is %s, of %s; give it a format of %s (%s)",
              what[0] == 'i' ? "n" : "", what, reads_as_name(reads), what, buf->name, s->path, buf->line, f->name,
-             reads_as_name(format_reads_as(f)), reads_as_name(reads),
+             reads_as_name(vkat_image_format_reads_as(f)), reads_as_name(reads),
              reads == 'i'   ? "r32i, rgba8i, ..."
              : reads == 'u' ? "r32ui, rgba8ui, ..."
                             : "r32f, rgba16f, rgba8, ...");
@@ -84,7 +86,6 @@ static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
 {
     int storage = si->bindings[i].kind == VKAT_DESC_STORAGE_IMAGE;
     uint32_t dim = si->bindings[i].image_dim, dims = vkat_image_dims(buf);
-    const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
     if (si->bindings[i].image_arrayed || dim > 2)
         snprintf(why, size, "an arrayed, multisampled, cube or rectangle image, which vkautotune does not make (1D, "
                             "2D and 3D images only)");
@@ -96,12 +97,8 @@ static int image_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
         snprintf(why, size, "a %uD image, but the space's image '%s' (%s:%d) has %u size%s; write image(%s)", dim + 1,
                  buf->name, s->path, buf->line, dims, dims > 1 ? "s" : "",
                  dim == 0 ? "W" : dim == 1 ? "W, H" : "W, H, D");
-    else if (storage && si->bindings[i].image_format && declared != buf->image)
-        snprintf(why, size, "declared with format %s, but the space's image '%s' (%s:%d) is %s",
-                 declared ? declared->name : "(one vkautotune does not make)", buf->name, s->path, buf->line,
-                 buf->image->name);
     else
-        return reads_mismatch(s, (char)si->bindings[i].image_sampled, buf->image, "image", buf, why, size);
+        return format_mismatch(s, si, i, buf->image, "image", buf, why, size);
     return 1;
 }
 
@@ -112,20 +109,14 @@ static int texel_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32
                           char *why, size_t size)
 {
     int storage = si->bindings[i].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
-    const vkat_image_format *declared = vkat_image_format_from_spirv(si->bindings[i].image_format);
-    char reads = (char)si->bindings[i].image_sampled;
     if (storage == buf->uniform)
         snprintf(why, size, "%s, but the space's texel buffer '%s' (%s:%d) is a %s texel buffer; give it %s",
                  storage ? "a storage texel buffer (imageBuffer)"
                          : "a uniform texel buffer (samplerBuffer, textureBuffer)",
                  buf->name, s->path, buf->line, storage ? "uniform" : "storage",
                  storage ? "the direction in, out or inout" : "the direction 'uniform'");
-    else if (storage && si->bindings[i].image_format && declared != buf->texel)
-        snprintf(why, size, "declared with format %s, but the space's texel buffer '%s' (%s:%d) is %s",
-                 declared ? declared->name : "(one vkautotune does not make)", buf->name, s->path, buf->line,
-                 buf->texel->name);
     else
-        return reads_mismatch(s, reads, buf->texel, "texel buffer", buf, why, size);
+        return format_mismatch(s, si, i, buf->texel, "texel buffer", buf, why, size);
     return 1;
 }
 

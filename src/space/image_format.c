@@ -49,3 +49,10 @@ const char *vkat_image_format_names(void)
     return "rgba32f, rg32f, r32f, rgba16f, rg16f, r16f, rgba8, rg8, r8, rgba32ui, rg32ui, r32ui, rgba32i, rg32i, "
            "r32i, rgba8ui, r8ui, rgba8i, r8i";
 }
+
+char vkat_image_format_reads_as(const vkat_image_format *f)
+{
+    return f->component == VKAT_INT32 || f->component == VKAT_INT8     ? 'i'
+           : f->component == VKAT_UINT32 || f->component == VKAT_UINT8 ? 'u'
+                                                                       : 'f';
+}

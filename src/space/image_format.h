@@ -22,6 +22,9 @@ typedef struct vkat_image_format {
 const vkat_image_format *vkat_image_format_find(const char *name);
 /* The format a shader declares (SpvImageFormat); NULL for Unknown and for formats vkautotune does not know. */
 const vkat_image_format *vkat_image_format_from_spirv(uint32_t spirv_format);
+/* What a shader reads the format's components as: 'f' floats (float, half and UNORM formats), 'i' signed and 'u'
+ * unsigned integers. */
+char vkat_image_format_reads_as(const vkat_image_format *f);
 /* "rgba32f, rgba16f, ..." for messages. */
 const char *vkat_image_format_names(void);
 

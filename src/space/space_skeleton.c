@@ -255,11 +255,9 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
         f = vkat_image_format_find(b->image_sampled == 'i' ? "rgba8i" : b->image_sampled == 'u' ? "rgba8ui" : "rgba8");
     int guessed = !b->image_format;
     const char *dir = sampled ? "sampled" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
-    const char *init = !strcmp(dir, "out") ? "zero"
-                       : f && f->component != VKAT_FLOAT32 && f->component != VKAT_FLOAT16 &&
-                                 f->component != VKAT_UNORM8
-                           ? "random(0, 16)"
-                           : "random(0, 1)";
+    const char *init = !strcmp(dir, "out")                  ? "zero"
+                       : vkat_image_format_reads_as(f) != 'f' ? "random(0, 16)"
+                                                              : "random(0, 1)";
     fprintf(o, "%s = %s, image(%s", name, f->name, size_name);
     for (uint32_t d = 0; d < b->image_dim; d++)
         fprintf(o, ", %s", size_name);
@@ -287,7 +285,7 @@ static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
                       : (b->access & 1)                         ? "in"
                       : (b->access & 2)                         ? "out"
                                                                 : "inout";
-    int integer = use->component != VKAT_FLOAT32 && use->component != VKAT_FLOAT16 && use->component != VKAT_UNORM8;
+    int integer = vkat_image_format_reads_as(use) != 'f';
     const char *init = !strcmp(dir, "out")              ? "zero"
                        : integer                        ? "random(0, 16)"
                        : use->component == VKAT_UNORM8 ? "random(0, 1)"
