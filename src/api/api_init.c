@@ -3,6 +3,7 @@
 #include "compile.h"
 #include "device.h"
 #include "space_skeleton.h"
+#include "spirv_bound.h"
 #include "template.h"
 #include "util.h"
 
@@ -58,6 +59,8 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if (!r)
         r = vkat_spirv_reflect(&m, NULL, 0, si, err);
+    if (!r) /* init's guesses only: not on the tuner's path, which reflects every variant */
+        vkat_spirv_find_bound(m.words, m.count, si);
     if (!r) {
         /* the kernel's name: the shader's file name without its extensions */
         const char *base = strrchr(shader_path, '/');

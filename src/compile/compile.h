@@ -150,7 +150,8 @@ typedef struct vkat_spirv_info {
          * culling pass setting each draw command's instanceCount): what it does not write keeps its contents. */
         uint8_t partial_writes;
         /* It is stored to under a comparison of an invocation index with a value read from a buffer (`if (id >=
-         * ubo.count) return;`): how much of it the shader writes depends on that buffer's data (spirv_bound.c). */
+         * ubo.count) return;`): how much of it the shader writes depends on that buffer's data. Set by
+         * vkat_spirv_find_bound (spirv_bound.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
         uint8_t bounded_by_buffer;
         /* A struct element whose scalars are all one 32-bit type: 'f', 'i' or 'u' (a particle of vec4s), else 0. */
         char elem_leaf;
@@ -174,8 +175,9 @@ typedef struct vkat_spirv_info {
         char name[37];
     } push_members[32];
     /* What an ordered comparison with an invocation index bounds it by (`if (gid >= p.n) return;`): the push member
-     * (index into push_members) or the specialization constant (its constant_id) it derives from, -1 when none
-     * (spirv_bound.c); a guess for `vkautotune init`'s problem size. */
+     * (index into push_members) or the specialization constant (its constant_id) it derives from, -1 when none; a
+     * guess for `vkautotune init`'s problem size. Set by vkat_spirv_find_bound (spirv_bound.h); -1 after
+     * vkat_spirv_reflect alone. */
     int32_t bound_push_member, bound_spec_id;
 } vkat_spirv_info;
 

@@ -8,7 +8,6 @@
  * instructions that decide those two numbers and evaluates the integer spec-constant arithmetic glslang emits
  * for array sizes such as `shared float tile[BM * BK]`. */
 #include "compile.h"
-#include "spirv_bound.h"
 #include "util.h"
 
 #include <spirv/unified1/spirv.h>
@@ -715,7 +714,6 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     }
     scan_push_block(&sc);
     scan_buffer_elements(&sc);
-    vkat_spirv_find_bound(m->words, m->count, info);
 
 cleanup:
     free(rd->ids);
