@@ -4,6 +4,7 @@
  * C99, libc and the Vulkan headers only: it must not depend on the vkautotune library, print, exit, allocate or
  * call Vulkan (vkat_rt_select_physical_device calls only the function pointer it is given). */
 #include "vkautotune_runtime.h"
+#include "vkautotune_runtime_check.h"
 
 #include <math.h>
 #include <string.h>
@@ -341,6 +342,24 @@ vkat_rt_result vkat_rt_select_physical_device(const vkat_rt_table *table, const 
 
 /* ---- Launch ---------------------------------------------------------------------------------------------------- */
 
+vkat_rt_result vkat_rt_value_bits(const vkat_rt_push_constant *p, const int64_t *problem, uint32_t problem_count,
+                                  int tuned, uint32_t *bits)
+{
+    *bits = p->tuned_bits;
+    if (!p->value.count)
+        return tuned ? VKAT_RT_OK : VKAT_RT_ERR_NO_FORMULA;
+    int64_t x = 0;
+    vkat_rt_result r = vkat_rt_eval(&p->value, problem, problem_count, &x);
+    if (r != VKAT_RT_OK)
+        return r;
+    /* float32: the formula is a constant holding the value's bits (see the header). */
+    int is_signed = strcmp(p->type, "int32") == 0;
+    if (is_signed ? (x < INT32_MIN || x > INT32_MAX) : (x < 0 || x > (int64_t)UINT32_MAX))
+        return VKAT_RT_ERR_EVAL;
+    *bits = (uint32_t)x;
+    return VKAT_RT_OK;
+}
+
 static int same_problem(const vkat_rt_variant *v, const int64_t *problem)
 {
     for (uint32_t i = 0; i < v->problem_count; i++)
@@ -429,20 +448,10 @@ vkat_rt_result vkat_rt_launch_eval(const vkat_rt_variant *v, const int64_t *prob
     }
     for (uint32_t i = 0; i < v->push_constant_count; i++) {
         const vkat_rt_push_constant *p = &v->push_constants[i];
-        uint32_t bits = p->tuned_bits;
-        if (p->value.count) {
-            int64_t x = 0;
-            vkat_rt_result r = vkat_rt_eval(&p->value, problem, problem_count, &x);
-            if (r != VKAT_RT_OK)
-                return r;
-            /* float32: the formula is a constant holding the value's bits (see the header). */
-            int is_signed = strcmp(p->type, "int32") == 0;
-            if (is_signed ? (x < INT32_MIN || x > INT32_MAX) : (x < 0 || x > (int64_t)UINT32_MAX))
-                return VKAT_RT_ERR_EVAL;
-            bits = (uint32_t)x;
-        } else if (!tuned) {
-            return VKAT_RT_ERR_NO_FORMULA;
-        }
+        uint32_t bits = 0;
+        vkat_rt_result r = vkat_rt_value_bits(p, problem, problem_count, tuned, &bits);
+        if (r != VKAT_RT_OK)
+            return r;
         if (p->offset + 4 > VKAT_RT_MAX_PUSH_BYTES)
             return VKAT_RT_ERR_ARGUMENT;
         memcpy(out->push + p->offset, &bits, 4);

@@ -28,7 +28,7 @@ extern "C" {
 /* Version of the table layout below; the generated header checks it at compile time, and the runtime tuner refuses
  * a table of another version (a library built against another layout would read its arrays at other strides).
  * 2: vkat_rt_binding gained texel_buffer, vk_format, dims and the image extent (session 15). */
-#define VKAT_RT_TABLE_VERSION 2
+#define VKAT_RT_TABLE_VERSION 3
 
 typedef enum vkat_rt_result {
     VKAT_RT_OK = 0,
@@ -225,6 +225,10 @@ typedef enum vkat_rt_fill_kind {
 typedef struct vkat_rt_fill {
     int32_t kind;  /* vkat_rt_fill_kind */
     double a, b;   /* RANDOM: uniform in [a, b); CONST: a; IOTA: a + b * index */
+    /* The space's [fields.NAME]: 4-byte values written over the fill at their byte offsets (a uniform block's
+     * count and scale), each as a push constant is given: a formula of the problem, or its tuned bits. */
+    const vkat_rt_push_constant *fields;
+    uint32_t field_count;
 } vkat_rt_fill;
 
 /* What the runtime tuner needs beside the variant: the space's check tolerance and the buffers' fills. */

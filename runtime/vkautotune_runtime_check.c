@@ -142,6 +142,22 @@ void vkat_rt_fill_buffer(unsigned char *dst, size_t bytes, const vkat_rt_binding
     }
 }
 
+vkat_rt_result vkat_rt_fill_fields(unsigned char *dst, size_t bytes, const vkat_rt_fill *fill, const int64_t *problem,
+                                   uint32_t problem_count, int tuned)
+{
+    for (uint32_t i = 0; fill && i < fill->field_count; i++) {
+        const vkat_rt_push_constant *f = &fill->fields[i];
+        uint32_t bits = 0;
+        vkat_rt_result r = vkat_rt_value_bits(f, problem, problem_count, tuned, &bits);
+        if (r != VKAT_RT_OK)
+            return r;
+        if (f->offset > bytes || bytes - f->offset < 4)
+            return VKAT_RT_ERR_ARGUMENT;
+        memcpy(dst + f->offset, &bits, 4);
+    }
+    return VKAT_RT_OK;
+}
+
 static double get_float(const unsigned char *p, elem e, size_t i)
 {
     if (e == E_UN8)

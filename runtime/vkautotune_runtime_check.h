@@ -17,6 +17,17 @@
 VKAT_RT_INTERNAL void vkat_rt_fill_buffer(unsigned char *dst, size_t bytes, const vkat_rt_binding *b,
                                           const vkat_rt_fill *fill, uint64_t seed);
 
+/* The 4 bytes of a push constant or a field for `problem` (problem_count sizes, the variant's; `tuned`: it is the
+ * tuned problem): its formula's value, or its tuned bits when it has none (VKAT_RT_ERR_NO_FORMULA for another
+ * problem); VKAT_RT_ERR_EVAL when the value does not fit its type. */
+VKAT_RT_INTERNAL vkat_rt_result vkat_rt_value_bits(const vkat_rt_push_constant *p, const int64_t *problem,
+                                                   uint32_t problem_count, int tuned, uint32_t *bits);
+
+/* Writes fill's fields over `bytes` bytes of a filled buffer, for `problem` as vkat_rt_value_bits takes it;
+ * VKAT_RT_ERR_ARGUMENT for a field past the end. */
+VKAT_RT_INTERNAL vkat_rt_result vkat_rt_fill_fields(unsigned char *dst, size_t bytes, const vkat_rt_fill *fill,
+                                                    const int64_t *problem, uint32_t problem_count, int tuned);
+
 /* Compares `bytes` bytes of a candidate's output (got) with the reference's: floats (float32, float16, bfloat16) by
  * relative L2 error and largest absolute difference, within twice chk's tolerances (each may be off the exact result
  * by the tolerance); a NaN or infinity must match exactly; other types bit for bit. *rel_l2 and *max_abs get the

@@ -563,6 +563,13 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
         return VKAT_RT_ERR_NO_MEMORY;
     }
     const vkat_rt_check *chk = &g->table->checks[cands[0] - g->table->variants];
+    /* the fields' values for the problem tuned: a field without a formula holds for its own tuned problem only */
+    const vkat_rt_variant *first = cands[0];
+    const int64_t *problem = g->desc->problem_count ? g->desc->problem : first->problem;
+    uint32_t problem_count = g->desc->problem_count ? g->desc->problem_count : first->problem_count;
+    int tuned = problem_count == first->problem_count;
+    for (uint32_t i = 0; tuned && i < problem_count; i++)
+        tuned = problem[i] == first->problem[i];
     for (uint32_t b = 0; b < g->binding_count; b++) {
         unsigned char *dst = g->host + g->offset[b];
         size_t bytes = (size_t)g->bufs[b].size;
@@ -580,7 +587,13 @@ static vkat_rt_result setup(run *g, const vkat_rt_variant *const *cands, uint32_
             memset(dst, 0, bytes);
             memcpy(dst, in->data, in->bytes < bytes ? in->bytes : bytes);
         } else {
-            vkat_rt_fill_buffer(dst, bytes, &g->bindings[b], chk->fills ? &chk->fills[b] : NULL, 0x5eed0000ull + b);
+            const vkat_rt_fill *fill = chk->fills ? &chk->fills[b] : NULL;
+            vkat_rt_fill_buffer(dst, bytes, &g->bindings[b], fill, 0x5eed0000ull + b);
+            if ((r = vkat_rt_fill_fields(dst, bytes, fill, problem, problem_count, tuned)) != VKAT_RT_OK) {
+                say(g->detail, sizeof g->detail, "the fields of binding '%s' cannot be given for this problem: %s",
+                    g->bindings[b].name, vkat_rt_result_string(r));
+                return r;
+            }
         }
     }
     if ((r = staging_copy(g, &g->upload, g->host, total, 1)))

@@ -6,6 +6,7 @@
 #include "expr.h"
 #include "test.h"
 #include "vkautotune_runtime.h"
+#include "vkautotune_runtime_check.h"
 #include "vkautotune_runtime_tune.h"
 
 #include <stdint.h>
@@ -463,6 +464,34 @@ static void test_dispatches(void)
     CHECK(vkat_rt_dispatch_eval(&q, 0, p, 1, &d) == VKAT_RT_ERR_ARGUMENT);
 }
 
+/* A buffer's fields over its fill (a uniform block's count from the problem, a float scale as its bits): written at
+ * their offsets for any problem with a formula, the tuned bits only for the tuned problem, never past the end. */
+static void test_fields(void)
+{
+    vkat_rt_op field_ops[] = {{VKAT_RT_VAR, 0}, {VKAT_RT_CONST, 0x40200000}}; /* N; the bits of 2.5f */
+    vkat_rt_push_constant fields[] = {{0, "count", "uint32", {field_ops, 1, "N"}, 1000},
+                                      {4, "scale", "float32", {field_ops + 1, 1, "2.5"}, 0x40200000u},
+                                      {8, "shift", "float32", {NULL, 0, "N * 0.5"}, 0x43fa0000u}};
+    vkat_rt_fill fill = {VKAT_RT_FILL_ZERO, 0, 0, fields, 3};
+    vkat_rt_binding b = {0};
+    b.type = "uint32";
+    b.element_size = 4;
+    unsigned char buf[16];
+    uint32_t w[4];
+    int64_t tuned[] = {1000}, other[] = {64};
+    vkat_rt_fill_buffer(buf, sizeof buf, &b, &fill, 1);
+    CHECK(vkat_rt_fill_fields(buf, sizeof buf, &fill, tuned, 1, 1) == VKAT_RT_OK);
+    memcpy(w, buf, sizeof w);
+    CHECK(w[0] == 1000 && w[1] == 0x40200000u && w[2] == 0x43fa0000u && w[3] == 0);
+    /* another problem: the count follows it, the problem-dependent float has no formula */
+    CHECK(vkat_rt_fill_fields(buf, sizeof buf, &fill, other, 1, 0) == VKAT_RT_ERR_NO_FORMULA);
+    fill.field_count = 2;
+    CHECK(vkat_rt_fill_fields(buf, sizeof buf, &fill, other, 1, 0) == VKAT_RT_OK);
+    memcpy(w, buf, sizeof w);
+    CHECK(w[0] == 64 && w[1] == 0x40200000u);
+    CHECK(vkat_rt_fill_fields(buf, 6, &fill, other, 1, 0) == VKAT_RT_ERR_ARGUMENT); /* scale past 6 bytes */
+}
+
 int main(void)
 {
     test_lowering();
@@ -473,5 +502,6 @@ int main(void)
     test_candidate_only();
     test_cache();
     test_dispatches();
+    test_fields();
     TEST_END();
 }

@@ -33,7 +33,7 @@ static void test_errors(void)
     expect_error("bad_ini_syntax.ini", VKAT_ERR_SYNTAX, 9, "expected 'name = value' or '[section]'", 1);
     expect_error("bad_section.ini", VKAT_ERR_SPACE, 8,
                  "unknown section [kernal] (known: kernel, problem, problem.cpu, params, defines, constraints, buffers, "
-                 "push, dispatch, metrics, check)", 1);
+                 "push, fields.NAME, dispatch, metrics, check, pass.NAME, check.pass.NAME)", 1);
     expect_error("bad_key.ini", VKAT_ERR_SPACE, 4,
                  "unknown key 'nmae' in [kernel] (known: name, template, entry, extensions, features, include_dirs)", 1);
     expect_error("dup_key.ini", VKAT_ERR_SPACE, 3, "duplicate key 'name' in [kernel] (first at line 2)", 1);

@@ -109,6 +109,17 @@ typedef struct vkat_spec_decl {
     char name[40];                    /* its OpName, "" when the module keeps no names */
 } vkat_spec_decl;
 
+/* A member of a block (the push constants, a uniform block): offset and size in bytes; kind 'f' a 32-bit float,
+ * 'i' a 32-bit integer, 'p' a buffer address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays,
+ * structs). */
+typedef struct vkat_block_member {
+    uint32_t offset, size;
+    char kind;
+    char vec_kind;      /* a vector of 32-bit scalars ('o'): 'f' floats or 'i' integers, else 0 */
+    uint8_t components; /* that vector's components */
+    char name[37];
+} vkat_block_member;
+
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
     int32_t local_size_spec[3]; /* the constant_id each dimension takes (local_size_x_id), -1 when fixed */
@@ -167,18 +178,20 @@ typedef struct vkat_spirv_info {
     uint32_t capability_count;
     uint32_t capabilities[48];
     uint32_t push_size, push_member_count;
-    struct {
-        uint32_t offset, size;
-        char kind;
-        char vec_kind;        /* a vector of 32-bit scalars ('o'): 'f' floats or 'i' integers, else 0 */
-        uint8_t components;   /* that vector's components */
-        char name[37];
-    } push_members[32];
+    vkat_block_member push_members[32];
+    /* The members of the first uniform blocks (by binding order), as push_members: so that the space's [fields.NAME]
+     * can be checked against them. block_members[i] belong to bindings[block_binding[i]]. */
+    uint32_t block_count;
+    uint32_t block_binding[4], block_member_count[4];
+    vkat_block_member block_members[4][32];
     /* What an ordered comparison with an invocation index bounds it by (`if (gid >= p.n) return;`): the push member
      * (index into push_members) or the specialization constant (its constant_id) it derives from, -1 when none; a
      * guess for `vkautotune init`'s problem size. Set by vkat_spirv_find_bound (spirv_bound.h); -1 after
      * vkat_spirv_reflect alone. */
     int32_t bound_push_member, bound_spec_id;
+    /* The same for a uniform block's member (`if (i >= ubo.count) return;`): the binding (index into bindings) and
+     * the member's index, -1 when none. */
+    int32_t bound_block, bound_block_member;
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

@@ -22,10 +22,11 @@ enum {
     F_BUFFER = 4,     /* a uniform or storage buffer's variable, a pointer into it, or a value read from it */
     F_BUFBOUND = 8,   /* a condition comparing an invocation index with buffer data */
     F_GUARDED = 16,   /* a buffer variable stored to under such a condition */
+    F_UNIFORM_VAR = 32, /* a uniform block's variable */
 };
 
 typedef struct flow {
-    uint32_t origin;  /* 0 none; 1 + push member; SPEC_BASE + spec id */
+    uint32_t origin;  /* 0 none; 1 + push member; SPEC_BASE + spec id; BLOCK_BASE | variable << 8 | member */
     uint32_t value;   /* OpConstant: its value (an access chain's member index) */
     uint32_t root;    /* pointers: the variable they point into */
     int32_t set, binding;
@@ -34,12 +35,13 @@ typedef struct flow {
 } flow;
 
 #define SPEC_BASE 0x10000u
+#define BLOCK_BASE 0x80000000u /* a uniform block's member: its variable (< 2^23) and member (< 256) */
 #define MAX_DEPTH 32
 
 typedef struct walk {
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
-    uint32_t bound, found, pending_merge;
+    uint32_t bound, found, found_block, pending_merge;
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -76,9 +78,11 @@ static void compare(walk *wk, uint32_t res, uint32_t a, uint32_t b)
     const flow *bound = (x->flags & F_INVOCATION) && !(y->flags & F_INVOCATION)   ? y
                         : (y->flags & F_INVOCATION) && !(x->flags & F_INVOCATION) ? x
                                                                                   : NULL;
-    if (bound && bound->origin && !wk->found)
+    if (bound && bound->origin >= BLOCK_BASE && !wk->found_block)
+        wk->found_block = bound->origin; /* buffer data too: marked below */
+    else if (bound && bound->origin && bound->origin < BLOCK_BASE && !wk->found)
         wk->found = bound->origin;
-    else if (bound && !bound->origin && (bound->flags & F_BUFFER))
+    if (bound && (!bound->origin || bound->origin >= BLOCK_BASE) && (bound->flags & F_BUFFER))
         wk->ids[res].flags |= F_BUFBOUND;
 }
 
@@ -148,6 +152,8 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
             ids[ins[2]].flags |= F_PUSH_VAR;
         else if (ins[3] == SpvStorageClassUniform || ins[3] == SpvStorageClassStorageBuffer)
             ids[ins[2]].flags |= F_BUFFER, ids[ins[2]].root = ins[2];
+        if (ins[3] == SpvStorageClassUniform)
+            ids[ins[2]].flags |= F_UNIFORM_VAR;
     } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && OK(ins[1]) && OK(ins[2])) {
         stored(wk, ins[1]);
         if (op == SpvOpStore)
@@ -158,6 +164,12 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_PUSH_VAR)) {
         if (ids[ins[4]].constant && !ids[ins[2]].origin)
             ids[ins[2]].origin = 1 + ids[ins[4]].value; /* a member of the push block */
+    } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
+               OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_UNIFORM_VAR) && ids[ins[4]].constant &&
+               ids[ins[4]].value < 256 && ins[3] < (1u << 23)) {
+        ids[ins[2]].flags |= F_BUFFER;
+        ids[ins[2]].root = ins[3];
+        ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a uniform block */
     } else if (op >= SpvOpUGreaterThan && op <= SpvOpSLessThanEqual && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
                OK(ins[4])) {
         compare(wk, ins[2], ins[3], ins[4]);
@@ -177,10 +189,10 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
 
 void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
-    info->bound_push_member = info->bound_spec_id = -1;
+    info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
-    walk wk = {calloc(w[3], sizeof(flow)), calloc(w[3], sizeof(uint32_t)), w[3], 0, 0, {0}, {0}, 0, 0};
+    walk wk = {calloc(w[3], sizeof(flow)), calloc(w[3], sizeof(uint32_t)), w[3], 0, 0, 0, {0}, {0}, 0, 0};
     if (!wk.ids || !wk.spec_ids)
         goto done;
     for (uint32_t i = 0; i < wk.bound; i++)
@@ -196,6 +208,13 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
         info->bound_push_member = (int32_t)(wk.found - 1);
+    uint32_t var = (wk.found_block & ~BLOCK_BASE) >> 8;
+    for (uint32_t k = 0; wk.found_block && k < info->binding_count; k++)
+        if (wk.ids[var].binding >= 0 && info->bindings[k].binding == (uint32_t)wk.ids[var].binding &&
+            info->bindings[k].set == (uint32_t)(wk.ids[var].set < 0 ? 0 : wk.ids[var].set)) {
+            info->bound_block = (int32_t)k;
+            info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
+        }
     for (uint32_t v = 0; v < wk.bound; v++)
         for (uint32_t k = 0; (wk.ids[v].flags & F_GUARDED) && wk.ids[v].binding >= 0 && k < info->binding_count; k++)
             if (info->bindings[k].binding == (uint32_t)wk.ids[v].binding &&

@@ -521,48 +521,72 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
     }
 }
 
-/* The push-constant block's members: types from its OpTypeStruct, offsets and names from the member annotations
- * (a second pass, run only for a module that has the block; every type is known by then). */
-static void scan_push_block(scan *sc)
+/* The members of the block whose struct type is `block`: types from its OpTypeStruct, offsets and names from the
+ * member annotations (a second pass over the module, run only for a block it has; every type is known by then).
+ * Returns how many went into m (at most max). */
+static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_member *m, uint32_t max)
 {
-    reader *rd = &sc->rd;
-    vkat_spirv_info *info = sc->info;
-    uint32_t block = sc->push_block, n = 0;
+    const reader *rd = &sc->rd;
+    uint32_t n = 0;
     if (!block || block >= rd->bound)
-        return;
+        return 0;
     for (size_t at = 5; at < rd->n;) {
         const uint32_t *ins = rd->w + at;
         uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
         if (op == SpvOpTypeStruct && len >= 2 && ins[1] == block) {
-            n = len - 2 < VKAT_COUNTOF(info->push_members) ? len - 2 : (uint32_t)VKAT_COUNTOF(info->push_members);
+            n = len - 2 < max ? len - 2 : max;
             for (uint32_t i = 0; i < n; i++) {
                 const id_info *t = ins[2 + i] < rd->bound ? &rd->ids[ins[2 + i]] : NULL;
-                info->push_members[i].size = t ? t->size : 0;
+                m[i].size = t ? t->size : 0;
                 const id_info *e = t && t->op == SpvOpTypeVector && t->elem < rd->bound ? &rd->ids[t->elem] : NULL;
                 if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
-                    info->push_members[i].vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
-                    info->push_members[i].components = (uint8_t)t->value;
+                    m[i].vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
+                    m[i].components = (uint8_t)t->value;
                 }
-                info->push_members[i].kind = !t                                      ? 'o'
-                                             : t->op == SpvOpTypePointer             ? 'p'
-                                             : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'
-                                             : t->op == SpvOpTypeInt && t->size == 4   ? 'i'
-                                                                                       : 'o';
+                m[i].kind = !t                                        ? 'o'
+                            : t->op == SpvOpTypePointer               ? 'p'
+                            : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'
+                            : t->op == SpvOpTypeInt && t->size == 4   ? 'i'
+                                                                      : 'o';
             }
         } else if (op == SpvOpMemberDecorate && len >= 5 && ins[1] == block && ins[3] == SpvDecorationOffset &&
-                   ins[2] < VKAT_COUNTOF(info->push_members)) {
-            info->push_members[ins[2]].offset = ins[4];
-        } else if (op == SpvOpMemberName && len >= 4 && ins[1] == block && ins[2] < VKAT_COUNTOF(info->push_members)) {
+                   ins[2] < max) {
+            m[ins[2]].offset = ins[4];
+        } else if (op == SpvOpMemberName && len >= 4 && ins[1] == block && ins[2] < max) {
             size_t bytes = (len - 3) * 4;
-            snprintf(info->push_members[ins[2]].name, sizeof info->push_members[ins[2]].name, "%.*s",
-                     (int)strnlen((const char *)(ins + 3), bytes), (const char *)(ins + 3));
+            snprintf(m[ins[2]].name, sizeof m[ins[2]].name, "%.*s", (int)strnlen((const char *)(ins + 3), bytes),
+                     (const char *)(ins + 3));
         }
         at += len ? len : 1;
     }
+    return n;
+}
+
+/* The push-constant block's members and bytes. */
+static void scan_push_block(scan *sc)
+{
+    vkat_spirv_info *info = sc->info;
+    uint32_t n = scan_block_members(sc, sc->push_block, info->push_members, VKAT_COUNTOF(info->push_members));
     info->push_member_count = n;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t end = info->push_members[i].offset + info->push_members[i].size;
         info->push_size = end > info->push_size ? end : info->push_size;
+    }
+}
+
+/* The members of the first uniform blocks. */
+static void scan_uniform_blocks(scan *sc)
+{
+    vkat_spirv_info *info = sc->info;
+    for (uint32_t k = 0; k < info->binding_count && info->block_count < VKAT_COUNTOF(info->block_binding); k++) {
+        uint32_t type = sc->binding_type[k];
+        if (info->bindings[k].kind != VKAT_DESC_UNIFORM_BUFFER || type >= sc->rd.bound ||
+            sc->rd.ids[type].op != SpvOpTypeStruct)
+            continue;
+        uint32_t b = info->block_count++;
+        info->block_binding[b] = k;
+        info->block_member_count[b] =
+            scan_block_members(sc, type, info->block_members[b], VKAT_COUNTOF(info->block_members[b]));
     }
 }
 
@@ -655,7 +679,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     memset(info, 0, sizeof *info);
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
     info->local_size_spec[0] = info->local_size_spec[1] = info->local_size_spec[2] = -1;
-    info->bound_push_member = info->bound_spec_id = -1;
+    info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
     scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, {0}, 0, 0, {0}};
@@ -713,6 +737,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         }
     }
     scan_push_block(&sc);
+    scan_uniform_blocks(&sc);
     scan_buffer_elements(&sc);
 
 cleanup:

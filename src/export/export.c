@@ -301,8 +301,52 @@ static void add_params_json(json_object *k, const vkat_export_item *it, const vk
 
 }
 
-static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
+/* 4-byte values (push constants, a buffer's fields) as the manifest lists them: offset, size, name, type and the
+ * value of bits[i]. */
+static json_object *values_json(const vkat_push_decl *v, size_t n, const uint32_t *bits)
 {
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        const vkat_push_decl *p = &v[i];
+        json_object *value;
+        if (p->type == VKAT_FLOAT32) {
+            float f;
+            memcpy(&f, &bits[i], 4);
+            value = num(f);
+        } else if (p->type == VKAT_INT32) {
+            value = json_object_new_int64((int32_t)bits[i]);
+        } else {
+            value = json_object_new_int64(bits[i]);
+        }
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "offset", json_object_new_int64((int64_t)p->offset));
+        json_object_object_add(o, "size", json_object_new_int64(4));
+        json_object_object_add(o, "name", str(p->name));
+        json_object_object_add(o, "type", str(vkat_elem_type_name(p->type)));
+        json_object_object_add(o, "value", value);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
+/* Buffer `index`'s [fields.NAME] for the item's problem, as the manifest lists push constants (NULL: it has none,
+ * or they cannot be evaluated, which the tuning run itself would have refused). */
+static json_object *fields_json(const vkat_export_item *it, size_t index)
+{
+    const vkat_buffer_decl *b = &it->space->buffers[index];
+    uint32_t *words = b->field_count ? malloc(b->field_count * sizeof *words) : NULL;
+    uint64_t bytes = it->launch->buffer_counts ? it->launch->buffer_counts[index] * vkat_elem_type_size(b->type) : 0;
+    json_object *o = NULL;
+    if (words && vkat_space_field_words(it->space, index, it->env, bytes, words, NULL) == VKAT_OK)
+        o = values_json(b->fields, b->field_count, words);
+    free(words);
+    return o;
+}
+
+static json_object *bindings_json(const vkat_export_item *it)
+{
+    const vkat_space *s = it->space;
+    const vkat_launch *l = it->launch;
     json_object *bindings = json_object_new_array();
     for (size_t i = 0; i < s->buffer_count; i++) {
         const vkat_buffer_decl *b = &s->buffers[i];
@@ -334,6 +378,9 @@ static json_object *bindings_json(const vkat_space *s, const vkat_launch *l)
         json_object_array_add(init_args, num(b->init_a));
         json_object_array_add(init_args, num(b->init_b));
         json_object_object_add(o, "init_args", init_args);
+        json_object *fields = fields_json(it, i);
+        if (fields) /* written over the init at their offsets: a uniform block's members */
+            json_object_object_add(o, "fields", fields);
         json_object_array_add(bindings, o);
     }
     return bindings;
@@ -418,7 +465,7 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     json_object_object_add(dispatch, "local_size", formulas(s->local_size, l->local_size));
     json_object_object_add(k, "dispatch", dispatch);
 
-    json_object_object_add(k, "bindings", bindings_json(s, l));
+    json_object_object_add(k, "bindings", bindings_json(it));
 
     /* Values come from the packed block the benchmark pushed, so the manifest cannot disagree with it. */
     json_object_object_add(k, "push_constants", vkat_export_push_json(s, l->push));
@@ -441,33 +488,14 @@ static vkat_result item_json(const vkat_export_item *it, const char *file, json_
     return VKAT_OK;
 }
 
-/* The push-constant block `push` as the manifest lists it: offset, size, name, type, value. */
+/* The push-constant block `push` as the manifest lists it. */
 json_object *vkat_export_push_json(const vkat_space *s, const uint8_t *block)
 {
-    json_object *push = json_object_new_array();
-    for (size_t i = 0; i < s->push_count; i++) {
-        const vkat_push_decl *p = &s->push[i];
-        uint32_t bits;
-        memcpy(&bits, block + p->offset, 4);
-        json_object *value;
-        if (p->type == VKAT_FLOAT32) {
-            float f;
-            memcpy(&f, &bits, 4);
-            value = num(f);
-        } else if (p->type == VKAT_INT32) {
-            value = json_object_new_int64((int32_t)bits);
-        } else {
-            value = json_object_new_int64(bits);
-        }
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "offset", json_object_new_int64((int64_t)p->offset));
-        json_object_object_add(o, "size", json_object_new_int64(4));
-        json_object_object_add(o, "name", str(p->name));
-        json_object_object_add(o, "type", str(vkat_elem_type_name(p->type)));
-        json_object_object_add(o, "value", value);
-        json_object_array_add(push, o);
-    }
-    return push;
+    uint32_t bits[64];
+    size_t n = s->push_count < VKAT_COUNTOF(bits) ? s->push_count : VKAT_COUNTOF(bits);
+    for (size_t i = 0; i < n; i++)
+        memcpy(&bits[i], block + s->push[i].offset, 4);
+    return values_json(s->push, n, bits);
 }
 
 /* ---- Export ------------------------------------------------------------------------------------------------- */
@@ -828,7 +856,7 @@ static void header_passes(text_buf *pre, const char *id, size_t k, const vkat_ex
 typedef struct item_text {
     lower_ctx c;
     char ops_name[160];
-    text_buf ops, conds, binds, push, groups;
+    text_buf ops, conds, binds, push, groups, fields;
     size_t ncond, nspec;
     const vkat_device_key *dk; /* the device's identity: the present device's, else the row's */
     const vkat_spirv_info *si; /* the module's declarations: each spec value's type */
@@ -945,41 +973,77 @@ static void header_bindings(item_text *t)
     }
 }
 
-static void header_push(item_text *t)
+/* 4-byte values (push constants, a buffer's fields) as vkat_rt_push_constant initializers into out: offset, name,
+ * type, the formula (a float's bits when it is the same for every problem) and bits[i], the tuned value's. */
+static void header_values(item_text *t, text_buf *out, const vkat_push_decl *v, size_t n, const uint32_t *bits,
+                          const char *noun)
 {
     const vkat_export_item *it = t->c.it;
     const vkat_space *s = it->space;
-    const vkat_launch *l = it->launch;
     lower_ctx *cx = &t->c;
     const char *ops_name = t->ops_name;
-    for (size_t i = 0; i < s->push_count; i++) {
-        const vkat_push_decl *p = &s->push[i];
-        uint32_t bits;
-        memcpy(&bits, l->push + p->offset, 4);
-        tb_printf(&t->push, "    {%u, ", p->offset);
-        tb_cstr(&t->push, p->name);
-        tb_printf(&t->push, ", \"%s\", ", vkat_elem_type_name(p->type));
+    for (size_t i = 0; i < n; i++) {
+        const vkat_push_decl *p = &v[i];
+        tb_printf(out, "    {%u, ", p->offset);
+        tb_cstr(out, p->name);
+        tb_printf(out, ", \"%s\", ", vkat_elem_type_name(p->type));
         char what[300];
-        snprintf(what, sizeof what, "push constant '%s'", p->name);
+        snprintf(what, sizeof what, "%s '%s'", noun, p->name);
         if (p->type == VKAT_FLOAT32 || !p->value) {
             /* The runtime's formulas are integer: a float that is the same for every problem is its bits. */
             if (!p->value || !reads(p->value, s, cx->var_index, 0)) {
-                vkat_rt_op bits_op = {VKAT_RT_CONST, (int64_t)bits};
+                vkat_rt_op bits_op = {VKAT_RT_CONST, (int64_t)bits[i]};
                 size_t start;
                 put_ops(cx, &bits_op, 1, &start);
-                tb_printf(&t->push, "{%s + %zu, 1, ", ops_name, start);
+                tb_printf(out, "{%s + %zu, 1, ", ops_name, start);
             } else {
                 vkat_log(VKAT_LOG_WARN, "header: floating-point %s depends on the problem, so %s runs only its "
                          "tuned problem", what, it->row->config);
-                tb_printf(&t->push, "{NULL, 0, ");
+                tb_printf(out, "{NULL, 0, ");
             }
-            tb_cstr(&t->push, p->value ? vkat_expr_text(p->value) : NULL);
-            tb_printf(&t->push, "}");
+            tb_cstr(out, p->value ? vkat_expr_text(p->value) : NULL);
+            tb_printf(out, "}");
         } else {
-            formula(cx, &t->push, ops_name, p->value, 0, what);
+            formula(cx, out, ops_name, p->value, 0, what);
         }
-        tb_printf(&t->push, ", 0x%08xu},\n", bits);
+        tb_printf(out, ", 0x%08xu},\n", bits[i]);
     }
+}
+
+static void header_push(item_text *t)
+{
+    const vkat_space *s = t->c.it->space;
+    uint32_t bits[VKAT_COUNTOF(t->c.it->launch->push) / 4];
+    for (size_t i = 0; i < s->push_count; i++)
+        memcpy(&bits[i], t->c.it->launch->push + s->push[i].offset, 4);
+    header_values(t, &t->push, s->push, s->push_count, bits, "push constant");
+}
+
+/* Each buffer's fields, one array a buffer (`ID_fields_K_B`, written after the ops they use), which the runtime
+ * tuner writes over its fill. */
+static vkat_result header_fields(item_text *t, vkat_error *err)
+{
+    const vkat_export_item *it = t->c.it;
+    const vkat_space *s = it->space;
+    for (size_t b = 0; b < s->buffer_count; b++) {
+        const vkat_buffer_decl *d = &s->buffers[b];
+        if (!d->field_count)
+            continue;
+        uint32_t *words = malloc(d->field_count * sizeof *words);
+        if (!words)
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
+        uint64_t bytes = it->launch->buffer_counts[b] * vkat_elem_type_size(d->type);
+        vkat_result r = vkat_space_field_words(s, b, it->env, bytes, words, err);
+        if (r == VKAT_OK) {
+            tb_printf(&t->fields, "static const vkat_rt_push_constant %s_fields_%zu[] = {\n", t->ops_name, b);
+            header_values(t, &t->fields, d->fields, d->field_count, words, "field");
+            tb_printf(&t->fields, "};\n");
+        }
+        free(words);
+        if (r)
+            return r;
+    }
+    return VKAT_OK;
 }
 
 /* The variant's arrays: SPIR-V, problem, ops, conditions, spec constants, bindings, push constants, passes,
@@ -1157,16 +1221,20 @@ static vkat_result header_item(text_buf *pre, text_buf *var, const char *id, siz
     header_groups(&t);
     header_bindings(&t);
     header_push(&t);
+    vkat_result r = header_fields(&t, err);
     header_arrays(pre, id, k, &t);
+    if (t.fields.data)
+        tb_printf(pre, "%s", t.fields.data);
     header_variant(var, id, k, flags, &t);
-    vkat_result r = VKAT_OK;
-    if (t.ops.failed || t.conds.failed || t.binds.failed || t.push.failed || t.groups.failed)
+    if (r == VKAT_OK &&
+        (t.ops.failed || t.conds.failed || t.binds.failed || t.push.failed || t.groups.failed || t.fields.failed))
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory writing the header");
     free(t.ops.data);
     free(t.conds.data);
     free(t.binds.data);
     free(t.push.data);
     free(t.groups.data);
+    free(t.fields.data);
     free(t.c.var_index);
     free(si);
     return r;
@@ -1183,8 +1251,11 @@ static void header_check(text_buf *pre, text_buf *chk, const char *id, size_t k,
         tb_printf(pre, "static const vkat_rt_fill %s_fills_%zu[] = {", id, k);
         for (size_t i = 0; i < s->buffer_count; i++) {
             const vkat_buffer_decl *b = &s->buffers[i];
-            tb_printf(pre, "%s{%s, %.17g, %.17g}", i ? ", " : "", kinds[(unsigned)b->init < 4 ? b->init : 0],
+            tb_printf(pre, "%s{%s, %.17g, %.17g", i ? ", " : "", kinds[(unsigned)b->init < 4 ? b->init : 0],
                       finite_or_zero(b->init_a), finite_or_zero(b->init_b));
+            if (b->field_count) /* header_fields' array of this variant (its ops' name, then _fields_B) */
+                tb_printf(pre, ", %s_ops_%zu_fields_%zu, %zu", id, k, i, b->field_count);
+            tb_printf(pre, "}");
         }
         tb_printf(pre, "};\n");
     }

@@ -193,6 +193,17 @@ static unsigned char guard_byte(const ws_buffer *b, uint64_t o)
     return o < b->front ? canary_byte(b->front - o + 0x55u) : canary_byte(o - b->front - b->bytes);
 }
 
+/* Writes the fields' bytes that fall in bytes [from, to) of the data into dst (which holds byte `from`). */
+static void put_fields(const vkat_buffer_spec *s, uint64_t from, uint64_t to, unsigned char *dst)
+{
+    for (size_t i = 0; i < s->field_count; i++) {
+        const unsigned char *w = (const unsigned char *)&s->field_words[i];
+        for (uint64_t o = s->field_offsets[i], k = 0; k < 4; k++)
+            if (o + k >= from && o + k < to)
+                dst[o + k - from] = w[k];
+    }
+}
+
 /* Writes bytes [from, to) of buffer b's region (front guard, data, back guard) into dst, as reset leaves them. */
 static void fill_region(const vkat_workspace *ws, size_t index, uint64_t from, uint64_t to, unsigned char *dst)
 {
@@ -217,6 +228,7 @@ static void fill_region(const vkat_workspace *ws, size_t index, uint64_t from, u
             uint64_t key = stream_key(ws->seed, index);
             for (uint64_t i = first; i < last; i++)
                 store_element(b->spec.type, init_value(&b->spec, key, i), d + (i - first) * size);
+            put_fields(&b->spec, data_begin - b->front, data_end - b->front, d);
         }
     }
 }
@@ -741,8 +753,16 @@ vkat_result vkat_workspace_create(vkat_gpu *gpu, const vkat_buffer_spec *buffers
         ws_buffer *b = &ws->bufs[i];
         b->spec = buffers[i];
         b->spec.name = vkat_strdup(buffers[i].name ? buffers[i].name : "");
+        b->spec.field_offsets = b->spec.field_words = NULL;
+        uint32_t *fields = buffers[i].field_count ? malloc(2 * buffers[i].field_count * sizeof *fields) : NULL;
+        if (fields) {
+            memcpy(fields, buffers[i].field_offsets, buffers[i].field_count * sizeof *fields);
+            memcpy(fields + buffers[i].field_count, buffers[i].field_words, buffers[i].field_count * sizeof *fields);
+            b->spec.field_offsets = fields;
+            b->spec.field_words = fields + buffers[i].field_count;
+        }
         ws->count = i + 1; /* from here on destroy releases this buffer */
-        if (!b->spec.name) {
+        if (!b->spec.name || (buffers[i].field_count && !fields)) {
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
             goto cleanup;
         }
@@ -856,6 +876,7 @@ void vkat_workspace_destroy(vkat_workspace *ws)
         if (!leak)
             vkat_ws_image_destroy(dev, &b->img);
         free((char *)b->spec.name);
+        free((uint32_t *)b->spec.field_offsets); /* one allocation with the words */
     }
     free(ws->bufs);
     free(ws);

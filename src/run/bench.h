@@ -36,6 +36,10 @@ typedef struct vkat_buffer_spec {
      * texel buffer when `uniform`, else a storage texel buffer. Otherwise a buffer like any other (count counts
      * components). */
     const vkat_image_format *texel;
+    /* Words written over the initial data, field_words[i] at byte field_offsets[i] of it (the space's [fields.NAME],
+     * vkat_space_field_words); copied by vkat_workspace_create. */
+    const uint32_t *field_offsets, *field_words;
+    size_t field_count;
 } vkat_buffer_spec;
 
 typedef struct vkat_workspace vkat_workspace;

@@ -142,6 +142,45 @@ static void how_to_declare(const vkat_spirv_info *si, uint32_t i, char *out, siz
  * buffers. Kinds vkautotune cannot bind (separate images and samplers, acceleration structures) are refused here,
  * before a pipeline exists. A shader error, not a property of one variant. `path` is the shader (template or
  * reference), read for the line. */
+/* Does a [push] entry or a field `decl` (a scalar NAME, or a component NAME.x ...) belong to the member `name`? */
+static int push_names_member(const char *decl, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(decl, name, n) == 0 && (!decl[n] || (decl[n] == '.' && decl[n + 1] && !decl[n + 2]));
+}
+
+/* A uniform block (bindings[i]) against the [fields.NAME] of its buffer: a member named like a field must hold it,
+ * and a float member (or a float vector's component) gets a float32, an integer one an integer. Members without a
+ * field keep the buffer's init. Writes the reason into why; returns 1 on a mismatch. */
+static int fields_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32_t i, const vkat_buffer_decl *buf,
+                           char *why, size_t size)
+{
+    uint32_t blk = 0;
+    while (blk < si->block_count && si->block_binding[blk] != i)
+        blk++;
+    if (!buf->field_count || blk == si->block_count)
+        return 0;
+    for (uint32_t m = 0; m < si->block_member_count[blk]; m++) {
+        const vkat_block_member *bm = &si->block_members[blk][m];
+        char scalar = bm->kind == 'o' ? bm->vec_kind : bm->kind;
+        for (size_t f = 0; f < buf->field_count; f++) {
+            const vkat_push_decl *fd = &buf->fields[f];
+            int inside = fd->offset >= bm->offset && fd->offset < bm->offset + bm->size;
+            if (bm->name[0] && push_names_member(fd->name, bm->name) && !inside)
+                return snprintf(why, size, "a uniform block with '%s' at offset %u, but [fields.%s] (%s:%d) puts "
+                                "'%s' at offset %u: write the fields in the block's order (or give it @offset(%u))",
+                                bm->name, bm->offset, buf->name, s->path, fd->line, fd->name, fd->offset,
+                                bm->offset) > 0;
+            if (inside && scalar && (scalar == 'f') != (fd->type == VKAT_FLOAT32))
+                return snprintf(why, size, "a uniform block whose '%s' (offset %u) is %s, but the field '%s' there "
+                                "(%s:%d) is %s", bm->name[0] ? bm->name : "member", bm->offset,
+                                scalar == 'f' ? "a float" : "an integer", fd->name, s->path, fd->line,
+                                fd->type == VKAT_FLOAT32 ? "a float32" : "an integer") > 0;
+        }
+    }
+    return 0;
+}
+
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
 {
     for (uint32_t i = 0; i < si->binding_count; i++) {
@@ -171,6 +210,8 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
                                 buf->uniform ? "uniform buffer" : "storage buffer",
                                 buf->uniform ? "give it direction in, out or inout"
                                              : "give it the direction 'uniform'") > 0;
+        else if (buf && !bad_kind)
+            mismatch = fields_mismatch(s, si, i, buf, why, sizeof why);
         if (buf && !bad_kind && !mismatch)
             continue;
         char *src = vkat_read_file(path, NULL);
@@ -220,12 +261,6 @@ static const vkat_push_decl *push_at(const vkat_space *s, uint32_t off)
     return NULL;
 }
 
-/* Does [push] entry `decl` (a scalar NAME, or a component NAME.x ...) belong to the member `name`? */
-static int push_names_member(const char *decl, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(decl, name, n) == 0 && (!decl[n] || (decl[n] == '.' && decl[n + 1] && !decl[n + 2]));
-}
 
 /* The module's push-constant block against the space's [push] (4-byte values, each at its offset): every member's
  * bytes must be covered, a buffer address cannot be given, a float (or a vector's float component) must get a float

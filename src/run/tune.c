@@ -566,6 +566,30 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
     return r;
 }
 
+/* Evaluates every buffer's [fields.NAME] into its spec (offsets and words in one allocation each, which the
+ * caller frees through field_offsets). */
+static vkat_result eval_fields(const vkat_space *s, const vkat_value *env, vkat_buffer_spec *buffers, vkat_error *err)
+{
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        const vkat_buffer_decl *b = &s->buffers[i];
+        if (!b->field_count)
+            continue;
+        uint32_t *f = malloc(2 * b->field_count * sizeof *f);
+        if (!f)
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        for (size_t k = 0; k < b->field_count; k++)
+            f[k] = b->fields[k].offset;
+        buffers[i].field_offsets = f;
+        buffers[i].field_words = f + b->field_count;
+        buffers[i].field_count = b->field_count;
+        vkat_result r = vkat_space_field_words(s, i, env, buffers[i].count * vkat_elem_type_size(b->type),
+                                               f + b->field_count, err);
+        if (r)
+            return r;
+    }
+    return VKAT_OK;
+}
+
 /* The device and its buffers with their data: what the workers need to prepare variants (setup_reference does the
  * rest of what the variants of one run share). */
 static vkat_result setup_device(run_ctx *c, vkat_error *err)
@@ -605,8 +629,14 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
         c->buffers[i].texel = b->texel;
     }
     vkat_launch_free(&launch);
-    r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
-                              &c->ws, err);
+    r = eval_fields(s, c->env, c->buffers, err);
+    if (r == VKAT_OK)
+        r = vkat_workspace_create(c->gpu, c->buffers, s->buffer_count, c->opts->data_seed ? c->opts->data_seed : 1,
+                                  &c->ws, err);
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        free((uint32_t *)c->buffers[i].field_offsets); /* the workspace has its copy */
+        c->buffers[i].field_offsets = c->buffers[i].field_words = NULL;
+    }
     if (r == VKAT_ERR_LIMITS && err && !err->file[0]) {
         /* Point at the space line of the buffer that does not fit (the message names it). */
         for (size_t i = 0; i < s->buffer_count; i++) {

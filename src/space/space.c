@@ -24,6 +24,7 @@
 /* Bounds that keep a typo from asking for gigabytes: values of one parameter, and the push-constant block. */
 #define MAX_PARAM_VALUES (1u << 20)
 #define MAX_PUSH_BYTES 128
+#define MAX_FIELD_BYTES 65536 /* a [fields.NAME] section: four times Vulkan's least maxUniformBufferRange */
 
 /* ---- Device names ------------------------------------------------------------------------------------------------
  * Always the first symbols of a space, in this order, so their slots are 0..DEV_COUNT-1. */
@@ -125,15 +126,16 @@ enum { SEC_KERNEL, SEC_PROBLEM, SEC_PARAMS, SEC_CONSTRAINTS, SEC_BUFFERS, SEC_PU
 static const char *const section_names[SEC_COUNT] = {"kernel",  "problem",  "params",  "constraints", "buffers",
                                                       "push",    "dispatch", "metrics", "check",       "problem.cpu",
                                                       "defines"};
-/* [pass.NAME] and [check.pass.NAME]: many sections each, told apart by entry.pass (space_pass.c evaluates them). */
-enum { SEC_PASS = SEC_COUNT, SEC_CHECK_PASS };
+/* [pass.NAME] and [check.pass.NAME]: many sections each, told apart by entry.pass (space_pass.c evaluates them);
+ * [fields.NAME], one per buffer, told apart by entry.pass too (an index in loader.fields_sections). */
+enum { SEC_PASS = SEC_COUNT, SEC_CHECK_PASS, SEC_FIELDS };
 #define MAX_PASS_SECTIONS 64
 
 typedef struct entry {
     int section;
     char *key, *value;
     int line;
-    int pass; /* SEC_PASS, SEC_CHECK_PASS: index in loader.pass_sections */
+    int pass; /* SEC_PASS, SEC_CHECK_PASS: index in loader.pass_sections; SEC_FIELDS: in loader.fields_sections */
 } entry;
 
 typedef struct pass_section {
@@ -155,6 +157,8 @@ typedef struct loader {
     size_t count, cap;
     pass_section pass_sections[MAX_PASS_SECTIONS];
     size_t pass_section_count;
+    pass_section fields_sections[MAX_PASS_SECTIONS]; /* name: the buffer's, after "fields." */
+    size_t fields_section_count;
 } loader;
 
 static vkat_result lfail(loader *ld, vkat_result code, int line, const char *fmt, ...) VKAT_PRINTF(4, 5);
@@ -177,10 +181,37 @@ static int section_id(const char *name, size_t len)
         return SEC_PASS;
     if (len > 11 && strncmp(name, "check.pass.", 11) == 0)
         return SEC_CHECK_PASS;
+    if (len > 7 && strncmp(name, "fields.", 7) == 0)
+        return SEC_FIELDS;
     for (int i = 0; i < SEC_COUNT; i++)
         if (strlen(section_names[i]) == len && strncmp(section_names[i], name, len) == 0)
             return i;
     return -1;
+}
+
+/* Remembers a [fields.NAME] section's buffer name and header line. 0 on a mistake. */
+static int note_fields_section(loader *ld, const char *name, size_t len)
+{
+    name += 7, len -= 7; /* after "fields." */
+    for (size_t i = 0; i < ld->fields_section_count; i++)
+        if (strlen(ld->fields_sections[i].name) == len && !strncmp(ld->fields_sections[i].name, name, len)) {
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "duplicate section [fields.%.*s] (first at line %d)", (int)len, name,
+                  ld->fields_sections[i].line);
+            return 0;
+        }
+    if (ld->fields_section_count == MAX_PASS_SECTIONS) {
+        lfail(ld, VKAT_ERR_SPACE, ld->line, "more than %d [fields.NAME] sections", MAX_PASS_SECTIONS);
+        return 0;
+    }
+    pass_section *f = &ld->fields_sections[ld->fields_section_count];
+    if (!(f->name = vkat_strndup(name, len))) {
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        return 0;
+    }
+    f->section = SEC_FIELDS;
+    f->line = ld->line;
+    ld->fields_section_count++;
+    return 1;
 }
 
 /* Remembers a pass section's header line, in file order (the order of the sequence). 0 on a mistake. */
@@ -263,9 +294,12 @@ static char *line_reader(char *str, int num, void *stream)
         int id = section_id(a, (size_t)(b - a));
         if (id < 0) {
             lfail(ld, VKAT_ERR_SPACE, ld->line, "unknown section [%.*s] (known: kernel, problem, problem.cpu, params, "
-                  "defines, constraints, buffers, push, dispatch, metrics, check)", (int)(b - a), a);
+                  "defines, constraints, buffers, push, fields.NAME, dispatch, metrics, check, pass.NAME, "
+                  "check.pass.NAME)", (int)(b - a), a);
             return NULL;
         }
+        if (id == SEC_FIELDS)
+            return note_fields_section(ld, a, (size_t)(b - a)) ? str : NULL;
         if (id >= SEC_COUNT)
             return note_pass_section(ld, id, a, (size_t)(b - a)) ? str : NULL;
         if (!ld->section_line[id])
@@ -307,8 +341,11 @@ static int entry_handler(void *user, const char *section, const char *name, cons
     e->section = id;
     e->line = ld->line;
     e->pass = -1;
-    for (size_t i = 0; id >= SEC_COUNT && i < ld->pass_section_count; i++)
+    for (size_t i = 0; (id == SEC_PASS || id == SEC_CHECK_PASS) && i < ld->pass_section_count; i++)
         if (strcmp(ld->pass_sections[i].name, section) == 0)
+            e->pass = (int)i;
+    for (size_t i = 0; id == SEC_FIELDS && i < ld->fields_section_count; i++)
+        if (strcmp(ld->fields_sections[i].name, section + 7) == 0)
             e->pass = (int)i;
     e->key = vkat_strdup(name);
     e->value = vkat_strdup(value);
@@ -1396,27 +1433,31 @@ static int push_offset_suffix(char *text, long *offset)
     return 1;
 }
 
-/* [push] NAME = type, value[, value...] [@offset(N)]: one value per component (a vector of 2 to 4, NAME.x, .y, .z,
- * .w), each 4 bytes, placed as std430 places the block's members (a scalar 4-aligned, a 2-vector 8, a 3- or
- * 4-vector 16) after the entry before, or at offset N, as the shader's `layout(offset = N)` or std140 puts it. */
-static vkat_result load_push(loader *ld)
+/* The entries of a section of 4-byte values ([push], or [fields.NAME] with index `fields`): NAME = type,
+ * value[, value...] [@offset(N)], one value per component (a vector of 2 to 4, NAME.x, .y, .z, .w), each 4 bytes,
+ * placed as std430 places a block's members (a scalar 4-aligned, a 2-vector 8, a 3- or 4-vector 16) after the entry
+ * before, or at offset N, as the shader's `layout(offset = N)` or std140 puts it. `noun` names one in messages,
+ * `where` the section; at most max_bytes. */
+static vkat_result load_values(loader *ld, int sec, int fields, const char *noun, const char *where,
+                               uint32_t max_bytes, vkat_push_decl **out, size_t *count)
 {
     static const char comp_names[4] = {'x', 'y', 'z', 'w'};
-    vkat_space *s = ld->s;
-    size_t n = section_count(ld, SEC_PUSH);
-    s->push = calloc(n ? 4 * n : 1, sizeof *s->push);
-    if (!s->push)
+    size_t n = 0;
+    for (size_t i = 0; i < ld->count; i++)
+        n += ld->entries[i].section == sec && (sec != SEC_FIELDS || ld->entries[i].pass == fields);
+    vkat_push_decl *v = *out = calloc(n ? 4 * n : 1, sizeof *v);
+    if (!v)
         return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
     uint32_t next = 0;
     for (size_t i = 0; i < ld->count; i++) {
         const entry *e = &ld->entries[i];
-        if (e->section != SEC_PUSH)
+        if (e->section != sec || (sec == SEC_FIELDS && e->pass != fields))
             continue;
-        for (size_t j = 0; j < s->push_count; j++) {
+        for (size_t j = 0; j < *count; j++) {
             size_t len = strlen(e->key);
-            if (strncmp(s->push[j].name, e->key, len) == 0 && (!s->push[j].name[len] || s->push[j].name[len] == '.'))
-                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate push constant '%s' (first at line %d)", e->key,
-                             s->push[j].line);
+            if (strncmp(v[j].name, e->key, len) == 0 && (!v[j].name[len] || v[j].name[len] == '.'))
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate %s '%s' (first at line %d)", noun, e->key,
+                             v[j].line);
         }
         char *text = vkat_strdup(e->value), *f[6];
         if (!text)
@@ -1425,26 +1466,26 @@ static vkat_result load_push(loader *ld)
         long at = -1;
         if (nf < 2 || nf > 5)
             lfail(ld, VKAT_ERR_SYNTAX, e->line,
-                  "push constant '%s' needs 'type, value' (a vector: one value per component, at most 4), e.g. "
-                  "'uint32, M'", e->key);
+                  "%s '%s' needs 'type, value' (a vector: one value per component, at most 4), e.g. "
+                  "'uint32, M'", noun, e->key);
         else if (strcmp(f[0], "int32") && strcmp(f[0], "uint32") && strcmp(f[0], "float32"))
-            lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' has type '%s'; expected int32, uint32 or float32",
+            lfail(ld, VKAT_ERR_SPACE, e->line, "%s '%s' has type '%s'; expected int32, uint32 or float32", noun,
                   e->key, f[0]);
         else if (!push_offset_suffix(f[nf - 1], &at))
             lfail(ld, VKAT_ERR_SYNTAX, e->line,
-                  "push constant '%s': expected '@offset(N)' (N a multiple of 4) after its last value", e->key);
+                  "%s '%s': expected '@offset(N)' (N a multiple of 4) after its last value", noun, e->key);
         size_t comps = nf - 1;
         uint32_t align = comps == 1 ? 4 : comps == 2 ? 8 : 16;
         uint32_t off = at >= 0 ? (uint32_t)at : (next + align - 1) / align * align;
         if (!ld->failed && at >= 0 && off < next)
             lfail(ld, VKAT_ERR_SPACE, e->line,
-                  "push constant '%s' at @offset(%u) overlaps the one before, which ends at %u: write [push] in the "
-                  "block's order", e->key, off, next);
-        if (!ld->failed && off + 4 * comps > MAX_PUSH_BYTES)
-            lfail(ld, VKAT_ERR_SPACE, e->line, "push constant '%s' does not fit: at most %d bytes (%d values)",
-                  e->key, MAX_PUSH_BYTES, MAX_PUSH_BYTES / 4);
+                  "%s '%s' at @offset(%u) overlaps the one before, which ends at %u: write [%s] in the "
+                  "block's order", noun, e->key, off, next, where);
+        if (!ld->failed && (uint64_t)off + 4 * comps > max_bytes)
+            lfail(ld, VKAT_ERR_SPACE, e->line, "%s '%s' does not fit: at most %u bytes (%u values)", noun,
+                  e->key, max_bytes, max_bytes / 4);
         for (size_t k = 0; k < comps && !ld->failed; k++) {
-            vkat_push_decl *p = &s->push[s->push_count];
+            vkat_push_decl *p = &v[*count];
             size_t len = strlen(e->key) + 3;
             p->name = malloc(len);
             if (!p->name) {
@@ -1457,7 +1498,7 @@ static vkat_result load_push(loader *ld)
                 snprintf(p->name, len, "%s", e->key);
             p->line = e->line;
             p->offset = off + 4 * (uint32_t)k;
-            s->push_count++;
+            (*count)++;
             if (!parse_expr(ld, f[1 + k], e->line, &p->value))
                 p->type = (vkat_elem_type)vkat_elem_type_from_name(f[0]);
         }
@@ -1465,6 +1506,46 @@ static vkat_result load_push(loader *ld)
         free(text);
         if (ld->failed)
             return ld->failed;
+    }
+    return VKAT_OK;
+}
+
+static vkat_result load_push(loader *ld)
+{
+    return load_values(ld, SEC_PUSH, -1, "push constant", "push", MAX_PUSH_BYTES, &ld->s->push, &ld->s->push_count);
+}
+
+/* [fields.NAME]: the values of buffer NAME, an input (a uniform block's members), of problem sizes alone since the
+ * buffer is filled once for the run. */
+static vkat_result load_fields(loader *ld)
+{
+    vkat_space *s = ld->s;
+    for (size_t i = 0; i < ld->fields_section_count; i++) {
+        const pass_section *fs = &ld->fields_sections[i];
+        vkat_buffer_decl *b = NULL;
+        for (size_t j = 0; j < s->buffer_count && !b; j++)
+            if (!strcmp(s->buffers[j].name, fs->name))
+                b = &s->buffers[j];
+        if (!b)
+            return lfail(ld, VKAT_ERR_SPACE, fs->line, "[fields.%s]: no buffer '%s' in [buffers]", fs->name,
+                         fs->name);
+        if (b->image || b->texel || b->dir == VKAT_DIR_OUT)
+            return lfail(ld, VKAT_ERR_SPACE, fs->line,
+                         "[fields.%s]: buffer '%s' (line %d) is %s; fields go into a buffer the kernel reads (a "
+                         "uniform block, an in or inout buffer)", fs->name, fs->name, b->line,
+                         b->image ? "an image" : b->texel ? "a texel buffer" : "an output");
+        char where[96];
+        snprintf(where, sizeof where, "fields.%s", fs->name);
+        b->fields_line = fs->line;
+        if (load_values(ld, SEC_FIELDS, (int)i, "field", where, MAX_FIELD_BYTES, &b->fields, &b->field_count))
+            return ld->failed;
+        for (size_t k = 0; k < b->field_count; k++)
+            for (size_t p = 0; p < s->param_count; p++)
+                if (vkat_expr_uses(b->fields[k].value, s->params[p].slot))
+                    return lfail(ld, VKAT_ERR_SPACE, b->fields[k].line,
+                                 "field '%s' of buffer '%s' depends on parameter '%s'; a buffer's fields may depend "
+                                 "only on problem sizes and device limits (give a per-variant value in [push])",
+                                 b->fields[k].name, b->name, s->params[p].name);
     }
     return VKAT_OK;
 }
@@ -2000,7 +2081,7 @@ static vkat_result load_text(const char *text, size_t size, const char *path, co
     if ((!ld.kernel_optional || ld.section_line[SEC_KERNEL]) && load_kernel(&ld))
         goto done;
     if (load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
-        load_buffers(&ld) || check_buffer_sizes(&ld) || load_push(&ld) || check_push_sizes(&ld) ||
+        load_buffers(&ld) || check_buffer_sizes(&ld) || load_push(&ld) || check_push_sizes(&ld) || load_fields(&ld) ||
         load_dispatch_metrics(&ld) || load_check(&ld) || load_compare(&ld) || load_passes(&ld))
         goto done;
 done:
@@ -2011,6 +2092,8 @@ done:
     free(ld.entries);
     for (size_t i = 0; i < ld.pass_section_count; i++)
         free(ld.pass_sections[i].name);
+    for (size_t i = 0; i < ld.fields_section_count; i++)
+        free(ld.fields_sections[i].name);
     if (ld.failed) {
         vkat_space_destroy(s);
         return ld.failed;
@@ -2100,6 +2183,11 @@ void vkat_space_destroy(vkat_space *s)
             vkat_expr_destroy(s->buffers[i].extent[k]);
         vkat_expr_destroy(s->buffers[i].compare_offset);
         vkat_expr_destroy(s->buffers[i].compare_count);
+        for (size_t k = 0; k < s->buffers[i].field_count; k++) {
+            free(s->buffers[i].fields[k].name);
+            vkat_expr_destroy(s->buffers[i].fields[k].value);
+        }
+        free(s->buffers[i].fields);
     }
     free(s->buffers);
     for (size_t i = 0; i < s->push_count; i++) {
@@ -2465,6 +2553,56 @@ done:
 
 /* ---- Launch ------------------------------------------------------------------------------------------------------ */
 
+/* Writes the 4 bytes of a [push] value or a field for `env`: a float's, or an integer's that fits its type. */
+static vkat_result value_bits(const vkat_space *s, const vkat_push_decl *p, const char *noun, const vkat_value *env,
+                              unsigned char *dst, vkat_error *err)
+{
+    vkat_value v;
+    vkat_result r = vkat_expr_eval(p->value, env, &v, err);
+    if (r)
+        return r;
+    if (p->type == VKAT_FLOAT32) {
+        float f = (float)vkat_value_f64(v);
+        memcpy(dst, &f, 4);
+        return VKAT_OK;
+    }
+    int64_t iv;
+    r = vkat_expr_eval_int(p->value, env, &iv, err);
+    if (r)
+        return r;
+    int64_t lo = p->type == VKAT_INT32 ? INT32_MIN : 0, hi = p->type == VKAT_INT32 ? INT32_MAX : UINT32_MAX;
+    if (iv < lo || iv > hi)
+        return vkat_fail(err, VKAT_ERR_EXPR, s->path, p->line, "%s '%s' = %lld does not fit in %s", noun, p->name,
+                         (long long)iv, vkat_elem_type_name(p->type));
+    if (p->type == VKAT_INT32) {
+        int32_t x = (int32_t)iv;
+        memcpy(dst, &x, 4);
+    } else {
+        uint32_t x = (uint32_t)iv;
+        memcpy(dst, &x, 4);
+    }
+    return VKAT_OK;
+}
+
+vkat_result vkat_space_field_words(const vkat_space *s, size_t index, const vkat_value *env, uint64_t bytes,
+                                   uint32_t *words, vkat_error *err)
+{
+    const vkat_buffer_decl *b = &s->buffers[index];
+    for (size_t i = 0; i < b->field_count; i++) {
+        const vkat_push_decl *f = &b->fields[i];
+        if (f->offset + 4ull > bytes)
+            return vkat_fail(err, VKAT_ERR_EXPR, s->path, f->line,
+                             "field '%s' at byte %u lies past the end of buffer '%s' (%llu bytes); give the buffer "
+                             "room for every field", f->name, f->offset, b->name, (unsigned long long)bytes);
+        unsigned char bits[4] = {0};
+        vkat_result r = value_bits(s, f, "field", env, bits, err);
+        if (r)
+            return r;
+        memcpy(&words[i], bits, 4);
+    }
+    return VKAT_OK;
+}
+
 vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int reference, vkat_launch *launch,
                               vkat_error *err)
 {
@@ -2518,36 +2656,8 @@ vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int re
         if (!r)
             launch->buffer_counts[i] = (uint64_t)v;
     }
-    for (size_t i = 0; i < s->push_count && !r; i++) {
-        const vkat_push_decl *p = &s->push[i];
-        vkat_value v;
-        r = vkat_expr_eval(p->value, env, &v, err);
-        if (r)
-            break;
-        unsigned char *dst = launch->push + p->offset;
-        if (p->type == VKAT_FLOAT32) {
-            float f = (float)vkat_value_f64(v);
-            memcpy(dst, &f, 4);
-            continue;
-        }
-        int64_t iv;
-        r = vkat_expr_eval_int(p->value, env, &iv, err);
-        if (r)
-            break;
-        int64_t lo = p->type == VKAT_INT32 ? INT32_MIN : 0, hi = p->type == VKAT_INT32 ? INT32_MAX : UINT32_MAX;
-        if (iv < lo || iv > hi) {
-            r = vkat_fail(err, VKAT_ERR_EXPR, s->path, p->line, "push constant '%s' = %lld does not fit in %s",
-                          p->name, (long long)iv, vkat_elem_type_name(p->type));
-            break;
-        }
-        if (p->type == VKAT_INT32) {
-            int32_t x = (int32_t)iv;
-            memcpy(dst, &x, 4);
-        } else {
-            uint32_t x = (uint32_t)iv;
-            memcpy(dst, &x, 4);
-        }
-    }
+    for (size_t i = 0; i < s->push_count && !r; i++)
+        r = value_bits(s, &s->push[i], "push constant", env, launch->push + s->push[i].offset, err);
     launch->push_size = vkat_space_push_size(s);
     vkat_value v;
     if (!r && s->flops && !(r = vkat_expr_eval(s->flops, env, &v, err)))

@@ -62,6 +62,16 @@ typedef enum vkat_direction {
     VKAT_DIR_SCRATCH = 4
 } vkat_direction;
 
+/* One 4-byte value of the push-constant block: a [push] entry, or one component of a vector entry (named
+ * "NAME.x", ".y", ".z", ".w"). */
+typedef struct vkat_push_decl {
+    char *name;
+    vkat_elem_type type; /* VKAT_INT32, VKAT_UINT32 or VKAT_FLOAT32 */
+    vkat_expr *value;
+    int line;
+    uint32_t offset; /* in the block: std430 placement after the entry before, or its @offset(N) */
+} vkat_push_decl;
+
 typedef struct vkat_buffer_decl {
     char *name;
     uint32_t set, binding; /* by default set 0 and the buffer's position among [buffers]; `@set(S) @binding(N)` */
@@ -89,6 +99,12 @@ typedef struct vkat_buffer_decl {
      * parameters: a variant whose layout of partial results depends on them still has its final ones compared. */
     vkat_expr *compare_offset, *compare_count;
     int compare_line;
+    /* [fields.NAME]: 4-byte values written over the buffer's init, each at its byte offset in the data, placed as
+     * [push] places its values (a uniform block's members: a count, a scale). They may use problem sizes only, like
+     * the buffer's size. fields_line: the section's header (0: none). */
+    vkat_push_decl *fields;
+    size_t field_count;
+    int fields_line;
 } vkat_buffer_decl;
 
 /* How many dimensions the image `b` has: 1 for image(W), 2 for image(W, H), 3 for image(W, H, D). */
@@ -96,16 +112,6 @@ static inline uint32_t vkat_image_dims(const vkat_buffer_decl *b)
 {
     return b->extent[2] ? 3 : b->extent[1] ? 2 : 1;
 }
-
-/* One 4-byte value of the push-constant block: a [push] entry, or one component of a vector entry (named
- * "NAME.x", ".y", ".z", ".w"). */
-typedef struct vkat_push_decl {
-    char *name;
-    vkat_elem_type type; /* VKAT_INT32, VKAT_UINT32 or VKAT_FLOAT32 */
-    vkat_expr *value;
-    int line;
-    uint32_t offset; /* in the block: std430 placement after the entry before, or its @offset(N) */
-} vkat_push_decl;
 
 /* A fixed text macro from [defines] ("A_TYPE = float16_t"): #defined in the variant and the reference. */
 typedef struct vkat_text_define {
@@ -286,6 +292,12 @@ typedef struct vkat_launch {
     double flops; /* 0 when the space has none */
     double bytes;
 } vkat_launch;
+
+/* Evaluates buffer `index`'s [fields.NAME] values for `env` (problem sizes): words[i] holds the bits of fields[i],
+ * which lies at byte fields[i].offset of the data. A value past the buffer's `bytes`, or one that does not fit its
+ * type, is an error at its line. */
+vkat_result vkat_space_field_words(const vkat_space *s, size_t index, const vkat_value *env, uint64_t bytes,
+                                   uint32_t *words, vkat_error *err);
 
 /* The bytes the [push] values span: the end of the last one (0 without [push]). */
 uint32_t vkat_space_push_size(const vkat_space *s);

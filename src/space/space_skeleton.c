@@ -355,7 +355,7 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                 init, dir, b->set, b->binding);
         if (!runtime)
             fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
-                    uniform ? "its members' values are the init's" : "it has no run-time array");
+                    uniform ? "its members' values: [fields]" : "it has no run-time array");
         else if (per > 1 && b->elem == 's' && b->elem_leaf)
             fprintf(o, " (an element is a struct of %u bytes: counted in %s)", b->elem_stride, type);
         else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
@@ -380,42 +380,85 @@ static const char *offset_note(uint32_t next, uint32_t components, uint32_t offs
     return buf;
 }
 
-static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAME_CAP], const char *size_name)
+/* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
+ * problem size for member `size_member` (-1: none), 1 for other integers and 1.0 for floats, each a TODO. */
+static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
+                         char keys[][NAME_CAP], int size_member, const char *size_name)
 {
-    if (!si->push_member_count)
+    if (!count)
         return;
-    fprintf(o, "[push]\n");
+    fprintf(o, "%s\n", header);
     uint32_t next = 0;
-    for (uint32_t i = 0; i < si->push_member_count; i++) {
-        const __typeof__(si->push_members[0]) *m = &si->push_members[i];
+    for (uint32_t i = 0; i < count; i++) {
+        const vkat_block_member *m = &members[i];
         char at[32];
         if (m->kind == 'f')
-            fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", push_names[i], offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i' && !strcmp(push_names[i], size_name))
-            fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", push_names[i],
+            fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", keys[i], offset_note(next, 1, m->offset, at));
+        else if (m->kind == 'i' && (int)i == size_member)
+            fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", keys[i],
                     size_name, offset_note(next, 1, m->offset, at));
         else if (m->kind == 'i') /* 1, not the size: a flag, a stride, a loop count or a second dimension, which at
                                     the size would make loops long and a second dimension read past the buffers */
-            fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", push_names[i],
+            fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", keys[i],
                     offset_note(next, 1, m->offset, at));
         else if (m->kind == 'p')
-            fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n",
-                    push_names[i]);
+            fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
         else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
-            fprintf(o, "%s = %s", push_names[i], m->vec_kind == 'f' ? "float32" : "uint32");
+            fprintf(o, "%s = %s", keys[i], m->vec_kind == 'f' ? "float32" : "uint32");
             for (uint32_t c = 0; c < m->components; c++)
                 fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : "1");
             fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
                     offset_note(next, m->components, m->offset, at), m->components);
         } else
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
-                fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", push_names[i], w,
+                fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", keys[i], w,
                         w ? "" : offset_note(next, 1, m->offset, at), w, m->name, m->size, m->offset);
         uint32_t words = m->kind == 'p' ? 0 : m->vec_kind ? m->components : (m->size + 3) / 4;
         if (m->kind != 'p')
             next = m->offset + 4 * words;
     }
     fprintf(o, "\n");
+}
+
+static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAME_CAP], const char *size_name)
+{
+    int size_member = -1;
+    for (uint32_t i = 0; i < si->push_member_count; i++)
+        if (si->push_members[i].kind == 'i' && !strcmp(push_names[i], size_name))
+            size_member = (int)i;
+    write_values(o, "[push]", si->push_members, si->push_member_count, push_names, size_member, size_name);
+}
+
+/* Each uniform block's members as [fields.NAME]: random bits there would be garbage counts and scales. */
+static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const char *size_name)
+{
+    for (uint32_t b = 0; b < si->block_count; b++) {
+        names *nm = calloc(1, sizeof *nm);
+        char(*field_names)[NAME_CAP] = calloc(32, NAME_CAP);
+        if (nm && field_names) {
+            for (uint32_t i = 0; i < si->block_member_count[b]; i++)
+                pick_name(nm, si->block_members[b][i].name, "m", i, field_names[i]);
+            uint32_t k = si->block_binding[b];
+            char header[NAME_CAP + 16];
+            snprintf(header, sizeof header, "[fields.%s]", buf_names[k]);
+            write_values(o, header, si->block_members[b], si->block_member_count[b], field_names,
+                         si->bound_block == (int32_t)k ? si->bound_block_member : -1, size_name);
+        }
+        free(nm);
+        free(field_names);
+    }
+}
+
+/* The uniform block member the shader bounds its invocations by (`if (i >= ubo.count) return;`), NULL: none. */
+static const vkat_block_member *bounding_member(const vkat_spirv_info *si)
+{
+    for (uint32_t b = 0; si->bound_block >= 0 && b < si->block_count; b++)
+        if (si->block_binding[b] == (uint32_t)si->bound_block && si->bound_block_member >= 0 &&
+            (uint32_t)si->bound_block_member < si->block_member_count[b]) {
+            const vkat_block_member *m = &si->block_members[b][si->bound_block_member];
+            return m->kind == 'i' && m->name[0] ? m : NULL;
+        }
+    return NULL;
 }
 
 /* The problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member (bound
@@ -429,11 +472,17 @@ static int choose_size(names *nm, const vkat_spirv_info *si, char spec_names[][N
     if (bound >= 0 && ((uint32_t)bound >= si->push_member_count || si->push_members[bound].kind != 'i' ||
                        !si->push_members[bound].name[0]))
         bound = -1;
+    const vkat_block_member *by_block = bound < 0 && si->bound_spec_id < 0 ? bounding_member(si) : NULL;
     for (uint32_t i = 0; i < si->push_member_count; i++) {
         pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
-        if (!size_name[0] && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
+        if (!size_name[0] && !by_block && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
             (bound < 0 || (int)i == bound))
             snprintf(size_name, NAME_CAP, "%s", push_names[i]);
+    }
+    if (by_block) { /* a size the fields give the shader (`@none`), named after the member */
+        pick_name(nm, by_block->name, "N", 0, size_name);
+        *pushed = 0;
+        return 1;
     }
     for (uint32_t i = 0; bound < 0 && si->bound_spec_id >= 0 && i < si->spec_count; i++)
         if (si->specs[i].id == (uint32_t)si->bound_spec_id && first_of_id(si, i) &&
@@ -497,6 +546,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     write_params(o, si, spec_names, wg, size_spec, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, size_name);
     write_push(o, si, push_names, size_name);
+    write_fields(o, si, buf_names, size_name);
     fprintf(o, "[dispatch]\nlocal_size = ");
     for (int k = 0; k < 3; k++) {
         if (wg[k][0])

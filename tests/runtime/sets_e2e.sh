@@ -3,7 +3,9 @@
 # buffers in several descriptor sets with gaps (tests/data/unmodified/axpy_sets.ini), a uniform block
 # (affine_ubo.ini), storage images (blur_image.ini), an image read through a sampler (downsample_sampled.ini), two
 # passes through a scratch image (blur_separable.ini), uniform and storage texel buffers (texel_dot.ini) and two
-# passes through a scratch texel buffer (texel_passes.ini). Each is tuned, exported with --candidates 3 --header,
+# passes through a scratch texel buffer (texel_passes.ini), and a uniform block whose count, scale and stride the
+# space gives as [fields.P] (tests/data/fields/scale_ubo.ini), which the runtime tuner must write over its fill.
+# Each is tuned, exported with --candidates 3 --header,
 # and tests/runtime/sets_test.c is built against the header and run: every candidate runs with its layout and
 # agrees. Where the Khronos validation layer is installed the runs are under it too, and it must report nothing
 # (lavapipe ran a uniform block bound as a storage buffer, which other drivers need not).
@@ -27,12 +29,12 @@ fi
 CFLAGS="-std=c99 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers -Werror"
 failures=0
 
-# one NAME IN_SET1 HALF_GRID_IS_WRONG: tune, export and run sets_test on tests/data/unmodified/NAME.ini, whose
+# one DIR/NAME IN_SET1 HALF_GRID_IS_WRONG: tune, export and run sets_test on tests/data/DIR/NAME.ini, whose
 # reference candidate has IN_SET1 bindings in descriptor set 1 (HALF_GRID_IS_WRONG 1: a candidate of half its grid
 # leaves outputs unwritten and must be found wrong).
 one() {
-    name=$1
-    space=$SRC/tests/data/unmodified/$name.ini
+    name=$(basename "$1")
+    space=$SRC/tests/data/$1.ini
     "$BIN" --space "$space" --no-race --db "$T/$name.db" -q --warmup 0.01 --repetitions 3 >"$T/tune.out" 2>&1 ||
         { cat "$T/tune.out"; echo "FAIL: $name: tune"; return 1; }
     "$BIN" export --db "$T/$name.db" --space "$space" -o "$T/$name" --header kernels.h --candidates 3 \
@@ -54,12 +56,13 @@ one() {
     fi
     echo "$name: ok"
 }
-one axpy_sets 1 0 || failures=$((failures + 1))
-one affine_ubo 0 1 || failures=$((failures + 1))
-one blur_image 0 1 || failures=$((failures + 1))
-one downsample_sampled 0 1 || failures=$((failures + 1))
-one blur_separable 0 0 || failures=$((failures + 1))
-one texel_dot 0 1 || failures=$((failures + 1))
-one texel_passes 0 0 || failures=$((failures + 1))
+one unmodified/axpy_sets 1 0 || failures=$((failures + 1))
+one unmodified/affine_ubo 0 1 || failures=$((failures + 1))
+one unmodified/blur_image 0 1 || failures=$((failures + 1))
+one unmodified/downsample_sampled 0 1 || failures=$((failures + 1))
+one unmodified/blur_separable 0 0 || failures=$((failures + 1))
+one unmodified/texel_dot 0 1 || failures=$((failures + 1))
+one unmodified/texel_passes 0 0 || failures=$((failures + 1))
+one fields/scale_ubo 0 1 || failures=$((failures + 1))
 [ "$failures" -eq 0 ] || { echo "sets_e2e: $failures failure(s)"; exit 1; }
 echo "sets_e2e: ok"
