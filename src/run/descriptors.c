@@ -135,13 +135,6 @@ static void how_to_declare(const vkat_spirv_info *si, uint32_t i, char *out, siz
         snprintf(out, size, "declare it as a buffer, 'type, count, init, direction'");
 }
 
-/* Every descriptor the shader declares must be one of the space's buffers (by default set 0, binding 0..count-1 in
- * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read
- * memory nobody bound, or a storage buffer where it expects a uniform one. Storage images and images read through a
- * sampler (combined image samplers) take the space's image entries, storage and uniform texel buffers its texel
- * buffers. Kinds vkautotune cannot bind (separate images and samplers, acceleration structures) are refused here,
- * before a pipeline exists. A shader error, not a property of one variant. `path` is the shader (template or
- * reference), read for the line. */
 /* Does a [push] entry or a field `decl` (a scalar NAME, or a component NAME.x ...) belong to the member `name`? */
 static int push_names_member(const char *decl, const char *name)
 {
@@ -181,6 +174,13 @@ static int fields_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint3
     return 0;
 }
 
+/* Every descriptor the shader declares must be one of the space's buffers (by default set 0, binding 0..count-1 in
+ * the order of [buffers]; @set/@binding place one elsewhere) of the same kind: otherwise the pipeline would read
+ * memory nobody bound, or a storage buffer where it expects a uniform one. Storage images and images read through a
+ * sampler (combined image samplers) take the space's image entries, storage and uniform texel buffers its texel
+ * buffers. Kinds vkautotune cannot bind (separate images and samplers, acceleration structures) are refused here,
+ * before a pipeline exists. A shader error, not a property of one variant. `path` is the shader (template or
+ * reference), read for the line. */
 vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vkat_spirv_info *si, vkat_error *e)
 {
     for (uint32_t i = 0; i < si->binding_count; i++) {
@@ -260,7 +260,6 @@ static const vkat_push_decl *push_at(const vkat_space *s, uint32_t off)
             return &s->push[j];
     return NULL;
 }
-
 
 /* The module's push-constant block against the space's [push] (4-byte values, each at its offset): every member's
  * bytes must be covered, a buffer address cannot be given, a float (or a vector's float component) must get a float

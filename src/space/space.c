@@ -157,7 +157,7 @@ typedef struct loader {
     size_t count, cap;
     pass_section pass_sections[MAX_PASS_SECTIONS];
     size_t pass_section_count;
-    pass_section fields_sections[MAX_PASS_SECTIONS]; /* name: the buffer's, after "fields." */
+    pass_section fields_sections[MAX_PASS_SECTIONS];
     size_t fields_section_count;
 } loader;
 
@@ -189,40 +189,35 @@ static int section_id(const char *name, size_t len)
     return -1;
 }
 
-/* Remembers a [fields.NAME] section's buffer name and header line. 0 on a mistake. */
-static int note_fields_section(loader *ld, const char *name, size_t len)
+/* Adds section `name` (the header as written) to list[0..*count) with its header line, unless it is there already.
+ * `what` names such sections for the limit's message. 0 on a mistake. */
+static int add_section(loader *ld, pass_section *list, size_t *count, int id, const char *name, size_t len,
+                       const char *what)
 {
-    name += 7, len -= 7; /* after "fields." */
-    for (size_t i = 0; i < ld->fields_section_count; i++)
-        if (strlen(ld->fields_sections[i].name) == len && !strncmp(ld->fields_sections[i].name, name, len)) {
-            lfail(ld, VKAT_ERR_SPACE, ld->line, "duplicate section [fields.%.*s] (first at line %d)", (int)len, name,
-                  ld->fields_sections[i].line);
+    for (size_t i = 0; i < *count; i++)
+        if (strlen(list[i].name) == len && !strncmp(list[i].name, name, len)) {
+            lfail(ld, VKAT_ERR_SPACE, ld->line, "duplicate section [%.*s] (first at line %d)", (int)len, name,
+                  list[i].line);
             return 0;
         }
-    if (ld->fields_section_count == MAX_PASS_SECTIONS) {
-        lfail(ld, VKAT_ERR_SPACE, ld->line, "more than %d [fields.NAME] sections", MAX_PASS_SECTIONS);
+    if (*count == MAX_PASS_SECTIONS) {
+        lfail(ld, VKAT_ERR_SPACE, ld->line, "more than %d %s", MAX_PASS_SECTIONS, what);
         return 0;
     }
-    pass_section *f = &ld->fields_sections[ld->fields_section_count];
-    if (!(f->name = vkat_strndup(name, len))) {
+    pass_section *p = &list[*count];
+    if (!(p->name = vkat_strndup(name, len))) {
         lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         return 0;
     }
-    f->section = SEC_FIELDS;
-    f->line = ld->line;
-    ld->fields_section_count++;
+    p->section = id;
+    p->line = ld->line;
+    (*count)++;
     return 1;
 }
 
 /* Remembers a pass section's header line, in file order (the order of the sequence). 0 on a mistake. */
 static int note_pass_section(loader *ld, int id, const char *name, size_t len)
 {
-    for (size_t i = 0; i < ld->pass_section_count; i++)
-        if (strlen(ld->pass_sections[i].name) == len && !strncmp(ld->pass_sections[i].name, name, len)) {
-            lfail(ld, VKAT_ERR_SPACE, ld->line, "duplicate section [%.*s] (first at line %d)", (int)len, name,
-                  ld->pass_sections[i].line);
-            return 0;
-        }
     const char *pass = id == SEC_PASS ? name + 5 : name + 11;
     size_t plen = len - (size_t)(pass - name);
     for (size_t i = 0; i < plen; i++)
@@ -231,20 +226,7 @@ static int note_pass_section(loader *ld, int id, const char *name, size_t len)
                   pass, (int)len, name);
             return 0;
         }
-    if (ld->pass_section_count == MAX_PASS_SECTIONS) {
-        lfail(ld, VKAT_ERR_SPACE, ld->line, "more than %d pass sections", MAX_PASS_SECTIONS);
-        return 0;
-    }
-    pass_section *p = &ld->pass_sections[ld->pass_section_count];
-    p->name = vkat_strndup(name, len);
-    if (!p->name) {
-        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
-        return 0;
-    }
-    p->section = id;
-    p->line = ld->line;
-    ld->pass_section_count++;
-    return 1;
+    return add_section(ld, ld->pass_sections, &ld->pass_section_count, id, name, len, "pass sections");
 }
 
 /* inih's fgets-like reader. Counting lines here gives every key its line (Debian's inih is built without
@@ -299,7 +281,8 @@ static char *line_reader(char *str, int num, void *stream)
             return NULL;
         }
         if (id == SEC_FIELDS)
-            return note_fields_section(ld, a, (size_t)(b - a)) ? str : NULL;
+            return add_section(ld, ld->fields_sections, &ld->fields_section_count, id, a, (size_t)(b - a),
+                               "[fields.NAME] sections") ? str : NULL;
         if (id >= SEC_COUNT)
             return note_pass_section(ld, id, a, (size_t)(b - a)) ? str : NULL;
         if (!ld->section_line[id])
@@ -345,7 +328,7 @@ static int entry_handler(void *user, const char *section, const char *name, cons
         if (strcmp(ld->pass_sections[i].name, section) == 0)
             e->pass = (int)i;
     for (size_t i = 0; id == SEC_FIELDS && i < ld->fields_section_count; i++)
-        if (strcmp(ld->fields_sections[i].name, section + 7) == 0)
+        if (strcmp(ld->fields_sections[i].name, section) == 0)
             e->pass = (int)i;
     e->key = vkat_strdup(name);
     e->value = vkat_strdup(value);
@@ -1522,22 +1505,19 @@ static vkat_result load_fields(loader *ld)
     vkat_space *s = ld->s;
     for (size_t i = 0; i < ld->fields_section_count; i++) {
         const pass_section *fs = &ld->fields_sections[i];
+        const char *name = fs->name + 7; /* after "fields." */
         vkat_buffer_decl *b = NULL;
         for (size_t j = 0; j < s->buffer_count && !b; j++)
-            if (!strcmp(s->buffers[j].name, fs->name))
+            if (!strcmp(s->buffers[j].name, name))
                 b = &s->buffers[j];
         if (!b)
-            return lfail(ld, VKAT_ERR_SPACE, fs->line, "[fields.%s]: no buffer '%s' in [buffers]", fs->name,
-                         fs->name);
+            return lfail(ld, VKAT_ERR_SPACE, fs->line, "[fields.%s]: no buffer '%s' in [buffers]", name, name);
         if (b->image || b->texel || b->dir == VKAT_DIR_OUT)
             return lfail(ld, VKAT_ERR_SPACE, fs->line,
                          "[fields.%s]: buffer '%s' (line %d) is %s; fields go into a buffer the kernel reads (a "
-                         "uniform block, an in or inout buffer)", fs->name, fs->name, b->line,
+                         "uniform block, an in or inout buffer)", name, name, b->line,
                          b->image ? "an image" : b->texel ? "a texel buffer" : "an output");
-        char where[96];
-        snprintf(where, sizeof where, "fields.%s", fs->name);
-        b->fields_line = fs->line;
-        if (load_values(ld, SEC_FIELDS, (int)i, "field", where, MAX_FIELD_BYTES, &b->fields, &b->field_count))
+        if (load_values(ld, SEC_FIELDS, (int)i, "field", fs->name, MAX_FIELD_BYTES, &b->fields, &b->field_count))
             return ld->failed;
         for (size_t k = 0; k < b->field_count; k++)
             for (size_t p = 0; p < s->param_count; p++)

@@ -101,10 +101,9 @@ typedef struct vkat_buffer_decl {
     int compare_line;
     /* [fields.NAME]: 4-byte values written over the buffer's init, each at its byte offset in the data, placed as
      * [push] places its values (a uniform block's members: a count, a scale). They may use problem sizes only, like
-     * the buffer's size. fields_line: the section's header (0: none). */
+     * the buffer's size. */
     vkat_push_decl *fields;
     size_t field_count;
-    int fields_line;
 } vkat_buffer_decl;
 
 /* How many dimensions the image `b` has: 1 for image(W), 2 for image(W, H), 3 for image(W, H, D). */
