@@ -180,6 +180,11 @@ typedef struct vkat_device_info {
     uint32_t pci_domain, pci_bus, pci_device, pci_function;
 
     uint32_t subgroup_size, min_subgroup_size, max_subgroup_size;
+    /* VkPhysicalDeviceVulkan11Properties' subgroupSupportedOperations (VK_SUBGROUP_FEATURE_*_BIT: bit b named by
+     * vkat_subgroup_operation_name(b)), 0 when unknown (a Vulkan 1.1 device, an older device profile); whether its
+     * subgroupSupportedStages include compute */
+    uint32_t subgroup_operations;
+    int subgroup_in_compute;
     uint32_t max_workgroup_size[3], max_workgroup_invocations, max_workgroup_count[3];
     uint32_t max_shared_memory;          /* maxComputeSharedMemorySize, bytes */
     uint32_t max_storage_buffer_range;   /* bytes */
@@ -215,6 +220,10 @@ void vkat_instance_destroy(vkat_instance *inst);
 uint32_t vkat_instance_device_count(const vkat_instance *inst);
 /* NULL when index is out of range; the pointer lives as long as the instance. */
 const vkat_device_info *vkat_instance_device(const vkat_instance *inst, uint32_t index);
+
+/* The name of subgroup operation class `bit` (its bit's position in VkSubgroupFeatureFlagBits: 0 "basic", 1 "vote",
+ * 2 "arithmetic", 3 "ballot", 4 "shuffle", 5 "shuffle_relative", 6 "clustered", 7 "quad"); NULL past the last. */
+const char *vkat_subgroup_operation_name(unsigned bit);
 
 /* Does the device offer this extension (by name)? */
 int vkat_device_has_extension(const vkat_device_info *info, const char *extension);

@@ -65,6 +65,15 @@ static json_object *device_json(const vkat_device_info *d)
     json_object_object_add(sg, "min", json_object_new_int64(d->min_subgroup_size));
     json_object_object_add(sg, "max", json_object_new_int64(d->max_subgroup_size));
     json_object_object_add(o, "subgroup_size", sg);
+    if (d->subgroup_operations) {
+        json_object *ops = json_object_new_array();
+        for (unsigned b = 0; vkat_subgroup_operation_name(b); b++)
+            if (d->subgroup_operations >> b & 1)
+                json_object_array_add(ops, json_object_new_string(vkat_subgroup_operation_name(b)));
+        json_object_object_add(o, "subgroup_operations", ops);
+        json_object_object_add(o, "subgroup_in_compute",
+                               json_object_new_boolean(d->subgroup_in_compute));
+    }
     json_object_object_add(o, "max_workgroup_size", u32_array(d->max_workgroup_size, 3));
     json_object_object_add(o, "max_workgroup_invocations", json_object_new_int64(d->max_workgroup_invocations));
     json_object_object_add(o, "max_workgroup_count", u32_array(d->max_workgroup_count, 3));
@@ -137,6 +146,16 @@ static void device_text(const vkat_device_info *d)
     printf("  %-26s %s\n", "pci bus", buf);
     printf("  %-26s %u (min %u, max %u)\n", "subgroup size", d->subgroup_size, d->min_subgroup_size,
            d->max_subgroup_size);
+    if (d->subgroup_operations) {
+        char ops[256] = "";
+        size_t used = 0;
+        for (unsigned b = 0; vkat_subgroup_operation_name(b) && used < sizeof ops; b++)
+            if (d->subgroup_operations >> b & 1)
+                used += (size_t)snprintf(ops + used, sizeof ops - used, "%s%s", used ? ", " : "",
+                                         vkat_subgroup_operation_name(b));
+        printf("  %-26s %s%s\n", "subgroup operations", ops,
+               d->subgroup_in_compute ? "" : " (not in compute shaders)");
+    }
     printf("  %-26s %u x %u x %u, %u invocations\n", "max workgroup size", d->max_workgroup_size[0],
            d->max_workgroup_size[1], d->max_workgroup_size[2], d->max_workgroup_invocations);
     printf("  %-26s %u x %u x %u\n", "max workgroup count", d->max_workgroup_count[0], d->max_workgroup_count[1],

@@ -57,24 +57,24 @@ size_t vkat_spirv_features(const vkat_spirv_info *si, const char **out, size_t m
     return n;
 }
 
+int vkat_capability_subgroup_operation(uint32_t cap)
+{
+    switch (cap) {
+    case SpvCapabilityGroupNonUniform: return 0;
+    case SpvCapabilityGroupNonUniformVote: return 1;
+    case SpvCapabilityGroupNonUniformArithmetic: return 2;
+    case SpvCapabilityGroupNonUniformBallot: return 3;
+    case SpvCapabilityGroupNonUniformShuffle: return 4;
+    case SpvCapabilityGroupNonUniformShuffleRelative: return 5;
+    case SpvCapabilityGroupNonUniformClustered: return 6;
+    case SpvCapabilityGroupNonUniformQuad: return 7;
+    default: return -1;
+    }
+}
+
 const char *vkat_capability_need(uint32_t cap)
 {
     switch (cap) {
-    case SpvCapabilityGroupNonUniform:
-        return "subgroup operations (basic)";
-    case SpvCapabilityGroupNonUniformVote:
-        return "subgroup vote operations";
-    case SpvCapabilityGroupNonUniformArithmetic:
-        return "subgroup arithmetic operations";
-    case SpvCapabilityGroupNonUniformBallot:
-        return "subgroup ballot operations";
-    case SpvCapabilityGroupNonUniformShuffle:
-    case SpvCapabilityGroupNonUniformShuffleRelative:
-        return "subgroup shuffle operations";
-    case SpvCapabilityGroupNonUniformClustered:
-        return "subgroup clustered operations";
-    case SpvCapabilityGroupNonUniformQuad:
-        return "subgroup quad operations";
     case SpvCapabilityInt64Atomics:
         return "64-bit integer atomics (shaderBufferInt64Atomics)";
     case SpvCapabilityAtomicFloat32AddEXT:

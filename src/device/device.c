@@ -291,6 +291,8 @@ static void read_properties(VkPhysicalDevice pd, const VkExtensionProperties *ex
     d->subgroup_size = p11.subgroupSize;
     d->min_subgroup_size = psub.minSubgroupSize ? psub.minSubgroupSize : p11.subgroupSize;
     d->max_subgroup_size = psub.maxSubgroupSize ? psub.maxSubgroupSize : p11.subgroupSize;
+    d->subgroup_operations = p11.subgroupSupportedOperations;
+    d->subgroup_in_compute = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
     memcpy(d->max_workgroup_size, l->maxComputeWorkGroupSize, sizeof d->max_workgroup_size);
     memcpy(d->max_workgroup_count, l->maxComputeWorkGroupCount, sizeof d->max_workgroup_count);
     d->max_workgroup_invocations = l->maxComputeWorkGroupInvocations;

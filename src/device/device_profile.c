@@ -106,6 +106,14 @@ static void read_limits(json_object *dev, vkat_device_info *d)
         d->min_subgroup_size = (uint32_t)int_of(sg, "min", d->subgroup_size);
         d->max_subgroup_size = (uint32_t)int_of(sg, "max", d->subgroup_size);
     }
+    if (json_object_object_get_ex(dev, "subgroup_operations", &v) && json_object_is_type(v, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            const char *name = json_object_get_string(json_object_array_get_idx(v, i)); /* NULL for a null */
+            for (unsigned b = 0; name && vkat_subgroup_operation_name(b); b++)
+                if (!strcmp(name, vkat_subgroup_operation_name(b)))
+                    d->subgroup_operations |= 1u << b;
+        }
+    d->subgroup_in_compute = json_object_object_get_ex(dev, "subgroup_in_compute", &v) && json_object_get_boolean(v);
     const char *triples[2] = {"max_workgroup_size", "max_workgroup_count"};
     uint32_t *dst[2] = {d->max_workgroup_size, d->max_workgroup_count};
     for (int t = 0; t < 2; t++)

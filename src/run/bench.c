@@ -1078,6 +1078,33 @@ vkat_result vkat_workspace_submit(vkat_workspace *ws, vkat_record_fn record, voi
 
 /* ---- Kernels ---------------------------------------------------------------------------------------------------- */
 
+/* A GroupNonUniform* capability needs its operation class in the device's subgroupSupportedOperations, and compute
+ * in subgroupSupportedStages, or the module is invalid usage: lavapipe (Mesa 22.3) runs the clustered operations it
+ * does not list, and sums clusters of 4 wrongly (tests/cli/subgroup_ops.sh). Devices that do not say (0) pass. */
+static vkat_result check_subgroup_operations(const vkat_device_info *d, const vkat_spirv_info *info,
+                                             vkat_error *err)
+{
+    if (!d->subgroup_operations)
+        return VKAT_OK;
+    for (uint32_t i = 0; i < info->capability_count; i++) {
+        int op = vkat_capability_subgroup_operation(info->capabilities[i]);
+        if (op < 0)
+            continue;
+        const char *name = vkat_subgroup_operation_name((unsigned)op);
+        if (!(d->subgroup_operations >> op & 1))
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "the shader uses subgroup %s operations (its SPIR-V declares the capability), which %s "
+                             "does not list in subgroupSupportedOperations (0x%x); a [constraints] line testing "
+                             "device.subgroup_%s keeps such configurations off this device",
+                             name, d->name, d->subgroup_operations, name);
+        if (!d->subgroup_in_compute)
+            return vkat_fail(err, VKAT_ERR_LIMITS, NULL, 0,
+                             "the shader uses subgroup operations, which %s does not support in compute shaders "
+                             "(subgroupSupportedStages)", d->name);
+    }
+    return VKAT_OK;
+}
+
 static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *spirv, const vkat_spec_value *spec,
                                        size_t spec_count, uint32_t push_size, vkat_spirv_info *info, vkat_error *err)
 {
@@ -1101,6 +1128,8 @@ static vkat_result check_kernel_limits(const vkat_gpu *gpu, const vkat_spirv *sp
                              "not support; [kernel] features = %s skips such devices",
                              needs[i], d->name, needs[i]);
     }
+    if ((r = check_subgroup_operations(d, info, err)) != VKAT_OK)
+        return r;
     uint64_t inv = (uint64_t)info->local_size[0] * info->local_size[1] * info->local_size[2];
     for (int i = 0; i < 3; i++)
         if (info->local_size[i] > d->max_workgroup_size[i])

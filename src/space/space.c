@@ -34,7 +34,9 @@ enum {
     DEV_SUBGROUP_SIZE, DEV_MIN_SUBGROUP_SIZE, DEV_MAX_SUBGROUP_SIZE, DEV_MAX_PUSH_CONSTANTS,
     DEV_MAX_STORAGE_BUFFER_RANGE, DEV_VENDOR_ID, DEV_IS_NVIDIA, DEV_IS_AMD, DEV_IS_INTEL, DEV_IS_CPU, DEV_COOPMAT,
     DEV_COOPMAT_F16_M, DEV_COOPMAT_F16_N, DEV_COOPMAT_F16_K, DEV_COOPMAT_BF16_M, DEV_COOPMAT_BF16_N,
-    DEV_COOPMAT_BF16_K, DEV_COMPUTE_UNITS, DEV_COOPMAT_S8_M, DEV_COOPMAT_S8_N, DEV_COOPMAT_S8_K, DEV_COUNT
+    DEV_COOPMAT_BF16_K, DEV_COMPUTE_UNITS, DEV_COOPMAT_S8_M, DEV_COOPMAT_S8_N, DEV_COOPMAT_S8_K,
+    DEV_SUBGROUP_OPS, /* device.subgroup_basic ... device.subgroup_quad: one per VkSubgroupFeatureFlagBits bit */
+    DEV_COUNT = DEV_SUBGROUP_OPS + 8
 };
 
 static const char *const device_names[DEV_COUNT] = {
@@ -45,7 +47,9 @@ static const char *const device_names[DEV_COUNT] = {
     "device.max_storage_buffer_range", "device.vendor_id", "device.is_nvidia", "device.is_amd", "device.is_intel",
     "device.is_cpu", "device.coopmat", "device.coopmat_f16_m", "device.coopmat_f16_n", "device.coopmat_f16_k",
     "device.coopmat_bf16_m", "device.coopmat_bf16_n", "device.coopmat_bf16_k", "device.compute_units",
-    "device.coopmat_s8_m", "device.coopmat_s8_n", "device.coopmat_s8_k",
+    "device.coopmat_s8_m", "device.coopmat_s8_n", "device.coopmat_s8_k", "device.subgroup_basic",
+    "device.subgroup_vote", "device.subgroup_arithmetic", "device.subgroup_ballot", "device.subgroup_shuffle",
+    "device.subgroup_shuffle_relative", "device.subgroup_clustered", "device.subgroup_quad",
 };
 
 /* Vulkan 1.3's required minimum limits: what every conforming device offers, so a space checked without a device
@@ -62,6 +66,7 @@ static void device_defaults(int64_t *v)
     v[DEV_SUBGROUP_SIZE] = v[DEV_MIN_SUBGROUP_SIZE] = v[DEV_MAX_SUBGROUP_SIZE] = 32;
     v[DEV_MAX_PUSH_CONSTANTS] = 128;
     v[DEV_MAX_STORAGE_BUFFER_RANGE] = 134217728;
+    v[DEV_SUBGROUP_OPS] = 1; /* basic operations, in compute shaders */
 }
 
 /* The first subgroup-scope shape the device lists with A and B of type `ab` and accumulators of type `acc`. */
@@ -99,6 +104,9 @@ static void device_values(const vkat_device_info *d, int64_t *v)
     v[DEV_IS_CPU] = d->device_type && strcmp(d->device_type, "cpu") == 0;
     v[DEV_COOPMAT] = d->feature[VKAT_FEATURE_COOPMAT] && d->coopmat_count > 0;
     v[DEV_COMPUTE_UNITS] = d->compute_units;
+    /* Unknown (0: a device profile without them) counts as listed, as in the pipeline's own check (bench.c). */
+    for (int i = 0; i < 8; i++)
+        v[DEV_SUBGROUP_OPS + i] = !d->subgroup_operations || (d->subgroup_operations >> i & 1);
     const vkat_coopmat_shape *f16 = find_coopmat(d, VKAT_FLOAT16, VKAT_FLOAT32),
                              *bf16 = find_coopmat(d, VKAT_BFLOAT16, VKAT_FLOAT32),
                              *s8 = find_coopmat(d, VKAT_INT8, VKAT_INT32);

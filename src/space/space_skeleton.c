@@ -126,8 +126,13 @@ static void write_needs(FILE *o, const vkat_spirv_info *si)
         fprintf(o, "   ; from the shader's SPIR-V capabilities\n");
     for (uint32_t i = 0; i < si->capability_count; i++) {
         const char *need = vkat_capability_need(si->capabilities[i]);
+        int op = vkat_capability_subgroup_operation(si->capabilities[i]);
         if (need)
             fprintf(o, "; the shader needs %s of the device, which vkautotune does not check\n", need);
+        else if (op >= 0)
+            fprintf(o, "; the shader needs subgroup %s operations of the device: one that does not list them refuses "
+                       "each variant (constraints may test device.subgroup_%s)\n",
+                    vkat_subgroup_operation_name((unsigned)op), vkat_subgroup_operation_name((unsigned)op));
     }
 }
 

@@ -35,4 +35,7 @@ under_layer gemm --space "$SRC/spaces/gemm.ini" --budget 3
 under_layer splitk --space "$SRC/tests/data/sequence/splitk.ini" --budget 3
 under_layer reduce_passes --space "$SRC/tests/data/sequence/reduce.ini" --budget 3
 under_layer check_on_device --space "$SRC/spaces/gemm.ini" --budget 2 --check-on gpu
+# Reductions across the lanes of a subgroup: every attention variant sums clusters of lanes, which lavapipe does
+# not list among its subgroup operations (the space takes xor shuffles there)
+under_layer attention --space "$SRC/spaces/attention_f32.ini" --budget 2
 finish
