@@ -2,9 +2,11 @@
  * library takes goes straight into its vkat_tune_desc; the rest is the CLI's own) with a message for a bad value. */
 #include "cli_tune.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void vkat_cli_tune_usage(FILE *f)
 {
@@ -302,6 +304,18 @@ static int is_value_option(const char *o)
 /* What the options say together: the required --space, the exclusive pairs, the strategy's name. */
 static int check_args(const tune_args *a)
 {
+    if (!a->d.space_path && a->d.template_path && access(a->d.template_path, R_OK) != 0) {
+        fprintf(stderr, "vkautotune: %s: %s (and --space is required: see vkautotune --help)\n", a->d.template_path,
+                strerror(errno));
+        return 0;
+    }
+    if (!a->d.space_path && a->d.template_path) {
+        /* A shader alone: the one step a first run is missing. */
+        fprintf(stderr, "vkautotune: --space is required: `vkautotune init %s -o SPACE.ini` writes one from the "
+                        "shader's SPIR-V, then `vkautotune %s --space SPACE.ini` tunes it\n",
+                a->d.template_path, a->d.template_path);
+        return 0;
+    }
     if (!a->d.space_path) {
         fprintf(stderr, "vkautotune: --space is required (see vkautotune --help)\n");
         return 0;
