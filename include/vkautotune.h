@@ -609,6 +609,10 @@ typedef struct vkat_tune_desc {
     const char *claim;
     void (*progress)(void *user, const vkat_device_info *device, const vkat_tune_progress *progress);
     void *progress_user;
+    /* `stage` (user: progress_user): before each step a lane takes outside a variant, on that lane's thread:
+     * "creating the device and filling the inputs", "running the reference shader FILE" (or "... the reference
+     * configuration CONFIG"), "measuring variants". A watchdog says from it what a process that died was doing. */
+    void (*stage)(void *user, const vkat_device_info *device, const char *what);
     /* Diagnostics. The library has one logger per process (vkat_set_log); a func given here is installed as it by
      * vkat_tune_run_create. NULL func: the logger in place is kept. */
     vkat_logger logger;

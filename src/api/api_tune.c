@@ -82,7 +82,14 @@ typedef struct progress_relay {
 static void relay_progress(void *user, const vkat_tune_progress *p)
 {
     progress_relay *r = user;
-    r->desc->progress(r->desc->progress_user, r->device, p);
+    if (r->desc->progress)
+        r->desc->progress(r->desc->progress_user, r->device, p);
+}
+
+static void relay_stage(void *user, const char *what)
+{
+    progress_relay *r = user;
+    r->desc->stage(r->desc->progress_user, r->device, what);
 }
 
 /* The tuner's options from the description: every field in one place (zero keeps the tuner's own default). */
@@ -135,10 +142,12 @@ static void *run_group(void *arg)
     char cache_path[4096];
     opts.pipeline_cache_path = pipeline_cache_file(d->pipeline_cache_dir, dev, cache_path, sizeof cache_path);
     progress_relay relay = {d, dev};
-    if (d->progress) {
-        opts.progress = relay_progress;
+    if (d->progress || d->stage)
         opts.progress_user = &relay;
-    }
+    if (d->progress)
+        opts.progress = relay_progress;
+    if (d->stage)
+        opts.stage = relay_stage;
     if (g->pub.device_count > 1)
         vkat_log(VKAT_LOG_INFO, "%zu identical devices share one search", g->pub.device_count);
     g->pub.result = vkat_tune_devices(g->pub.space, d->inst, g->devices, g->pub.device_count, store, &opts,

@@ -74,6 +74,7 @@ static int tune_command(tune_args *a, json_object *out)
     a->d.claim = vkat_cli_watchdog_claim();
     a->d.progress = show_progress;
     a->d.progress_user = &pc;
+    a->d.stage = vkat_cli_watchdog_stage;
     if (vkat_tune_run_create(&a->d, &run, &err) != VKAT_OK) {
         code = vkat_cli_report(&err);
         goto done;

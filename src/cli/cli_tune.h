@@ -41,6 +41,9 @@ int vkat_cli_watchdog_supervise(const tune_args *a);
 void vkat_cli_watchdog_heartbeat(void);
 /* The tag this measuring process writes into its "aborted" rows (vkat_tune_desc.claim); NULL when unsupervised. */
 const char *vkat_cli_watchdog_claim(void);
+/* vkat_tune_desc.stage: what the measuring process is doing outside a variant, kept where the watchdog reads it
+ * after the process died (a no-op when not supervised). */
+void vkat_cli_watchdog_stage(void *user, const vkat_device_info *device, const char *what);
 /* SIGINT and SIGTERM stop the run after the variant in flight; a second one ends the process at once. */
 void vkat_cli_stop_install(void);
 /* The flag the library reads (vkat_tune_desc.stop); the signal that set it (0: none); the exit code it means. */

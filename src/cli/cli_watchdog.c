@@ -4,10 +4,12 @@
 #include "cli_tune.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #ifdef __linux__
@@ -29,6 +31,22 @@ void vkat_cli_watchdog_heartbeat(void)
         if (write(heartbeat_fd, &b, 1) < 0)
             heartbeat_fd = -1;
     }
+}
+
+/* What the measuring process last said it was doing (vkat_cli_watchdog_stage), in a page shared with the watchdog
+ * (mapped before the fork), so that a process that dies outside a variant is reported with where it was. */
+enum { STAGE_SIZE = 4096 };
+static char *stage_page;
+static pthread_mutex_t stage_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void vkat_cli_watchdog_stage(void *user, const vkat_device_info *device, const char *what)
+{
+    (void)user;
+    if (!stage_page)
+        return;
+    pthread_mutex_lock(&stage_lock);
+    snprintf(stage_page, STAGE_SIZE, "%s on %s", what, device->name);
+    pthread_mutex_unlock(&stage_lock);
 }
 
 const char *vkat_cli_watchdog_claim(void)
@@ -179,7 +197,11 @@ int vkat_cli_watchdog_supervise(const tune_args *a)
     sigemptyset(&stops);
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
+    void *page = mmap(NULL, STAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    stage_page = page == MAP_FAILED ? NULL : page; /* without it, only the message is vaguer */
     for (unsigned restarts = 0;; restarts++) {
+        if (stage_page)
+            stage_page[0] = 0;
         if (watchdog_stop)
             return 128 + watchdog_stop;
         int fds[2];
@@ -228,9 +250,12 @@ int vkat_cli_watchdog_supervise(const tune_args *a)
         if (stopped >= 0)
             return stopped; /* hung while asked to stop: the variant is blamed, nothing restarts */
         if (blamed == 0) {
-            fprintf(stderr, "vkautotune: %s, but not while a variant ran (setting up the device or the reference?); "
-                            "giving up\n", hung ? "the measuring process stopped making progress" :
-                                                  "the measuring process died");
+            const char *what = hung ? "the measuring process stopped making progress" : "the measuring process died";
+            if (stage_page && stage_page[0])
+                fprintf(stderr, "vkautotune: %s outside a variant, while %s; giving up\n", what, stage_page);
+            else
+                fprintf(stderr, "vkautotune: %s, but not while a variant ran (setting up the device or the "
+                                "reference?); giving up\n", what);
             return VKAT_EXIT_DEVICE;
         }
         if (restarts >= 100) {

@@ -442,6 +442,12 @@ static vkat_result reference_config_kernel(run_ctx *c, vkat_value **env, vkat_la
     return r;
 }
 
+static void tell_stage(const run_ctx *c, const char *what)
+{
+    if (c->opts->stage)
+        c->opts->stage(c->opts->progress_user, what);
+}
+
 /* Runs the reference shader once and keeps its outputs. It gets the variants' push-constant block (evaluated for
  * the first configuration: a push constant that depends on a parameter is the space's to avoid in a reference). */
 static vkat_result run_reference(run_ctx *c, vkat_error *err)
@@ -597,6 +603,7 @@ static vkat_result setup_device(run_ctx *c, vkat_error *err)
     const vkat_space *s = c->space;
     double t0 = vkat_now();
     memset(c->setup_s, 0, sizeof c->setup_s);
+    tell_stage(c, "creating the device and filling the inputs");
     vkat_result r = vkat_gpu_create(c->inst, c->device_index, &c->gpu, err);
     if (r != VKAT_OK)
         return r;
@@ -658,6 +665,14 @@ static vkat_result setup_reference(run_ctx *c, vkat_error *err)
 {
     if (!c->has_reference)
         return VKAT_OK;
+    char what[4400];
+    const char *alongside = c->defer_reference ? ", the first variants being prepared alongside" : "";
+    if (c->space->reference_path)
+        snprintf(what, sizeof what, "running the reference shader %s%s", c->space->reference_path, alongside);
+    else
+        snprintf(what, sizeof what, "running the reference configuration %s%s", c->space->reference_config,
+                 alongside);
+    tell_stage(c, what);
     double t0 = vkat_now();
     vkat_result r = run_reference(c, err);
     double t1 = vkat_now();
@@ -1287,6 +1302,7 @@ static void *lane_main(void *arg)
         c->setup_result = setup_reference(c, &c->setup_error);
         c->ready_at = vkat_now();
     }
+    tell_stage(c, "measuring variants");
     for (;;) {
         pthread_mutex_lock(&sc->lock);
         while (!c->stopping && c->queued == 0)

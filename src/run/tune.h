@@ -57,6 +57,7 @@ typedef struct vkat_tune_opts {
     const char *claim;
     vkat_tune_progress_fn progress;
     void *progress_user;
+    void (*stage)(void *user, const char *what); /* vkat_tune_desc.stage, with progress_user */
 } vkat_tune_opts;
 
 /* vkat_tune_report is public: include/vkautotune.h. */

@@ -31,4 +31,13 @@ done
 check "the winner is an honest variant" grep -q "HANG=0" "$T/out"
 other=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT status FROM results WHERE kernel='scale' ORDER BY id LIMIT 1\").fetchone()[0])" "$T/r.db")
 check "another kernel's aborted row stays aborted, not blamed ($other)" test "$other" = aborted
+
+# A reference that never finishes: no variant is blamed, and the message says where the process was.
+timeout 120 "$BIN" "$SRC/tests/data/robust/hang.comp.in" --space "$SRC/tests/data/robust/hang_reference.ini" \
+    --db "$T/ref.db" --strategy exhaustive --warmup 0.01 --repetitions 1 --pipeline-cache none --watchdog 3 > "$T/out" 2> "$T/err"
+rc=$?
+cat "$T/err"
+check "a hung reference ends the run with exit 6 (got $rc)" test $rc -eq 6
+check "the message names the reference shader" \
+    grep -q "while running the reference shader .*hang_spin_ref.comp" "$T/err"
 finish
