@@ -85,7 +85,8 @@ static void test_errors(void)
     expect_error("bad_problem.ini", VKAT_ERR_SPACE, 5, "problem size 'M' must be an integer, got 'lots'", 1);
     expect_error("bad_name.ini", VKAT_ERR_SPACE, 5,
                  "'device.x' is not a valid name (letters, digits and '_', not starting with a digit)", 1);
-    expect_error("long_line.ini", VKAT_ERR_SYNTAX, 9, "line is longer than 198 characters", 1);
+    expect_error("long_section.ini", VKAT_ERR_SYNTAX, 8,
+                 "line is longer than 198 characters and is not 'name = value'", 1);
 }
 
 /* The constraints of good.ini, by hand, with the Vulkan-minimum device (128 invocations). */
@@ -422,6 +423,26 @@ static void test_list_lines(void)
     vkat_space_destroy(s);
 }
 
+/* Lines past inih's 200-character buffer: a long comment, 70 values with an inline comment, a long constraint. */
+static void test_long_lines(void)
+{
+    vkat_space *s;
+    vkat_error err = {0};
+    vkat_result r = vkat_space_load(DATA "long_line.ini", &s, &err);
+    CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
+    if (r)
+        return;
+    CHECK(s->param_count == 1);
+    if (s->param_count == 1) {
+        CHECK(s->params[0].line == 8);
+        CHECK(s->params[0].value_count == 70 && s->params[0].values[69] == 70);
+    }
+    CHECK(s->constraint_count == 1);
+    if (s->constraint_count == 1)
+        CHECK(s->constraints[0].line == 10);
+    vkat_space_destroy(s);
+}
+
 /* A whole configuration need not name a one-value parameter; a partial one is completed to the first valid one. */
 static void test_complete_config(void)
 {
@@ -587,6 +608,7 @@ int main(void)
     test_errors();
     test_good();
     test_list_lines();
+    test_long_lines();
     test_walk_errors();
     test_problem_cpu();
     TEST_END();

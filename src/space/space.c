@@ -160,6 +160,7 @@ typedef struct loader {
     vkat_result failed;
     const char *pos, *end; /* unread text */
     int line;              /* of the line inih is working on */
+    char *long_value;      /* the value of that line when it is longer than inih's buffer (line_reader) */
     int section_line[SEC_COUNT];
     entry *entries;
     size_t count, cap;
@@ -237,6 +238,43 @@ static int note_pass_section(loader *ld, int id, const char *name, size_t len)
     return add_section(ld, ld->pass_sections, &ld->pass_section_count, id, name, len, "pass sections");
 }
 
+/* inih's buffer holds 200 characters a line (INI_MAX_LINE, fixed when the packaged library was built), but a
+ * parameter's values or a constraint may be longer. Such a line reaches inih as its name and a one-byte marker,
+ * with the value kept here as inih would give it (from the first '=' or ':', up to a ';' after a space, both
+ * ends trimmed); entry_handler takes it from there. A long comment becomes an empty one. */
+static const char LONG_VALUE_MARK[] = "\x01";
+
+static char *long_line(loader *ld, const char *start, size_t len, char *str, int num)
+{
+    if (*start == ';' || *start == '#') {
+        snprintf(str, (size_t)num, ";\n");
+        return str;
+    }
+    const char *eq = start, *stop = start + len;
+    while (eq < stop && *eq != '=' && *eq != ':')
+        eq++;
+    size_t name_len = (size_t)(eq - start);
+    if (*start == '[' || eq == stop || name_len + 4 > (size_t)num) {
+        lfail(ld, VKAT_ERR_SYNTAX, ld->line, "line is longer than %d characters and is not 'name = value'",
+              num - 2);
+        return NULL;
+    }
+    const char *v = eq + 1, *end = v;
+    while (end < stop && !(*end == ';' && end > v && isspace((unsigned char)end[-1])))
+        end++;
+    while (v < end && isspace((unsigned char)*v))
+        v++;
+    while (end > v && isspace((unsigned char)end[-1]))
+        end--;
+    ld->long_value = vkat_strndup(v, (size_t)(end - v));
+    if (!ld->long_value) {
+        lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    snprintf(str, (size_t)num, "%.*s=%s\n", (int)name_len, start, LONG_VALUE_MARK);
+    return str;
+}
+
 /* inih's fgets-like reader. Counting lines here gives every key its line (Debian's inih is built without
  * INI_HANDLER_LINENO); stripping indentation turns off inih's multi-line continuation, which would otherwise
  * silently glue an indented line onto the previous value; and lines inih would truncate or reject are reported
@@ -261,10 +299,10 @@ static char *line_reader(char *str, int num, void *stream)
         lfail(ld, VKAT_ERR_SYNTAX, ld->line, "NUL byte in line");
         return NULL;
     }
-    if (len + 2 > (size_t)num) {
-        lfail(ld, VKAT_ERR_SYNTAX, ld->line, "line is longer than %d characters", num - 2);
-        return NULL;
-    }
+    free(ld->long_value);
+    ld->long_value = NULL;
+    if (len + 2 > (size_t)num)
+        return long_line(ld, start, len, str, num);
     memcpy(str, start, len);
     str[len] = '\n';
     str[len + 1] = 0;
@@ -339,7 +377,7 @@ static int entry_handler(void *user, const char *section, const char *name, cons
         if (strcmp(ld->fields_sections[i].name, section) == 0)
             e->pass = (int)i;
     e->key = vkat_strdup(name);
-    e->value = vkat_strdup(value);
+    e->value = vkat_strdup(ld->long_value && strcmp(value, LONG_VALUE_MARK) == 0 ? ld->long_value : value);
     if (!e->key || !e->value) {
         free(e->key);
         free(e->value);
@@ -2078,6 +2116,7 @@ done:
         free(ld.entries[i].value);
     }
     free(ld.entries);
+    free(ld.long_value);
     for (size_t i = 0; i < ld.pass_section_count; i++)
         free(ld.pass_sections[i].name);
     for (size_t i = 0; i < ld.fields_section_count; i++)
