@@ -211,7 +211,7 @@ static void test_good(void)
     /* ... and points at the parameter's line in the space, where its values are */
     CHECK(strstr(err.file, "good.ini") && err.line == 17);
     CHECK(vkat_space_parse_config(s, "FOO=1", 1, choice, &err) == VKAT_ERR_USAGE);
-    CHECK_STR(err.message, "unknown parameter 'FOO'");
+    CHECK_STR(err.message, "unknown parameter 'FOO' (the space has: WG_X, WG_Y, TM, TN, UNROLL)");
     CHECK(vkat_space_parse_config(s, "TM=1,TM=2", 1, choice, &err) == VKAT_ERR_USAGE);
     CHECK_STR(err.message, "parameter 'TM' given twice");
     CHECK(vkat_space_parse_config(s, "TM", 1, choice, &err) == VKAT_ERR_USAGE);

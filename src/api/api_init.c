@@ -7,6 +7,7 @@
 #include "template.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     *text = NULL;
     char *source = vkat_read_file(shader_path, NULL), *defined = NULL;
     if (!source)
-        return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader");
+        return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
     vkat_result r = define_count ? with_defines(source, shader_path, defines, define_count, &defined, err) : VKAT_OK;
     vkat_compile_opts opts = {include_dirs, include_dir_count, 0, VKAT_SPIRV_OPT_NONE};
     vkat_spirv m = {0};

@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,6 +83,7 @@ static int add_file(vkat_source_set *set, char *path, char *name, vkat_error *er
     }
     size_t size = 0;
     char *text = vkat_read_file(path, &size);
+    int read_errno = errno;
     vkat_source_file *f = realloc(set->files, (set->count + 1) * sizeof *f);
     if (!text || !f || !name) {
         if (f)
@@ -89,7 +91,7 @@ static int add_file(vkat_source_set *set, char *path, char *name, vkat_error *er
         if (text || !f || !name)
             vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         else
-            vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot read the shader");
+            vkat_fail(err, VKAT_ERR_IO, path, 0, "cannot read the shader: %s", strerror(read_errno));
         free(text);
         free(path);
         free(name);

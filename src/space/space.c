@@ -2381,7 +2381,17 @@ static vkat_result config_pair(const char *name, const char *value, void *user, 
         return vkat_fail(err, VKAT_ERR_USAGE, cp->s->path, p->line, "%s=%lld is not among its values (%s%s)", name,
                          (long long)v, list, strlen(list) >= 200 ? ", ..." : "");
     }
-    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "unknown parameter '%s'", name);
+    char known[400] = "";
+    for (size_t i = 0; i < cp->s->param_count; i++) {
+        size_t used = strlen(known);
+        if (used >= 300) {
+            snprintf(known + used, sizeof known - used, ", ...");
+            break;
+        }
+        snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", cp->s->params[i].name);
+    }
+    return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "unknown parameter '%s' (the space has: %s)", name,
+                     cp->s->param_count ? known : "no parameters");
 }
 
 vkat_result vkat_space_parse_named(const vkat_space *s, const char *text, uint32_t *choice, bool *named,
