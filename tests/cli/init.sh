@@ -95,8 +95,9 @@ check "a separate texture and sampler: a comment saying why" \
 "$BIN" init "$D/bad/image_reads.comp" >"$T/i4.ini" 2>/dev/null
 check "an image read through a usampler2D: a format of unsigned integers (rgba8ui)" \
     grep -q '^tex = rgba8ui, image(N, N), random(0, 16), sampled @set(0) @binding(1)' "$T/i4.ini"
-"$BIN" --space "$T/i4.ini" --db "$T/i4.db" --budget 2 >"$T/i4.out" 2>&1
-check "and it tunes as written (the binding check takes its format)" grep -q "1 evaluated" "$T/i4.out"
+# A smaller problem than the written N = 1024: a million one-invocation workgroups take minutes under AddressSanitizer.
+"$BIN" --space "$T/i4.ini" --db "$T/i4.db" --budget 2 --problem N=64 >"$T/i4.out" 2>&1
+check "and it tunes as written (the binding check takes its format)" grep -q "1 evaluated.*, 0 failed" "$T/i4.out"
 "$BIN" init "$D/shaders/downsample_sampled.comp" >"$T/i3.ini" 2>/dev/null
 check "an image read through a sampler: sampled (rgba8 and a TODO for its format)" \
     grep -q '^src = rgba8, image(N, N), random(0, 1), sampled @set(0) @binding(0) .*TODO: its size and format' \
