@@ -43,7 +43,7 @@ typedef struct walk {
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
     uint32_t bound, found, found_block, pending_merge;
-    uint8_t found_comp; /* found's component, as flow.comp */
+    uint8_t found_mask; /* the components of found that are compared (bit k: component k; 0xf: all) */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -82,8 +82,10 @@ static void compare(walk *wk, uint32_t res, uint32_t a, uint32_t b)
                                                                                   : NULL;
     if (bound && bound->origin >= BLOCK_BASE && !wk->found_block)
         wk->found_block = bound->origin; /* buffer data too: marked below */
-    else if (bound && bound->origin && bound->origin < BLOCK_BASE && !wk->found)
-        wk->found = bound->origin, wk->found_comp = bound->comp;
+    else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
+        wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
+        wk->found_mask |= bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
+    }
     if (bound && (!bound->origin || bound->origin >= BLOCK_BASE) && (bound->flags & F_BUFFER))
         wk->ids[res].flags |= F_BUFBOUND;
 }
@@ -198,7 +200,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
 void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
-    info->bound_push_component = -1;
+    info->bound_push_components = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
     walk wk = {.ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)), .bound = w[3]};
@@ -216,7 +218,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     if (wk.found >= SPEC_BASE)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
-        info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_component = (int32_t)wk.found_comp - 1;
+        info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_components = wk.found_mask;
     uint32_t var = (wk.found_block & ~BLOCK_BASE) >> 8;
     for (uint32_t k = 0; wk.found_block && k < info->binding_count; k++)
         if (wk.ids[var].binding >= 0 && info->bindings[k].binding == (uint32_t)wk.ids[var].binding &&

@@ -680,7 +680,6 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     info->local_size[0] = info->local_size[1] = info->local_size[2] = 1;
     info->local_size_spec[0] = info->local_size_spec[1] = info->local_size_spec[2] = -1;
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
-    info->bound_push_component = -1;
     if (m->count < 5 || m->words[0] != SpvMagicNumber)
         return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "not a SPIR-V module");
     scan sc = {{m->words, m->count, NULL, m->words[3], spec, spec_count}, info, 0, 0, 0, {0}, {0}, 0, 0, {0}};

@@ -386,10 +386,10 @@ static const char *offset_note(uint32_t next, uint32_t components, uint32_t offs
 }
 
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
- * problem size for member `size_member` (-1: none; an integer vector's component `size_component`, -1 each), 1
- * for other integers and 1.0 for floats, each a TODO. */
+ * problem size for member `size_member` (-1: none; an integer vector's components of the bits `size_components`),
+ * 1 for other integers and 1.0 for floats, each a TODO. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
-                         char keys[][NAME_CAP], int size_member, int size_component, const char *size_name)
+                         char keys[][NAME_CAP], int size_member, uint32_t size_components, const char *size_name)
 {
     if (!count)
         return;
@@ -410,15 +410,14 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
         else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
-            int sized = (int)i == size_member && m->vec_kind == 'i';
+            uint32_t all = (1u << m->components) - 1, sized = (int)i == size_member && m->vec_kind == 'i'
+                                                                  ? size_components & all : 0;
             fprintf(o, "%s = %s", keys[i], m->vec_kind == 'f' ? "float32" : "uint32");
             for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", sized && (size_component < 0 || (uint32_t)size_component == c) ? size_name
-                                   : m->vec_kind == 'f'                                             ? "1.0"
-                                                                                                    : "1");
-            if (sized && size_component >= 0) /* `i < p.counts.x`: that component bounds the invocations */
-                fprintf(o, "%s   ; the problem size in component %d; TODO: the others (int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at), size_component);
+                fprintf(o, ", %s", sized & (1u << c) ? size_name : m->vec_kind == 'f' ? "1.0" : "1");
+            if (sized && sized != all) /* `i < p.counts.x`: the components compared bound the invocations */
+                fprintf(o, "%s   ; the problem size where compared; TODO: the others (int32 for a signed one)\n",
+                        offset_note(next, m->components, m->offset, at));
             else if (sized) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
                 fprintf(o, "%s   ; the problem size in each component (int32 for a signed one)\n",
                         offset_note(next, m->components, m->offset, at));
@@ -444,7 +443,7 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
             !strcmp(push_names[i], size_name))
             size_member = (int)i;
     write_values(o, "[push]", si->push_members, si->push_member_count, push_names, size_member,
-                 size_member == si->bound_push_member ? si->bound_push_component : -1, size_name);
+                 size_member == si->bound_push_member ? si->bound_push_components : 0, size_name);
 }
 
 /* Each uniform block's members as [fields.NAME]: random bits there would be garbage counts and scales. */
@@ -460,7 +459,7 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
             char header[NAME_CAP + 16];
             snprintf(header, sizeof header, "[fields.%s]", buf_names[k]);
             write_values(o, header, si->block_members[b], si->block_member_count[b], field_names,
-                         si->bound_block == (int32_t)k ? si->bound_block_member : -1, -1, size_name);
+                         si->bound_block == (int32_t)k ? si->bound_block_member : -1, 0, size_name);
         }
         free(nm);
         free(field_names);

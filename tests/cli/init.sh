@@ -99,8 +99,10 @@ check "an image read through a usampler2D: a format of unsigned integers (rgba8u
 check "and it tunes as written (the binding check takes its format)" grep -q "1 evaluated" "$T/i4.out"
 "$BIN" init "$D/shaders/downsample_sampled.comp" >"$T/i3.ini" 2>/dev/null
 check "an image read through a sampler: sampled (rgba8 and a TODO for its format)" \
-    grep -q '^src = rgba8, image(N, N), random(0, 1), sampled @set(0) @binding(0) .*TODO: its size and format' \
+    grep -q '^src = rgba8, image(out_size, out_size), random(0, 1), sampled @set(0) @binding(0) .*and format' \
     "$T/i3.ini"
+check "its bound, p.x >= pc.out_size.x || p.y >= pc.out_size.y: the size in both components" \
+    grep -q '^out_size = uint32, out_size, out_size ' "$T/i3.ini"
 check "an rgba8 output: the check's tolerance for rounding" grep -q '^rel_l2 = 1e-2' "$T/i3.ini"
 "$BIN" init "$D/shaders/texel_dot.comp" -o "$T/t.ini" 2>/dev/null
 check "a storage texel buffer: its declared format, in texels, write-only" \
