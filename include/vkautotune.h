@@ -158,6 +158,8 @@ enum {
     VKAT_FEATURE_COOPMAT2_BLOCK_LOADS,
     /* the workgroup size given by id (SPIR-V's LocalSizeId, which glslang writes for local_size_x_id at Vulkan 1.3) */
     VKAT_FEATURE_MAINTENANCE4,
+    VKAT_FEATURE_BUFFER_FLOAT32_ATOMIC_ADD, /* VK_EXT_shader_atomic_float: atomicAdd on a float in a buffer */
+    VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD, /* ... and in shared memory */
     VKAT_FEATURE_COUNT
 };
 /* Their names, indexed by VKAT_FEATURE_* and NULL-terminated. */

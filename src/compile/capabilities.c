@@ -29,6 +29,9 @@ const char *vkat_capability_feature(uint32_t cap)
         return "shaderBFloat16Type";
     case SpvCapabilityCooperativeMatrixKHR:
         return "cooperativeMatrix";
+    case SpvCapabilityAtomicFloat32AddEXT: /* buffers' (shared memory's alone is rarer: a device with only that is
+                                              refused, where a space can still list shaderSharedFloat32AtomicAdd) */
+        return "shaderBufferFloat32AtomicAdd";
     default:
         return NULL;
     }
@@ -77,8 +80,6 @@ const char *vkat_capability_need(uint32_t cap)
     switch (cap) {
     case SpvCapabilityInt64Atomics:
         return "64-bit integer atomics (shaderBufferInt64Atomics)";
-    case SpvCapabilityAtomicFloat32AddEXT:
-        return "float atomic add (VK_EXT_shader_atomic_float)";
     case SpvCapabilityUniformAndStorageBuffer16BitAccess:
         return "16-bit uniform buffer access (uniformAndStorageBuffer16BitAccess)";
     case SpvCapabilityUniformAndStorageBuffer8BitAccess:

@@ -189,6 +189,9 @@ typedef struct vkat_spirv_info {
      * guess for `vkautotune init`'s problem size. Set by vkat_spirv_find_bound (spirv_bound.h); -1 after
      * vkat_spirv_reflect alone. */
     int32_t bound_push_member, bound_spec_id;
+    /* The components of an integer vector push member that bound them: bit k for component k (`i < p.counts.x`:
+     * 1), every bit for a vector compared as a whole (`all(lessThan(gid.xy, p.extent))`). */
+    uint32_t bound_push_components;
     /* The same for a uniform block's member (`if (i >= ubo.count) return;`): the binding (index into bindings) and
      * the member's index, -1 when none. */
     int32_t bound_block, bound_block_member;

@@ -32,6 +32,7 @@ typedef struct flow {
     int32_t set, binding;
     uint8_t flags;
     uint8_t constant; /* value is known */
+    uint8_t comp;     /* 1 + the component of a vector push member it is, 0 the whole member */
 } flow;
 
 #define SPEC_BASE 0x10000u
@@ -42,6 +43,7 @@ typedef struct walk {
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
     uint32_t bound, found, found_block, pending_merge;
+    uint8_t found_mask; /* the components of found that are compared (bit k: component k; 0xf: all) */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -67,7 +69,7 @@ static void merge(flow *dst, const flow *src)
 {
     dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND);
     if (!dst->origin)
-        dst->origin = src->origin;
+        dst->origin = src->origin, dst->comp = src->comp;
 }
 
 /* An ordered integer comparison (result `res`) of an invocation index with a value from a push member or a spec
@@ -80,8 +82,10 @@ static void compare(walk *wk, uint32_t res, uint32_t a, uint32_t b)
                                                                                   : NULL;
     if (bound && bound->origin >= BLOCK_BASE && !wk->found_block)
         wk->found_block = bound->origin; /* buffer data too: marked below */
-    else if (bound && bound->origin && bound->origin < BLOCK_BASE && !wk->found)
-        wk->found = bound->origin;
+    else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
+        wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
+        wk->found_mask |= bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
+    }
     if (bound && (!bound->origin || bound->origin >= BLOCK_BASE) && (bound->flags & F_BUFFER))
         wk->ids[res].flags |= F_BUFBOUND;
 }
@@ -162,8 +166,11 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         stored(wk, ins[3]);
     } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
                OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_PUSH_VAR)) {
-        if (ids[ins[4]].constant && !ids[ins[2]].origin)
+        if (ids[ins[4]].constant && !ids[ins[2]].origin) {
             ids[ins[2]].origin = 1 + ids[ins[4]].value; /* a member of the push block */
+            if (len >= 6 && OK(ins[5]) && ids[ins[5]].constant && ids[ins[5]].value < 4)
+                ids[ins[2]].comp = (uint8_t)(1 + ids[ins[5]].value); /* p.counts.x: one component of it */
+        }
     } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
                OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_UNIFORM_VAR) && ids[ins[4]].constant &&
                ids[ins[4]].value < 256 && ins[3] < (1u << 23)) {
@@ -183,6 +190,9 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                 merge(&ids[ins[2]], &ids[ins[i]]);
         if ((last == 4 || op == SpvOpCopyObject) && OK(ins[3]))
             ids[ins[2]].root = ids[ins[3]].root; /* a pointer into the variable its base points into */
+        if (op == SpvOpCompositeExtract && len >= 5 && OK(ins[3]) && ids[ins[3]].origin &&
+            ids[ins[3]].origin < SPEC_BASE && !ids[ins[3]].comp && ins[4] < 4)
+            ids[ins[2]].comp = (uint8_t)(1 + ins[4]); /* a component of a loaded vector member */
     }
 #undef OK
 }
@@ -190,9 +200,10 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
 void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
+    info->bound_push_components = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
-    walk wk = {calloc(w[3], sizeof(flow)), calloc(w[3], sizeof(uint32_t)), w[3], 0, 0, 0, {0}, {0}, 0, 0};
+    walk wk = {.ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)), .bound = w[3]};
     if (!wk.ids || !wk.spec_ids)
         goto done;
     for (uint32_t i = 0; i < wk.bound; i++)
@@ -207,7 +218,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     if (wk.found >= SPEC_BASE)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
-        info->bound_push_member = (int32_t)(wk.found - 1);
+        info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_components = wk.found_mask;
     uint32_t var = (wk.found_block & ~BLOCK_BASE) >> 8;
     for (uint32_t k = 0; wk.found_block && k < info->binding_count; k++)
         if (wk.ids[var].binding >= 0 && info->bindings[k].binding == (uint32_t)wk.ids[var].binding &&

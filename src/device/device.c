@@ -39,7 +39,7 @@ static const char *const tuning_extensions[] = {
 static const char *const enable_extensions[] = {
     "VK_KHR_cooperative_matrix",         "VK_NV_cooperative_matrix2",    "VK_KHR_shader_bfloat16",
     "VK_KHR_pipeline_executable_properties", "VK_EXT_memory_budget",    "VK_KHR_shader_integer_dot_product",
-    "VK_KHR_shader_subgroup_rotate",     "VK_KHR_shader_expect_assume",
+    "VK_KHR_shader_subgroup_rotate",     "VK_KHR_shader_expect_assume",  "VK_EXT_shader_atomic_float",
 };
 
 int vkat_device_meets(const vkat_device_info *info, const char *const *extensions, size_t extension_count,

@@ -25,6 +25,8 @@ const char *const vkat_feature_names[VKAT_FEATURE_COUNT + 1] = {
     [VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING] = "cooperativeMatrixTensorAddressing",
     [VKAT_FEATURE_COOPMAT2_BLOCK_LOADS] = "cooperativeMatrixBlockLoads",
     [VKAT_FEATURE_MAINTENANCE4] = "maintenance4",
+    [VKAT_FEATURE_BUFFER_FLOAT32_ATOMIC_ADD] = "shaderBufferFloat32AtomicAdd",
+    [VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD] = "shaderSharedFloat32AtomicAdd",
     [VKAT_FEATURE_COUNT] = NULL,
 };
 
@@ -59,6 +61,12 @@ static const struct {
     [VKAT_FEATURE_COOPMAT2_TENSOR_ADDRESSING] = NV2(cooperativeMatrixTensorAddressing),
     [VKAT_FEATURE_COOPMAT2_BLOCK_LOADS] = NV2(cooperativeMatrixBlockLoads),
     [VKAT_FEATURE_MAINTENANCE4] = {VKAT_FS_V13, offsetof(VkPhysicalDeviceVulkan13Features, maintenance4)},
+    [VKAT_FEATURE_BUFFER_FLOAT32_ATOMIC_ADD] = {VKAT_FS_ATOMIC_FLOAT,
+                                                offsetof(VkPhysicalDeviceShaderAtomicFloatFeaturesEXT,
+                                                         shaderBufferFloat32AtomicAdd)},
+    [VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD] = {VKAT_FS_ATOMIC_FLOAT,
+                                                offsetof(VkPhysicalDeviceShaderAtomicFloatFeaturesEXT,
+                                                         shaderSharedFloat32AtomicAdd)},
 };
 
 /* The core version or extension each structure needs before it may be chained. */
@@ -74,12 +82,13 @@ static const struct {
     [VKAT_FS_COOPMAT2] = {0, "VK_NV_cooperative_matrix2"},
     [VKAT_FS_BF16] = {0, "VK_KHR_shader_bfloat16"},
     [VKAT_FS_PIPELINE_EXEC] = {0, "VK_KHR_pipeline_executable_properties"},
+    [VKAT_FS_ATOMIC_FLOAT] = {0, "VK_EXT_shader_atomic_float"},
 };
 
 static void *struct_of(vkat_feature_chain *c, int s)
 {
-    void *p[VKAT_FS_COUNT] = {&c->core, &c->v11, &c->v12, &c->v13, &c->coopmat, &c->coopmat2, &c->bf16,
-                              &c->pipeline_exec};
+    void *p[VKAT_FS_COUNT] = {&c->core, &c->v11,  &c->v12,           &c->v13,
+                              &c->coopmat, &c->coopmat2, &c->bf16, &c->pipeline_exec, &c->atomic_float};
     return p[s];
 }
 
@@ -109,6 +118,7 @@ void vkat_feature_chain_init(vkat_feature_chain *c, unsigned used)
     c->coopmat2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV;
     c->bf16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR;
     c->pipeline_exec.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    c->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
     VkBaseOutStructure *tail = (VkBaseOutStructure *)&c->core;
     for (int s = VKAT_FS_CORE + 1; s < VKAT_FS_COUNT; s++)
         if (used & (1u << s)) {

@@ -9,7 +9,7 @@
 
 enum {
     VKAT_FS_CORE, VKAT_FS_V11, VKAT_FS_V12, VKAT_FS_V13, VKAT_FS_COOPMAT, VKAT_FS_COOPMAT2, VKAT_FS_BF16,
-    VKAT_FS_PIPELINE_EXEC, VKAT_FS_COUNT
+    VKAT_FS_PIPELINE_EXEC, VKAT_FS_ATOMIC_FLOAT, VKAT_FS_COUNT
 };
 
 /* Points into itself once chained: never copy a filled one. */
@@ -22,6 +22,7 @@ typedef struct vkat_feature_chain {
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2;
     VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_exec;
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
 } vkat_feature_chain;
 
 /* The structures `d` knows (bit 1 << VKAT_FS_*): its core version has them, or it offers their extension. `d`

@@ -386,9 +386,10 @@ static const char *offset_note(uint32_t next, uint32_t components, uint32_t offs
 }
 
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
- * problem size for member `size_member` (-1: none), 1 for other integers and 1.0 for floats, each a TODO. */
+ * problem size for member `size_member` (-1: none; an integer vector's components of the bits `size_components`),
+ * 1 for other integers and 1.0 for floats, each a TODO. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
-                         char keys[][NAME_CAP], int size_member, const char *size_name)
+                         char keys[][NAME_CAP], int size_member, uint32_t size_components, const char *size_name)
 {
     if (!count)
         return;
@@ -409,11 +410,20 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
         else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
+            uint32_t all = (1u << m->components) - 1, sized = (int)i == size_member && m->vec_kind == 'i'
+                                                                  ? size_components & all : 0;
             fprintf(o, "%s = %s", keys[i], m->vec_kind == 'f' ? "float32" : "uint32");
             for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", m->vec_kind == 'f' ? "1.0" : "1");
-            fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
-                    offset_note(next, m->components, m->offset, at), m->components);
+                fprintf(o, ", %s", sized & (1u << c) ? size_name : m->vec_kind == 'f' ? "1.0" : "1");
+            if (sized && sized != all) /* `i < p.counts.x`: the components compared bound the invocations */
+                fprintf(o, "%s   ; the problem size where compared; TODO: the others (int32 for a signed one)\n",
+                        offset_note(next, m->components, m->offset, at));
+            else if (sized) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
+                fprintf(o, "%s   ; the problem size in each component (int32 for a signed one)\n",
+                        offset_note(next, m->components, m->offset, at));
+            else
+                fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
+                        offset_note(next, m->components, m->offset, at), m->components);
         } else
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
                 fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", keys[i], w,
@@ -429,9 +439,11 @@ static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAM
 {
     int size_member = -1;
     for (uint32_t i = 0; i < si->push_member_count; i++)
-        if (si->push_members[i].kind == 'i' && !strcmp(push_names[i], size_name))
+        if ((si->push_members[i].kind == 'i' || si->push_members[i].vec_kind == 'i') &&
+            !strcmp(push_names[i], size_name))
             size_member = (int)i;
-    write_values(o, "[push]", si->push_members, si->push_member_count, push_names, size_member, size_name);
+    write_values(o, "[push]", si->push_members, si->push_member_count, push_names, size_member,
+                 size_member == si->bound_push_member ? si->bound_push_components : 0, size_name);
 }
 
 /* Each uniform block's members as [fields.NAME]: random bits there would be garbage counts and scales. */
@@ -447,7 +459,7 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
             char header[NAME_CAP + 16];
             snprintf(header, sizeof header, "[fields.%s]", buf_names[k]);
             write_values(o, header, si->block_members[b], si->block_member_count[b], field_names,
-                         si->bound_block == (int32_t)k ? si->bound_block_member : -1, size_name);
+                         si->bound_block == (int32_t)k ? si->bound_block_member : -1, 0, size_name);
         }
         free(nm);
         free(field_names);
@@ -474,14 +486,16 @@ static int choose_size(names *nm, const vkat_spirv_info *si, char spec_names[][N
                        char size_name[NAME_CAP], int *size_spec, int *pushed)
 {
     int bound = si->bound_push_member;
-    if (bound >= 0 && ((uint32_t)bound >= si->push_member_count || si->push_members[bound].kind != 'i' ||
+    /* an integer, or an integer vector (a 2-D pass's extent, a count in a uvec4) */
+    if (bound >= 0 && ((uint32_t)bound >= si->push_member_count ||
+                       (si->push_members[bound].kind != 'i' && si->push_members[bound].vec_kind != 'i') ||
                        !si->push_members[bound].name[0]))
         bound = -1;
     const vkat_block_member *by_block = bound < 0 && si->bound_spec_id < 0 ? bounding_member(si) : NULL;
     for (uint32_t i = 0; i < si->push_member_count; i++) {
         pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
-        if (!size_name[0] && !by_block && si->push_members[i].kind == 'i' && si->push_members[i].name[0] &&
-            (bound < 0 || (int)i == bound))
+        if (!size_name[0] && !by_block && (si->push_members[i].kind == 'i' || (int)i == bound) &&
+            si->push_members[i].name[0] && (bound < 0 || (int)i == bound))
             snprintf(size_name, NAME_CAP, "%s", push_names[i]);
     }
     if (by_block) { /* a size the fields give the shader (`@none`), named after the member */

@@ -10,8 +10,8 @@
 #   - blocks sized from their layout (blocks.comp): a std140 uniform block of mixed members by its bytes, a std140
 #     storage array by its 16-byte stride after the member before it, a fixed-size array by its length;
 #   - what the module's capabilities need: [kernel] features (16-bit storage: half_subgroup.comp; int64:
-#     spec_types.comp), and a comment for subgroup operations; float, bool and int64 specialization constants are
-#     parameters (their values pass as the declared type);
+#     spec_types.comp; a float atomicAdd: float_atomic.comp), and a comment for subgroup operations; float, bool
+#     and int64 specialization constants are parameters (their values pass as the declared type);
 #   - image and texel-buffer bindings are entries of their declared format (texel_dot.comp tunes as written); a
 #     separate sampler and buffer addresses in the push block are written as comments saying why;
 #   - an existing -o file is kept without --force; no shader is a usage error.
@@ -58,6 +58,8 @@ check "16-bit storage: its feature" grep -q '^features = storageBuffer16BitAcces
 check "subgroup arithmetic: a comment" grep -q '^; the shader needs subgroup arithmetic operations of the device' "$T/h.ini"
 "$BIN" init "$SRC/tests/data/spec_types/spec_types.comp" >"$T/st.ini" 2>/dev/null
 check "an int64 constant: shaderInt64" grep -q '^features = shaderInt64 ' "$T/st.ini"
+"$BIN" init "$D/shaders/float_atomic.comp" >"$T/fa.ini" 2>/dev/null
+check "a float atomicAdd: shaderBufferFloat32AtomicAdd" grep -q '^features = shaderBufferFloat32AtomicAdd ' "$T/fa.ini"
 check "a float constant: a parameter" grep -q '^SCALE = 1 @spec(1)' "$T/st.ini"
 check "a bool constant: a parameter" grep -q '^NEGATE = 0 @spec(2)' "$T/st.ini"
 check "an int64 constant: a parameter" grep -q '^OFFSET = 0 @spec(3)' "$T/st.ini"
@@ -100,8 +102,10 @@ check "an image read through a usampler2D: a format of unsigned integers (rgba8u
 check "and it tunes as written (the binding check takes its format)" grep -q "1 evaluated.*, 0 failed" "$T/i4.out"
 "$BIN" init "$D/shaders/downsample_sampled.comp" >"$T/i3.ini" 2>/dev/null
 check "an image read through a sampler: sampled (rgba8 and a TODO for its format)" \
-    grep -q '^src = rgba8, image(N, N), random(0, 1), sampled @set(0) @binding(0) .*TODO: its size and format' \
+    grep -q '^src = rgba8, image(out_size, out_size), random(0, 1), sampled @set(0) @binding(0) .*and format' \
     "$T/i3.ini"
+check "its bound, p.x >= pc.out_size.x || p.y >= pc.out_size.y: the size in both components" \
+    grep -q '^out_size = uint32, out_size, out_size ' "$T/i3.ini"
 check "an rgba8 output: the check's tolerance for rounding" grep -q '^rel_l2 = 1e-2' "$T/i3.ini"
 "$BIN" init "$D/shaders/texel_dot.comp" -o "$T/t.ini" 2>/dev/null
 check "a storage texel buffer: its declared format, in texels, write-only" \
