@@ -43,6 +43,16 @@ static void python_values(void)
     vkat_replay_free(t);
 }
 
+/* A list (a Python tuple) has no str() a key can be split by: refused, naming the parameter and its line. */
+static void list_values(void)
+{
+    vkat_error err;
+    vkat_replay_table *t = load(DATA "list_value.json", VKAT_ERR_SYNTAX, &err);
+    CHECK_MSG(err.line == 5, "line %d", err.line);
+    CHECK_CONTAINS(err.message, "tune_params 'B': value 1 is a list");
+    vkat_replay_free(t);
+}
+
 /* Times: a number scores; the error strings, 1e20, NaN and 0 fail (one evaluation each); InvalidConfig and an
  * entry without a time are missing. An entry that is no object is refused at its line. */
 static void times(void)
@@ -167,6 +177,7 @@ static void objectives(void)
 int main(void)
 {
     python_values();
+    list_values();
     times();
     unclosed_and_cut();
     schemas();

@@ -443,6 +443,8 @@ static vkat_result parse_json(const char *path, const char *text, size_t size, j
     size_t n = size;
     while (n && strchr(" \t\r\n", text[n - 1]))
         n--;
+    if (!n)
+        return vkat_fail(err, VKAT_ERR_SYNTAX, path, 0, "the file is empty");
     n -= n && text[n - 1] == ',';
     char *closed = malloc(n + 4);
     if (!closed)
@@ -576,9 +578,9 @@ static vkat_result load_kt_cache(const char *path, const char *text, json_object
             char buf[256];
             if (!py_str(val, buf, sizeof buf)) {
                 r = vkat_fail(err, VKAT_ERR_SYNTAX, path, key_line(text, name),
-                              "tune_params '%s': value %zu is a %s (%s); replay takes numbers, strings, booleans "
-                              "and null",
-                              name, j + 1, json_type_to_name(json_object_get_type(val)),
+                              "tune_params '%s': value %zu is %s (%s); replay takes numbers, strings, booleans and "
+                              "null",
+                              name, j + 1, json_object_is_type(val, json_type_array) ? "a list" : "an object",
                               json_object_to_json_string_ext(val, JSON_C_TO_STRING_SPACED));
                 goto cleanup;
             }
@@ -669,9 +671,8 @@ static vkat_result t4_config(vkat_replay_table *t, const char *path, size_t rec,
                 break;
             if (!py_str(val, buf, sizeof buf))
                 return vkat_fail(err, VKAT_ERR_SYNTAX, path, 0,
-                                 "results[%zu]: '%s' is a %s; replay takes numbers, "
-                                 "strings, booleans and null",
-                                 rec, name, json_type_to_name(json_object_get_type(val)));
+                                 "results[%zu]: '%s' is %s; replay takes numbers, strings, booleans and null", rec,
+                                 name, json_object_is_type(val, json_type_array) ? "a list" : "an object");
             long j = exact_index(t, p, buf);
             if (collect && j < 0) {
                 if (!json_object_is_type(val, json_type_int) && !json_object_is_type(val, json_type_double))
