@@ -260,9 +260,11 @@ static void print_text(const replay_args *a, const vkat_replay_table *tab, const
            (unsigned long long)t->raw, (unsigned long long)t->valid, (unsigned long long)t->failed,
            vkat_replay_value(tab, t->best_s), unit);
     /* What was scored, and the entries read as missing, so that a table read differently from intended shows. */
-    printf("objective %s (%s is better), %s%s; %llu entries marked InvalidConfig and %llu without %s: missing\n",
-           t->objective, t->higher_is_better ? "higher" : "lower", t->format,
+    printf("objective %s (%s is better), %s%s; %llu entr%s %s and %llu without %s: missing\n", t->objective,
+           t->higher_is_better ? "higher" : "lower", t->format,
            t->repaired ? " not closed (read as Kernel Tuner does)" : "", (unsigned long long)t->marked_invalid,
+           t->marked_invalid == 1 ? "y" : "ies",
+           !strcmp(t->format, "T4 results") ? "with invalidity constraints" : "marked InvalidConfig",
            (unsigned long long)t->no_objective, t->objective);
     printf("strategy %s, %llu seed%s from %llu, window %llu\n", a->strategy, (unsigned long long)a->seeds,
            a->seeds == 1 ? "" : "s", (unsigned long long)a->seed, (unsigned long long)a->window);
