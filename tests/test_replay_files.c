@@ -53,6 +53,16 @@ static void list_values(void)
     vkat_replay_free(t);
 }
 
+/* A value listed twice would make two raw configurations of one key: refused, not half the space missing. */
+static void duplicate_values(void)
+{
+    vkat_error err;
+    vkat_replay_table *t = load(DATA "duplicate_value.json", VKAT_ERR_SYNTAX, &err);
+    CHECK_MSG(err.line == 4, "line %d", err.line);
+    CHECK_CONTAINS(err.message, "tune_params 'A' lists '1' twice");
+    vkat_replay_free(t);
+}
+
 /* Times: a number scores; the error strings, 1e20, NaN and 0 fail (one evaluation each); InvalidConfig and an
  * entry without a time are missing. An entry that is no object is refused at its line. */
 static void times(void)
@@ -178,6 +188,7 @@ int main(void)
 {
     python_values();
     list_values();
+    duplicate_values();
     times();
     unclosed_and_cut();
     schemas();

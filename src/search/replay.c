@@ -355,6 +355,14 @@ static int py_str(json_object *v, char *buf, size_t size)
     }
 }
 
+static long exact_index(const vkat_replay_table *t, size_t p, const char *text)
+{
+    for (size_t j = 0; j < t->value_counts[p]; j++)
+        if (!strcmp(t->values[p][j], text))
+            return (long)j;
+    return -1;
+}
+
 /* Matches key (from parameter p on) against the values' texts, each followed by a comma or, for the last, the end;
  * a value that holds a comma is tried as a whole, so each candidate is tried in turn. A numeric parameter also takes
  * a token that reads as one of its numbers ("1" for 1.0: files not written by Python). 1 with choice filled. */
@@ -586,6 +594,12 @@ static vkat_result load_kt_cache(const char *path, const char *text, json_object
             }
             if (!json_object_is_type(val, json_type_int) && !json_object_is_type(val, json_type_double))
                 t->categorical[i] = 1;
+            /* Twice the same str() would be one key for two raw configurations: half the space never recorded. */
+            if (exact_index(t, i, buf) >= 0) {
+                r = vkat_fail(err, VKAT_ERR_SYNTAX, path, key_line(text, name), "tune_params '%s' lists '%s' twice",
+                              name, buf);
+                goto cleanup;
+            }
             if (!add_value(t, i, buf)) {
                 r = nomem(err);
                 goto cleanup;
@@ -648,14 +662,6 @@ static double time_unit_s(const char *unit)
         if (!strcmp(unit, units[i].name))
             return units[i].s;
     return 0;
-}
-
-static long exact_index(const vkat_replay_table *t, size_t p, const char *text)
-{
-    for (size_t j = 0; j < t->value_counts[p]; j++)
-        if (!strcmp(t->values[p][j], text))
-            return (long)j;
-    return -1;
 }
 
 /* The record's configuration onto choice (pass 1: collects names and values instead). */
