@@ -53,13 +53,16 @@ static void list_values(void)
     vkat_replay_free(t);
 }
 
-/* A value listed twice would make two raw configurations of one key: refused, not half the space missing. */
+/* A value listed twice is one key for two raw configurations (Kernel Tuner measured it once): kept once, so that
+ * the copy's half of the space does not count as missing (raw 2, not 3). */
 static void duplicate_values(void)
 {
     vkat_error err;
-    vkat_replay_table *t = load(DATA "duplicate_value.json", VKAT_ERR_SYNTAX, &err);
-    CHECK_MSG(err.line == 4, "line %d", err.line);
-    CHECK_CONTAINS(err.message, "tune_params 'A' lists '1' twice");
+    vkat_replay_table *t = load(DATA "duplicate_value.json", VKAT_OK, &err);
+    if (!t)
+        return;
+    CHECK_MSG(t->raw_count == 2 && t->value_counts[0] == 2 && t->valid == 2, "raw %llu",
+              (unsigned long long)t->raw_count);
     vkat_replay_free(t);
 }
 

@@ -594,11 +594,12 @@ static vkat_result load_kt_cache(const char *path, const char *text, json_object
             }
             if (!json_object_is_type(val, json_type_int) && !json_object_is_type(val, json_type_double))
                 t->categorical[i] = 1;
-            /* Twice the same str() would be one key for two raw configurations: half the space never recorded. */
+            /* Twice the same str() is one key for two raw configurations (Kernel Tuner measured one): kept once,
+             * or the copy's half of the space would count as missing. */
             if (exact_index(t, i, buf) >= 0) {
-                r = vkat_fail(err, VKAT_ERR_SYNTAX, path, key_line(text, name), "tune_params '%s' lists '%s' twice",
-                              name, buf);
-                goto cleanup;
+                vkat_log(VKAT_LOG_WARN, "%s:%d: tune_params '%s' lists '%s' twice; kept once", path,
+                         key_line(text, name), name, buf);
+                continue;
             }
             if (!add_value(t, i, buf)) {
                 r = nomem(err);
