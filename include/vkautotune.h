@@ -743,6 +743,27 @@ typedef struct vkat_replay_table vkat_replay_table;
 vkat_result vkat_replay_load(const char *path, const char *kernel, vkat_replay_table **out, vkat_error *err);
 void vkat_replay_free(vkat_replay_table *table);
 
+/* What vkat_replay_open scores. Zero value: the file's objective, else time. */
+typedef struct vkat_replay_load_desc {
+    const char *kernel;    /* a database's kernel (NULL: the key with the most rows); ignored for JSON */
+    const char *objective; /* the entries' metric ("time", "GFLOP/s", ...); NULL: the file's "objective", else time */
+    int higher_is_better;  /* 1 higher is better, -1 lower, 0 the file's objective_higher_is_better (time: lower) */
+} vkat_replay_load_desc;
+
+/* vkat_replay_load with an objective. JSON: a Kernel Tuner cache (its keys are Python's str() of each value:
+ * "0.5", "1e-05", "True", "None"; schema_version 1.x or none) or T4 results ({"results": [...]}, schema 1.x). An
+ * entry scores with a positive number for the objective (time in ms); Kernel Tuner's error strings and 0, negative,
+ * NaN or 1e20 times fail; "InvalidConfig" and an entry without the objective are missing, like an absent one. A
+ * cache that was not closed (a stopped run) is closed as Kernel Tuner does, with a warning through the log; a file
+ * cut inside an entry is VKAT_ERR_SYNTAX with its line, as are keys that do not match tune_params. An objective
+ * other than time without a direction (desc or the file's) is VKAT_ERR_USAGE, as is one for a database. */
+vkat_result vkat_replay_open(const char *path, const vkat_replay_load_desc *desc, vkat_replay_table **out,
+                             vkat_error *err);
+/* A score (best_s, best_at, vkat_replay_result.best_s) as the objective's value: ms for time, else as recorded. */
+double vkat_replay_value(const vkat_replay_table *table, double score);
+/* "ms" for time, else the objective's name. Lives with the table. */
+const char *vkat_replay_unit(const vkat_replay_table *table);
+
 /* Gives the table its kernel's constraints, as a live run's space has them: `space_path` is a space file
  * (docs/space-format.md) whose [params] list exactly the table's parameters with the table's values and whose
  * [constraints] are the kernel's; [kernel] may be left out, [problem] sizes may be used; device.* names take
@@ -765,6 +786,13 @@ typedef struct vkat_replay_info {
      * them (never replayed). All 0 without constraints. */
     const char *constraints;
     uint64_t constraint_valid, constrained_valid, constrained_failed, constraint_outside;
+    /* What is scored (lives with the table): "time" (best_s in seconds) or another metric, whose scores are its
+     * values, or their reciprocals when higher is better (vkat_replay_value converts). format: "Kernel Tuner cache",
+     * "T4 results" or "vkautotune database". Entries marked InvalidConfig and entries without the objective, both
+     * missing; repaired: a cache that was not closed, closed as Kernel Tuner does. */
+    const char *objective, *format;
+    int higher_is_better, repaired;
+    uint64_t marked_invalid, no_objective;
 } vkat_replay_info;
 void vkat_replay_describe(const vkat_replay_table *table, vkat_replay_info *info);
 

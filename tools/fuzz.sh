@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"fuzz_space fuzz_expr fuzz_template fuzz_runtime_cache"}
+targets=${*:-"fuzz_space fuzz_expr fuzz_template fuzz_runtime_cache fuzz_replay"}
 deps=${VKAT_DEPS_PREFIX:-$PWD/.deps/usr}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKAT_FUZZ=ON -DVKAT_TESTS=OFF \
   -DVKAT_DEPS_PREFIX="$deps" -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" >/dev/null

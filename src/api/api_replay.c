@@ -20,6 +20,12 @@ void vkat_replay_describe(const vkat_replay_table *table, vkat_replay_info *info
     info->constrained_valid = table->constrained_valid;
     info->constrained_failed = table->constrained_failed;
     info->constraint_outside = table->constraint_outside;
+    info->objective = table->objective;
+    info->format = table->format;
+    info->higher_is_better = table->higher_is_better;
+    info->repaired = table->repaired;
+    info->marked_invalid = table->marked_invalid;
+    info->no_objective = table->no_objective;
 }
 
 vkat_result vkat_replay_search(const vkat_replay_table *table, const vkat_replay_desc *desc, const uint64_t *marks,

@@ -38,8 +38,21 @@ static void usage(FILE *f)
             "                    configuration that breaks them is ruled out free under either --missing, as\n"
             "                    a live run never compiles it; one that passes and is missing from the table\n"
             "                    is still charged under --missing charged. Examples: bench/replay_constraints/\n"
+            "  --objective NAME  the entries' metric to score (default: the file's \"objective\", else time);\n"
+            "                    fraction of the optimum is best / found when lower is better, found / best\n"
+            "                    when higher is\n"
+            "  --higher-is-better, --lower-is-better\n"
+            "                    the objective's direction (default: the file's objective_higher_is_better;\n"
+            "                    time: lower); a metric other than time without one is refused\n"
             "  --json            machine-readable output on stdout\n"
-            "  -h, --help        this text\n");
+            "  -h, --help        this text\n"
+            "\n"
+            "A Kernel Tuner cache's keys are Python's str() of each value (\"0.5\", \"1e-05\", \"True\", \"None\").\n"
+            "An entry whose objective is an error string (CompilationFailedConfig, RuntimeFailedConfig), 0,\n"
+            "negative, NaN or a time of 1e20 failed: one evaluation; InvalidConfig and an entry without the\n"
+            "objective are missing, like an absent one. A cache that was not closed (a stopped run) is closed as\n"
+            "Kernel Tuner does, with a warning; a file cut inside an entry is refused with its line. T4 results\n"
+            "({\"results\": [...]}) are read too; schema_version 1.x only.\n");
 }
 
 static double fraction(double optimum, double found)
@@ -55,15 +68,15 @@ static double sd_of(double sum, double sq, uint64_t n)
 }
 
 typedef struct replay_args {
-    const char *table_path, *strategy, *kernel, *missing, *constraints;
+    const char *table_path, *strategy, *kernel, *missing, *constraints, *objective;
     uint64_t budget, seed, seeds, window;
-    int json, charge;
+    int json, charge, higher_is_better;
 } replay_args;
 
 /* Returns -1 to go on, else the exit code (help, usage error). */
 static int parse_args(int argc, char **argv, replay_args *a)
 {
-    *a = (replay_args){NULL, "auto", NULL, "free", NULL, 400, 0, 1, 1, 0, 0};
+    *a = (replay_args){NULL, "auto", NULL, "free", NULL, NULL, 400, 0, 1, 1, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t *num = NULL;
@@ -73,16 +86,20 @@ static int parse_args(int argc, char **argv, replay_args *a)
         } else if (!strcmp(o, "--json")) {
             a->json = 1;
             continue;
+        } else if (!strcmp(o, "--higher-is-better") || !strcmp(o, "--lower-is-better")) {
+            a->higher_is_better = !strcmp(o, "--higher-is-better") ? 1 : -1;
+            continue;
         } else if (!strcmp(o, "--strategy") || !strcmp(o, "--kernel") || !strcmp(o, "--missing") ||
-                   !strcmp(o, "--constraints")) {
+                   !strcmp(o, "--constraints") || !strcmp(o, "--objective")) {
             if (!v) {
                 fprintf(stderr, "vkautotune: %s needs a value\n", o);
                 return VKAT_EXIT_USAGE;
             }
-            *(!strcmp(o, "--strategy")  ? &a->strategy
-              : !strcmp(o, "--kernel")  ? &a->kernel
-              : !strcmp(o, "--missing") ? &a->missing
-                                        : &a->constraints) = v;
+            *(!strcmp(o, "--strategy")    ? &a->strategy
+              : !strcmp(o, "--kernel")    ? &a->kernel
+              : !strcmp(o, "--missing")   ? &a->missing
+              : !strcmp(o, "--objective") ? &a->objective
+                                          : &a->constraints) = v;
             i++;
             continue;
         } else if (!strcmp(o, "--budget")) num = &a->budget;
@@ -173,8 +190,10 @@ static int run_seeds(const replay_args *a, const vkat_replay_table *t, const vka
     return VKAT_EXIT_OK;
 }
 
-static void print_json(const replay_args *a, const vkat_replay_info *t, const replay_totals *x)
+static void print_json(const replay_args *a, const vkat_replay_table *tab, const vkat_replay_info *t,
+                       const replay_totals *x)
 {
+    int time = !strcmp(t->objective, "time");
     const vkat_replay_result *first = &x->first;
     json_object *root = json_object_new_object(), *arr = json_object_new_array();
     json_object_object_add(root, "table", json_object_new_string(t->label));
@@ -182,7 +201,15 @@ static void print_json(const replay_args *a, const vkat_replay_info *t, const re
     json_object_object_add(root, "raw", json_object_new_int64((int64_t)t->raw));
     json_object_object_add(root, "valid", json_object_new_int64((int64_t)t->valid));
     json_object_object_add(root, "failed", json_object_new_int64((int64_t)t->failed));
-    json_object_object_add(root, "optimum_s", json_object_new_double(t->best_s));
+    json_object_object_add(root, "format", json_object_new_string(t->format));
+    json_object_object_add(root, "objective", json_object_new_string(t->objective));
+    json_object_object_add(root, "higher_is_better", json_object_new_boolean(t->higher_is_better));
+    json_object_object_add(root, "unit", json_object_new_string(vkat_replay_unit(tab)));
+    json_object_object_add(root, "optimum", json_object_new_double(vkat_replay_value(tab, t->best_s)));
+    json_object_object_add(root, "optimum_s", time ? json_object_new_double(t->best_s) : NULL);
+    json_object_object_add(root, "marked_invalid", json_object_new_int64((int64_t)t->marked_invalid));
+    json_object_object_add(root, "without_objective", json_object_new_int64((int64_t)t->no_objective));
+    json_object_object_add(root, "repaired", json_object_new_boolean(t->repaired));
     json_object_object_add(root, "strategy", json_object_new_string(a->strategy));
     json_object_object_add(root, "seed", json_object_new_int64((int64_t)a->seed));
     json_object_object_add(root, "seeds", json_object_new_int64((int64_t)a->seeds));
@@ -209,7 +236,9 @@ static void print_json(const replay_args *a, const vkat_replay_info *t, const re
     }
     json_object_object_add(root, "budgets", arr);
     json_object *f = json_object_new_object();
-    json_object_object_add(f, "best_s", isfinite(first->best_s) ? json_object_new_double(first->best_s) : NULL);
+    json_object_object_add(
+        f, "best", isfinite(first->best_s) ? json_object_new_double(vkat_replay_value(tab, first->best_s)) : NULL);
+    json_object_object_add(f, "best_s", time && isfinite(first->best_s) ? json_object_new_double(first->best_s) : NULL);
     json_object_object_add(f, "config", json_object_new_string(first->config));
     json_object_object_add(f, "proposed", json_object_new_int64((int64_t)first->proposed));
     json_object_object_add(f, "invalid", json_object_new_int64((int64_t)first->invalid));
@@ -222,12 +251,21 @@ static void print_json(const replay_args *a, const vkat_replay_info *t, const re
     json_object_put(root);
 }
 
-static void print_text(const replay_args *a, const vkat_replay_info *t, const replay_totals *x)
+static void print_text(const replay_args *a, const vkat_replay_table *tab, const vkat_replay_info *t,
+                       const replay_totals *x)
 {
     const vkat_replay_result *first = &x->first;
-    printf("table %s: %zu parameters, %llu raw, %llu valid, %llu failed, optimum %.6g ms\n", t->label, t->param_count,
+    const char *unit = vkat_replay_unit(tab);
+    printf("table %s: %zu parameters, %llu raw, %llu valid, %llu failed, optimum %.6g %s\n", t->label, t->param_count,
            (unsigned long long)t->raw, (unsigned long long)t->valid, (unsigned long long)t->failed,
-           t->best_s * 1e3);
+           vkat_replay_value(tab, t->best_s), unit);
+    /* What was scored, and the entries read as missing, so that a table read differently from intended shows. */
+    printf("objective %s (%s is better), %s%s; %llu entr%s %s and %llu without %s: missing\n", t->objective,
+           t->higher_is_better ? "higher" : "lower", t->format,
+           t->repaired ? " not closed (read as Kernel Tuner does)" : "", (unsigned long long)t->marked_invalid,
+           t->marked_invalid == 1 ? "y" : "ies",
+           !strcmp(t->format, "T4 results") ? "with invalidity constraints" : "marked InvalidConfig",
+           (unsigned long long)t->no_objective, t->objective);
     printf("strategy %s, %llu seed%s from %llu, window %llu\n", a->strategy, (unsigned long long)a->seeds,
            a->seeds == 1 ? "" : "s", (unsigned long long)a->seed, (unsigned long long)a->window);
     printf("missing configurations: %s\n",
@@ -251,7 +289,8 @@ static void print_text(const replay_args *a, const vkat_replay_info *t, const re
            (unsigned long long)a->seed, (unsigned long long)first->evaluated, (unsigned long long)first->failed,
            (unsigned long long)first->invalid, (unsigned long long)first->duplicates, first->stop);
     if (isfinite(first->best_s))
-        printf("seed %llu best: %.6g ms  %s\n", (unsigned long long)a->seed, first->best_s * 1e3, first->config);
+        printf("seed %llu best: %.6g %s  %s\n", (unsigned long long)a->seed, vkat_replay_value(tab, first->best_s),
+               unit, first->config);
 }
 
 int vkat_cmd_replay(int argc, char **argv)
@@ -262,7 +301,8 @@ int vkat_cmd_replay(int argc, char **argv)
         return code;
     vkat_error err = {0};
     vkat_replay_table *t = NULL;
-    if (vkat_replay_load(a.table_path, a.kernel, &t, &err) != VKAT_OK)
+    vkat_replay_load_desc ld = {a.kernel, a.objective, a.higher_is_better};
+    if (vkat_replay_open(a.table_path, &ld, &t, &err) != VKAT_OK)
         return vkat_cli_report(&err);
     if (vkat_replay_constrain(t, a.constraints, &err) != VKAT_OK) {
         vkat_replay_free(t);
@@ -273,9 +313,9 @@ int vkat_cmd_replay(int argc, char **argv)
     replay_totals x;
     code = run_seeds(&a, t, &info, &x);
     if (code == VKAT_EXIT_OK && a.json)
-        print_json(&a, &info, &x);
+        print_json(&a, t, &info, &x);
     else if (code == VKAT_EXIT_OK)
-        print_text(&a, &info, &x);
+        print_text(&a, t, &info, &x);
     vkat_replay_free(t);
     return code;
 }

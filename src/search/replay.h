@@ -15,8 +15,15 @@ typedef struct vkat_replay_table {
     uint8_t *categorical;   /* [param_count]: values are not numbers */
     uint64_t raw_count;
     vkat_index_map scores;  /* encoded configuration -> seconds; INFINITY = failed when evaluated; absent = invalid */
-    uint64_t valid, failed; /* entries with a time, entries without */
-    double best_s;
+    uint64_t valid, failed; /* entries with a score, entries that failed */
+    double best_s;          /* the best score: seconds for time, else the objective (its reciprocal when maximized) */
+    char *objective;        /* "time" or the metric scored (vkat_replay_load_desc) */
+    int time;               /* objective is time: scores are seconds */
+    int higher_is_better;   /* scores are the reciprocals of the objective's values */
+    char *format;           /* "Kernel Tuner cache", "T4 results", "vkautotune database" */
+    uint64_t marked_invalid; /* entries marked InvalidConfig (T4: invalidity "constraints"): missing */
+    uint64_t no_objective;  /* entries without the objective: missing */
+    int repaired;           /* a cache that was not closed, read as Kernel Tuner reads it */
     /* The kernel's constraints (vkat_replay_constrain), when given: what a live run rules out before compiling.
      * NULL bits = none; else bit k of the encoded configuration k is set when it passes them. */
     char *constraints_path;
