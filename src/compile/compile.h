@@ -195,6 +195,15 @@ typedef struct vkat_spirv_info {
     /* The same for a uniform block's member (`if (i >= ubo.count) return;`): the binding (index into bindings) and
      * the member's index, -1 when none. */
     int32_t bound_block, bound_block_member;
+    /* Per axis of gl_GlobalInvocationID (x, y, z): what a comparison with that component bounds it by (`if (gid.x
+     * >= p.width || gid.y >= p.height) return;`, `gid.y >= 2400`), the first met; kind 0 when none, 'p' a push
+     * member (value: its index, comp: 1 + its component or 0 for the whole member), 's' a specialization constant
+     * (value: its constant_id), 'l' a literal (value: the count of invocations it lets through), 'b' buffer data. */
+    struct {
+        char kind;
+        uint8_t comp;
+        uint32_t value;
+    } axis_bound[3];
 } vkat_spirv_info;
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given

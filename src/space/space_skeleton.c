@@ -24,6 +24,22 @@ typedef struct names {
     size_t count;
 } names;
 
+/* The problem's sizes: one (what the shader bounds its invocations by, else a guess) sizing every axis, or one per
+ * axis of the dispatch where the shader bounds each by something else (a 2-D pass's width and height, the literal
+ * bounds a shader's #defines leave). */
+typedef struct problem {
+    uint32_t count, axes;       /* sizes; the dispatch axes they cover (1 with one size) */
+    char name[3][NAME_CAP];
+    char binding[3][24];        /* push, none, spec(N) */
+    uint32_t value[3];
+    char note[3][80];           /* why it is what it is, for its [problem] comment */
+    int of_axis[3];             /* axis -> its size (index into name), -1: the axis is 1 */
+    int spec[3];                /* the specialization constant (index into specs) a size is, -1 */
+    const char *member_size[32]; /* push member -> the size it carries, NULL */
+    uint32_t member_comps[32];  /* and in which components of an integer vector (0: a scalar) */
+    char count_text[NAME_CAP * 3 + 8]; /* the sizes' product ("width * height"): a buffer's elements per item */
+} problem;
+
 /* A space name from a shader's identifier: letters, digits and '_', not starting with a digit; `fallback` with the
  * index when the shader keeps no name. Unique among the names given so far (a suffix _2, _3, ...). */
 static void pick_name(names *nm, const char *raw, const char *fallback, unsigned index, char out[NAME_CAP])
@@ -183,15 +199,23 @@ static int function_like(const char *define)
     return paren && (size_t)(paren - define) < name;
 }
 
+static int is_size_spec(const problem *pb, uint32_t i)
+{
+    for (uint32_t k = 0; k < pb->count; k++)
+        if (pb->spec[k] == (int)i)
+            return 1;
+    return 0;
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
-                         int size_spec, const char *const *defines, size_t define_count, char *reference_config,
+                         const problem *pb, const char *const *defines, size_t define_count, char *reference_config,
                          size_t config_size)
 {
     fprintf(o, "[params]\n");
     int tunable = 0;
     for (uint32_t i = 0; i < si->spec_count; i++) {
         const vkat_spec_decl *d = &si->specs[i];
-        if (!first_of_id(si, i) || (int)i == size_spec) /* the problem size is in [problem] */
+        if (!first_of_id(si, i) || is_size_spec(pb, i)) /* a problem size is in [problem] */
             continue;
         int dim = workgroup_dim(si, d->id);
         char buf[32];
@@ -242,7 +266,7 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
  * by what the shader reads: a guess), as many
  * sizes as it has dimensions, in / out / inout from its access or `sampled` when read through a sampler. */
 static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name,
-                        const char *size_name)
+                        const problem *pb)
 {
     const vkat_image_format *f = vkat_image_format_from_spirv(b->image_format);
     int sampled = b->kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
@@ -263,9 +287,10 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
     const char *init = !strcmp(dir, "out")                  ? "zero"
                        : vkat_image_format_reads_as(f) != 'f' ? "random(0, 16)"
                                                               : "random(0, 1)";
-    fprintf(o, "%s = %s, image(%s", name, f->name, size_name);
-    for (uint32_t d = 0; d < b->image_dim; d++)
-        fprintf(o, ", %s", size_name);
+    fprintf(o, "%s = %s, image(", name, f->name);
+    for (uint32_t d = 0; d <= b->image_dim; d++) /* each dimension the size of its axis, or the first size */
+        fprintf(o, "%s%s", d ? ", " : "",
+                d < pb->axes && pb->of_axis[d] >= 0 ? pb->name[pb->of_axis[d]] : d < pb->axes ? "1" : pb->name[0]);
     fprintf(o, "), %s, %s @set(%u) @binding(%u)   ; TODO: its size%s\n", init, dir, b->set, b->binding,
             guessed ? " and format (the shader does not declare one)" : "");
 }
@@ -274,7 +299,7 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
  * what the shader reads (r32f, r32i, r32ui: a guess), the problem size in texels, `uniform` for a uniform texel
  * buffer, in / out / inout from a storage one's access. */
 static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name,
-                        const char *size_name)
+                        const char *count)
 {
     const vkat_image_format *f = vkat_image_format_from_spirv(b->image_format);
     if (!f && b->image_format) {
@@ -296,20 +321,21 @@ static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
                        : use->component == VKAT_UNORM8 ? "random(0, 1)"
                                                         : "random(-1, 1)";
     fprintf(o, "%s = %s, texels(%s), %s, %s @set(%u) @binding(%u)   ; TODO: its texel count%s\n", name, use->name,
-            size_name, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
+            count, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
 }
 
-static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const char *size_name)
+static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb)
 {
+    const char *count_of = pb->count_text;
     fprintf(o, "[buffers]\n");
     for (uint32_t k = 0; k < si->binding_count; k++) {
         const __typeof__(si->bindings[0]) *b = &si->bindings[k];
         if (b->kind == VKAT_DESC_STORAGE_IMAGE || b->kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER) {
-            write_image(o, b, buf_names[k], size_name);
+            write_image(o, b, buf_names[k], pb);
             continue;
         }
         if (b->kind == VKAT_DESC_STORAGE_TEXEL_BUFFER || b->kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER) {
-            write_texel(o, b, buf_names[k], size_name);
+            write_texel(o, b, buf_names[k], count_of);
             continue;
         }
         if (b->kind != VKAT_DESC_STORAGE_BUFFER && b->kind != VKAT_DESC_UNIFORM_BUFFER) {
@@ -340,17 +366,17 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
          * element of the array (its stride) a multiple of the problem size. */
         unsigned header = (b->elem_offset + tb - 1) / tb, per = b->elem_stride >= tb ? b->elem_stride / tb : 1;
         int runtime = b->runtime_array && b->elem_stride;
-        char count[96];
+        char count[sizeof pb->count_text + 32];
         if (!runtime)
             snprintf(count, sizeof count, "%u", b->block_bytes >= tb ? (b->block_bytes + tb - 1) / tb : 1);
         else if (header && per > 1)
-            snprintf(count, sizeof count, "%u + %u * %s", header, per, size_name);
+            snprintf(count, sizeof count, "%u + %u * %s", header, per, count_of);
         else if (header)
-            snprintf(count, sizeof count, "%u + %s", header, size_name);
+            snprintf(count, sizeof count, "%u + %s", header, count_of);
         else if (per > 1)
-            snprintf(count, sizeof count, "%u * %s", per, size_name);
+            snprintf(count, sizeof count, "%u * %s", per, count_of);
         else
-            snprintf(count, sizeof count, "%s", size_name);
+            snprintf(count, sizeof count, "%s", count_of);
         if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
             fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
                     atomic             ? "the shader's atomics read and write it"
@@ -386,10 +412,10 @@ static const char *offset_note(uint32_t next, uint32_t components, uint32_t offs
 }
 
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
- * problem size for member `size_member` (-1: none; an integer vector's components of the bits `size_components`),
+ * problem size sized_as[i] where there is one (an integer vector: in the components of the bits sized_comps[i]),
  * 1 for other integers and 1.0 for floats, each a TODO. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
-                         char keys[][NAME_CAP], int size_member, uint32_t size_components, const char *size_name)
+                         char keys[][NAME_CAP], const char *const *sized_as, const uint32_t *sized_comps)
 {
     if (!count)
         return;
@@ -400,9 +426,9 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
         char at[32];
         if (m->kind == 'f')
             fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", keys[i], offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i' && (int)i == size_member)
+        else if (m->kind == 'i' && sized_as[i])
             fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", keys[i],
-                    size_name, offset_note(next, 1, m->offset, at));
+                    sized_as[i], offset_note(next, 1, m->offset, at));
         else if (m->kind == 'i') /* 1, not the size: a flag, a stride, a loop count or a second dimension, which at
                                     the size would make loops long and a second dimension read past the buffers */
             fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", keys[i],
@@ -410,11 +436,11 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
         else if (m->kind == 'p')
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
         else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
-            uint32_t all = (1u << m->components) - 1, sized = (int)i == size_member && m->vec_kind == 'i'
-                                                                  ? size_components & all : 0;
+            uint32_t all = (1u << m->components) - 1, sized = sized_as[i] && m->vec_kind == 'i'
+                                                                  ? sized_comps[i] & all : 0;
             fprintf(o, "%s = %s", keys[i], m->vec_kind == 'f' ? "float32" : "uint32");
             for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", sized & (1u << c) ? size_name : m->vec_kind == 'f' ? "1.0" : "1");
+                fprintf(o, ", %s", sized & (1u << c) ? sized_as[i] : m->vec_kind == 'f' ? "1.0" : "1");
             if (sized && sized != all) /* `i < p.counts.x`: the components compared bound the invocations */
                 fprintf(o, "%s   ; the problem size where compared; TODO: the others (int32 for a signed one)\n",
                         offset_note(next, m->components, m->offset, at));
@@ -435,19 +461,9 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
     fprintf(o, "\n");
 }
 
-static void write_push(FILE *o, const vkat_spirv_info *si, char push_names[][NAME_CAP], const char *size_name)
-{
-    int size_member = -1;
-    for (uint32_t i = 0; i < si->push_member_count; i++)
-        if ((si->push_members[i].kind == 'i' || si->push_members[i].vec_kind == 'i') &&
-            !strcmp(push_names[i], size_name))
-            size_member = (int)i;
-    write_values(o, "[push]", si->push_members, si->push_member_count, push_names, size_member,
-                 size_member == si->bound_push_member ? si->bound_push_components : 0, size_name);
-}
 
 /* Each uniform block's members as [fields.NAME]: random bits there would be garbage counts and scales. */
-static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const char *size_name)
+static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb)
 {
     for (uint32_t b = 0; b < si->block_count; b++) {
         names *nm = calloc(1, sizeof *nm);
@@ -458,8 +474,11 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
             uint32_t k = si->block_binding[b];
             char header[NAME_CAP + 16];
             snprintf(header, sizeof header, "[fields.%s]", buf_names[k]);
-            write_values(o, header, si->block_members[b], si->block_member_count[b], field_names,
-                         si->bound_block == (int32_t)k ? si->bound_block_member : -1, 0, size_name);
+            const char *sized_as[32] = {0};
+            uint32_t comps[32] = {0};
+            if (si->bound_block == (int32_t)k && si->bound_block_member >= 0 && si->bound_block_member < 32)
+                sized_as[si->bound_block_member] = pb->name[0]; /* `if (i >= ubo.count) return;` */
+            write_values(o, header, si->block_members[b], si->block_member_count[b], field_names, sized_as, comps);
         }
         free(nm);
         free(field_names);
@@ -478,42 +497,153 @@ static const vkat_block_member *bounding_member(const vkat_spirv_info *si)
     return NULL;
 }
 
-/* The problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member (bound
- * @push, its [push] value itself: *pushed) or a specialization constant (bound @spec: *size_spec, its index in
- * si->specs); else the block's first integer member, which a flag or a stride may be; else N. Names the push
- * members (push_names) on the way. Returns whether the size is one the invocations are bounded by. */
-static int choose_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
-                       char size_name[NAME_CAP], int *size_spec, int *pushed)
+/* The index in si->specs of the specialization constant `id` where it can be a problem size (an integer, or a float
+ * whose default is whole, not sizing the workgroup), else -1. */
+static int size_spec_index(const vkat_spirv_info *si, uint32_t id)
 {
-    int bound = si->bound_push_member;
+    for (uint32_t i = 0; i < si->spec_count; i++)
+        if (si->specs[i].id == id && first_of_id(si, i) && workgroup_dim(si, id) < 0 && !si->specs[i].is_bool &&
+            si->specs[i].bytes == 4 && (!si->specs[i].is_float || whole_default(&si->specs[i])))
+            return (int)i;
+    return -1;
+}
+
+/* Can axis a's bound (si->axis_bound[a]) be a problem size: a named integer push member (or the component of an
+ * integer vector it names), a specialization constant size_spec_index takes, or a literal? */
+static int axis_usable(const vkat_spirv_info *si, int a)
+{
+    const __typeof__(si->axis_bound[0]) *b = &si->axis_bound[a];
+    if (b->kind == 'p' && b->value < si->push_member_count) {
+        const vkat_block_member *m = &si->push_members[b->value];
+        return m->name[0] && ((m->kind == 'i' && !b->comp) ||
+                              (m->vec_kind == 'i' && b->comp >= 1 && b->comp <= m->components));
+    }
+    return b->kind == 'l' || (b->kind == 's' && size_spec_index(si, b->value) >= 0);
+}
+
+static int same_bound(const vkat_spirv_info *si, int a, int b)
+{
+    return si->axis_bound[a].kind == si->axis_bound[b].kind && si->axis_bound[a].value == si->axis_bound[b].value;
+}
+
+/* "A * B": the sizes of the axes the problem covers, an item of a buffer per invocation of a 2-D or 3-D pass. */
+static void count_text(problem *pb)
+{
+    size_t at = 0;
+    for (uint32_t a = 0; a < pb->axes; a++)
+        if (pb->of_axis[a] >= 0)
+            at += (size_t)snprintf(pb->count_text + at, sizeof pb->count_text - at, "%s%s", at ? " * " : "",
+                                   pb->name[pb->of_axis[a]]);
+}
+
+/* One size per axis where the shader bounds gl_GlobalInvocationID's components by different things (`gid.x >=
+ * p.width || gid.y >= p.height`, a literal per axis): a push member @push, a specialization constant @spec, a
+ * literal @none at its value. 0, pb untouched, where fewer than two distinct bounds (one size serves) or a uniform
+ * block's member bounds the invocations. */
+static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
+                      problem *pb)
+{
+    static const char *const literal_names[3] = {"NX", "NY", "NZ"};
+    static const char axis_letter[3] = {'x', 'y', 'z'};
+    int usable[3], last = -1, distinct = 0;
+    for (int a = 0; a < 3; a++) {
+        usable[a] = axis_usable(si, a);
+        last = usable[a] ? a : last;
+        int seen = 0;
+        for (int b = 0; b < a; b++)
+            seen |= usable[b] && same_bound(si, a, b);
+        distinct += usable[a] && !seen;
+    }
+    if (!usable[0] || distinct < 2 || bounding_member(si))
+        return 0;
+    pb->axes = (uint32_t)last + 1;
+    for (int a = 0; a <= last; a++) {
+        pb->of_axis[a] = -1;
+        for (int b = 0; usable[a] && b < a; b++)
+            if (usable[b] && same_bound(si, a, b))
+                pb->of_axis[a] = pb->of_axis[b];
+        const __typeof__(si->axis_bound[0]) *bd = &si->axis_bound[a];
+        if (usable[a] && bd->kind == 'p') /* p.size.x and p.size.y: one member, two components */
+            pb->member_comps[bd->value] |= bd->comp ? 1u << (bd->comp - 1) : 0;
+        if (!usable[a] || pb->of_axis[a] >= 0)
+            continue;
+        uint32_t k = pb->count++;
+        pb->of_axis[a] = (int)k;
+        pb->spec[k] = -1;
+        pb->value[k] = pb->axes == 3 ? 128 : 1024;
+        snprintf(pb->note[k], sizeof pb->note[k], " (the shader bounds gl_GlobalInvocationID.%c by it)",
+                 axis_letter[a]);
+        if (bd->kind == 'p') {
+            snprintf(pb->name[k], NAME_CAP, "%s", push_names[bd->value]);
+            snprintf(pb->binding[k], sizeof pb->binding[k], "push");
+            pb->member_size[bd->value] = pb->name[k];
+        } else if (bd->kind == 's') {
+            pb->spec[k] = size_spec_index(si, bd->value);
+            snprintf(pb->name[k], NAME_CAP, "%s", spec_names[pb->spec[k]]);
+            snprintf(pb->binding[k], sizeof pb->binding[k], "spec(%u)", bd->value);
+        } else {
+            pick_name(nm, literal_names[a], "N", (unsigned)a, pb->name[k]);
+            snprintf(pb->binding[k], sizeof pb->binding[k], "none");
+            pb->value[k] = bd->value;
+            snprintf(pb->note[k], sizeof pb->note[k], " (gl_GlobalInvocationID.%c < %u in the shader: a literal)",
+                     axis_letter[a], bd->value);
+        }
+    }
+    return 1;
+}
+
+/* The one problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member (bound
+ * @push, its [push] value itself) or a specialization constant (bound @spec), a uniform block's member (@none, given
+ * by its field) or a literal (`gid.x >= 3200`: @none at that value); else the block's first integer member, which a
+ * flag or a stride may be; else N. It sizes every axis of the dispatch bounded by the same thing. */
+static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
+                     problem *pb)
+{
+    char *size_name = pb->name[0];
+    int bound = si->bound_push_member, size_spec = -1;
     /* an integer, or an integer vector (a 2-D pass's extent, a count in a uvec4) */
     if (bound >= 0 && ((uint32_t)bound >= si->push_member_count ||
                        (si->push_members[bound].kind != 'i' && si->push_members[bound].vec_kind != 'i') ||
                        !si->push_members[bound].name[0]))
         bound = -1;
     const vkat_block_member *by_block = bound < 0 && si->bound_spec_id < 0 ? bounding_member(si) : NULL;
-    for (uint32_t i = 0; i < si->push_member_count; i++) {
-        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
+    int literal = bound < 0 && si->bound_spec_id < 0 && !by_block && si->axis_bound[0].kind == 'l';
+    pb->count = pb->axes = 1;
+    pb->value[0] = literal ? si->axis_bound[0].value : 1024;
+    for (uint32_t i = 0; i < si->push_member_count && !literal; i++)
         if (!size_name[0] && !by_block && (si->push_members[i].kind == 'i' || (int)i == bound) &&
-            si->push_members[i].name[0] && (bound < 0 || (int)i == bound))
+            si->push_members[i].name[0] && (bound < 0 || (int)i == bound)) {
             snprintf(size_name, NAME_CAP, "%s", push_names[i]);
-    }
-    if (by_block) { /* a size the fields give the shader (`@none`), named after the member */
-        pick_name(nm, by_block->name, "N", 0, size_name);
-        *pushed = 0;
-        return 1;
-    }
-    for (uint32_t i = 0; bound < 0 && si->bound_spec_id >= 0 && i < si->spec_count; i++)
-        if (si->specs[i].id == (uint32_t)si->bound_spec_id && first_of_id(si, i) &&
-            workgroup_dim(si, si->specs[i].id) < 0 && !si->specs[i].is_bool && si->specs[i].bytes == 4 &&
-            (!si->specs[i].is_float || whole_default(&si->specs[i]))) {
-            *size_spec = (int)i;
-            snprintf(size_name, NAME_CAP, "%s", spec_names[i]);
+            pb->member_size[i] = size_name;
+            pb->member_comps[i] = (int)i == bound ? si->bound_push_components : 0;
         }
-    *pushed = size_name[0] != 0 && *size_spec < 0;
+    if (by_block)
+        pick_name(nm, by_block->name, "N", 0, size_name);
+    else if (bound < 0 && si->bound_spec_id >= 0 &&
+             (size_spec = size_spec_index(si, (uint32_t)si->bound_spec_id)) >= 0) {
+        snprintf(size_name, NAME_CAP, "%s", spec_names[size_spec]);
+        memset(pb->member_size, 0, sizeof pb->member_size); /* not the push member guessed first */
+    }
+    int pushed = size_name[0] && !by_block && size_spec < 0;
     if (!size_name[0])
         pick_name(nm, "N", "N", 0, size_name);
-    return bound >= 0 || *size_spec >= 0;
+    pb->spec[0] = size_spec;
+    if (size_spec >= 0)
+        snprintf(pb->binding[0], sizeof pb->binding[0], "spec(%u)", si->specs[size_spec].id);
+    else
+        snprintf(pb->binding[0], sizeof pb->binding[0], "%s", pushed ? "push" : "none");
+    if (bound >= 0 || size_spec >= 0 || by_block)
+        snprintf(pb->note[0], sizeof pb->note[0], " (the shader bounds its invocations by it)");
+    else if (literal)
+        snprintf(pb->note[0], sizeof pb->note[0], " (gl_GlobalInvocationID.x < %u in the shader: a literal)",
+                 pb->value[0]);
+    /* `gid.x >= p.n || gid.y >= p.n`, `lessThan(gid.xy, p.extent)`: each axis bounded as x is, of this size */
+    const __typeof__(si->axis_bound[0]) *x = &si->axis_bound[0];
+    int x_is_it = axis_usable(si, 0) && ((x->kind == 'p' && (int)x->value == bound) ||
+                                         (x->kind == 's' && size_spec >= 0 && x->value == si->specs[size_spec].id) ||
+                                         (x->kind == 'l' && literal));
+    for (int a = 1; x_is_it && a < 3 && axis_usable(si, a) && same_bound(si, 0, a); a++)
+        pb->axes = (uint32_t)a + 1;
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
@@ -544,9 +674,13 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     }
     for (uint32_t k = 0; k < si->binding_count; k++)
         pick_name(nm, si->bindings[k].name, "BUF", si->bindings[k].binding, buf_names[k]);
-    char size_name[NAME_CAP] = "", wg[3][NAME_CAP] = {"", "", ""};
-    int size_spec = -1, pushed = 0;
-    int bounded = choose_size(nm, si, spec_names, push_names, size_name, &size_spec, &pushed);
+    for (uint32_t i = 0; i < si->push_member_count; i++)
+        pick_name(nm, si->push_members[i].name, "push", i, push_names[i]);
+    char wg[3][NAME_CAP] = {"", "", ""};
+    problem pb = {.spec = {-1, -1, -1}};
+    if (!axis_sizes(nm, si, spec_names, push_names, &pb))
+        one_size(nm, si, spec_names, push_names, &pb);
+    count_text(&pb);
 
     fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
             template_ref);
@@ -555,17 +689,17 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
     write_needs(o, si);
     fprintf(o, "\n");
-    char binding[24];
-    snprintf(binding, sizeof binding, "%s", pushed ? "push" : "none");
-    if (size_spec >= 0)
-        snprintf(binding, sizeof binding, "spec(%u)", si->specs[size_spec].id);
-    fprintf(o, "[problem]\n%s = 1024 @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n\n", size_name,
-            binding, bounded ? " (the shader bounds its invocations by it)" : "");
+    fprintf(o, "[problem]\n");
+    for (uint32_t k = 0; k < pb.count; k++)
+        fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],
+                pb.value[k], pb.binding[k], pb.note[k]);
+    fprintf(o, "\n");
     char reference_config[NAME_CAP + 16] = "";
-    write_params(o, si, spec_names, wg, size_spec, defines, define_count, reference_config, sizeof reference_config);
-    write_buffers(o, si, buf_names, size_name);
-    write_push(o, si, push_names, size_name);
-    write_fields(o, si, buf_names, size_name);
+    write_params(o, si, spec_names, wg, &pb, defines, define_count, reference_config, sizeof reference_config);
+    write_buffers(o, si, buf_names, &pb);
+    write_values(o, "[push]", si->push_members, si->push_member_count, push_names, pb.member_size,
+                 pb.member_comps);
+    write_fields(o, si, buf_names, &pb);
     fprintf(o, "[dispatch]\nlocal_size = ");
     for (int k = 0; k < 3; k++) {
         if (wg[k][0])
@@ -576,7 +710,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     if (!wg[0][0] && define_count)
         fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
     char per_group[3][NAME_CAP];
-    uint32_t axes = 1, unorm_out = 0; /* axes: the most an image binding has */
+    uint32_t axes = pb.axes, unorm_out = 0; /* axes: the problem's, or the most an image binding has */
     for (uint32_t k = 0; k < si->binding_count; k++) {
         const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
         int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
@@ -589,7 +723,11 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "\ngroups = ");
     for (uint32_t k = 0; k < axes; k++) {
         snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
-        fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", size_name, wg[k][0] ? wg[k] : per_group[k]);
+        if (k < pb.axes && pb.of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
+            fprintf(o, "%s1", k ? ", " : "");
+        else
+            fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb.axes ? pb.name[pb.of_axis[k]] : pb.name[0],
+                    wg[k][0] ? wg[k] : per_group[k]);
     }
     fprintf(o, "   ; TODO: how many workgroups cover the problem\n\n");
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"

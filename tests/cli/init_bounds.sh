@@ -4,7 +4,12 @@
 # here; every file tunes as written:
 #   - an integer vector of the push block compared with the invocation's xy as a whole (`any(greaterThanEqual(
 #     gid.xy, p.extent))`) is the size in each component; as 1, 1 the reference wrote one texel of its output;
-#   - one component of such a vector (`i < p.counts.x`) is the size in that component, the others stay 1.
+#   - one component of such a vector (`i < p.counts.x`) is the size in that component, the others stay 1;
+#   - a size per axis where each axis is bounded by something else: two push members (`g.x >= p.width || g.y >=
+#     p.height`), two specialization constants, or two literals (#defines: Mandelbrot's `x >= WIDTH || y >= HEIGHT`,
+#     as in the trial), the buffers their product and the workgroups over both axes; with one size the buffer was
+#     overrun (literals) or one row tuned (push members);
+#   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
@@ -25,9 +30,36 @@ check "a vector's component bound: the size, named after the vector" \
     grep -q '^counts = 1024 @push' "$T/component.ini"
 check "in that component, the others 1" grep -q '^counts = uint32, counts, 1, 1, 1 ' "$T/component.ini"
 
+"$BIN" init "$D/axes_push.comp" -o "$T/axes_push.ini" 2>/dev/null
+check "push members per axis: width, bound @push" grep -q '^width = 1024 @push .*gl_GlobalInvocationID.x' \
+    "$T/axes_push.ini"
+check "and height" grep -q '^height = 1024 @push .*gl_GlobalInvocationID.y' "$T/axes_push.ini"
+check "the buffers their product" grep -q '^Out = float32, width \* height, zero, out ' "$T/axes_push.ini"
+check "height passed as itself, not 1" grep -q '^height = uint32, height ' "$T/axes_push.ini"
+check "the workgroups over both axes" grep -q '^groups = cdiv(width, 16), cdiv(height, 4) ' "$T/axes_push.ini"
+
+"$BIN" init "$D/axes_spec.comp" -o "$T/axes_spec.ini" 2>/dev/null
+check "specialization constants per axis: sizes @spec" \
+    sh -c "grep -q '^COLS = 1024 @spec(1) ' '$T/axes_spec.ini' && grep -q '^ROWS = 1024 @spec(2) ' '$T/axes_spec.ini'"
+check "neither a parameter, the float constant one" \
+    sh -c "! grep -q '^COLS = 64\|^ROWS = 32' '$T/axes_spec.ini' && grep -q '^GAIN = 2 @spec(3)' '$T/axes_spec.ini'"
+
+"$BIN" init "$D/axes_literal.comp" -o "$T/axes_literal.ini" 2>/dev/null
+check "literal bounds per axis: NX and NY at their values, @none" \
+    sh -c "grep -q '^NX = 96 @none ' '$T/axes_literal.ini' && grep -q '^NY = 40 @none ' '$T/axes_literal.ini'"
+check "the std140 vec4 structs over both" grep -q '^Image = float32, 4 \* NX \* NY, ' "$T/axes_literal.ini"
+check "the workgroups over both" grep -q '^groups = cdiv(NX, 32), cdiv(NY, 32) ' "$T/axes_literal.ini"
+
+"$BIN" init "$D/guard_literal.comp" -o "$T/guard.ini" 2>/dev/null
+check "a literal guarding part of the work after a buffer's bound: not the size" \
+    grep -q '^N = 1024 @none ' "$T/guard.ini"
+
 if "$BIN" devices >/dev/null 2>&1; then
     tune "$T/extent.ini" extent_bound.comp
     tune "$T/component.ini" component_bound.comp
+    tune "$T/axes_push.ini" axes_push.comp
+    tune "$T/axes_spec.ini" axes_spec.comp
+    tune "$T/axes_literal.ini" axes_literal.comp
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi
