@@ -67,7 +67,10 @@ static void test_errors(void)
                  1);
     expect_error("bad_tensor.ini", VKAT_ERR_SPACE, 10, "[metrics] tensor must be '*' or 'A, C'", 0);
     expect_error("bad_init.ini", VKAT_ERR_SPACE, 9,
-                 "bad init 'random(...)' for buffer 'A' (expected zero, random(lo, hi), const(v), iota or "
+                 "init 'random(...)' for buffer 'A' takes random(lo, hi), two numbers; got 1 argument", 1);
+    expect_error("bad_init_order.ini", VKAT_ERR_SPACE, 9, "random(1, -1) for buffer 'A': lo is above hi", 1);
+    expect_error("bad_init_name.ini", VKAT_ERR_SPACE, 9,
+                 "bad init 'randm(...)' for buffer 'A' (expected zero, random(lo, hi), const(v), iota or "
                  "iota(start, step))", 1);
     expect_error("bad_direction.ini", VKAT_ERR_SPACE, 9,
                  "bad direction 'sideways' for buffer 'A' (expected in, out, inout, uniform or scratch)", 1);

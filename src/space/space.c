@@ -1293,7 +1293,19 @@ static vkat_result parse_init(loader *ld, const entry *e, char *text, vkat_buffe
         b->init = VKAT_INIT_IOTA;
         b->init_a = x[0];
         b->init_b = n == 2 ? x[1] : 1.0;
+    } else if (strcmp(text, "random") == 0 && call && n == 2) {
+        return lfail(ld, VKAT_ERR_SPACE, e->line, "random(%s, %s) for buffer '%s': lo is above hi", a[0], a[1],
+                     e->key);
     } else {
+        /* a known init with the wrong arguments says what it takes; another name lists them all */
+        static const struct { const char *name, *form; } forms[] = {
+            {"zero", "zero, no arguments"}, {"random", "random(lo, hi), two numbers"},
+            {"const", "const(v), one number"}, {"iota", "iota or iota(start, step)"}};
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+            if (strcmp(text, forms[i].name) == 0)
+                return lfail(ld, VKAT_ERR_SPACE, e->line, "init '%s%s' for buffer '%s' takes %s; got %s%zu argument%s",
+                             text, call ? "(...)" : "", e->key, forms[i].form, n > 2 ? "more than " : "",
+                             n > 2 ? (size_t)2 : n, n == 1 ? "" : "s");
         return lfail(ld, VKAT_ERR_SPACE, e->line,
                      "bad init '%s%s' for buffer '%s' (expected zero, random(lo, hi), const(v), iota or "
                      "iota(start, step))", text, call ? "(...)" : "", e->key);
