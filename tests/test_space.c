@@ -435,14 +435,18 @@ static void test_long_lines(void)
     CHECK_MSG(r == VKAT_OK, "%s:%d: %s", err.file, err.line, err.message);
     if (r)
         return;
+    /* a problem size's value read whole: its binding after 260 leading zeros */
+    CHECK(s->problem_count == 2);
+    if (s->problem_count == 2)
+        CHECK(s->problem[1].value == 48 && s->problem[1].binding == VKAT_SIZE_NONE);
     CHECK(s->param_count == 1);
     if (s->param_count == 1) {
-        CHECK(s->params[0].line == 8);
+        CHECK(s->params[0].line == 9);
         CHECK(s->params[0].value_count == 70 && s->params[0].values[69] == 70);
     }
     CHECK(s->constraint_count == 1);
     if (s->constraint_count == 1)
-        CHECK(s->constraints[0].line == 10);
+        CHECK(s->constraints[0].line == 11);
     vkat_space_destroy(s);
 }
 

@@ -823,20 +823,22 @@ static vkat_result load_problem(loader *ld)
         if (e->section != SEC_PROBLEM)
             continue;
         int64_t v;
-        char value[256];
         vkat_size_binding binding = VKAT_SIZE_DEFINE;
         uint32_t spec_id = 0;
-        snprintf(value, sizeof value, "%s", e->value);
+        char *value = vkat_strdup(e->value); /* whole: a value of any length */
+        if (!value)
+            return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         char *at = strchr(value, '@');
         if (at) {
             *at = 0;
             trim(value);
-            if (size_binding(ld, e, at + 1, &binding, &spec_id))
-                return ld->failed;
         }
-        if (!parse_i64(value, &v))
-            return lfail(ld, VKAT_ERR_SPACE, e->line, "problem size '%s' must be an integer, got '%s'", e->key,
-                         value);
+        int bad = at && size_binding(ld, e, at + 1, &binding, &spec_id);
+        if (!bad && !parse_i64(value, &v))
+            lfail(ld, VKAT_ERR_SPACE, e->line, "problem size '%s' must be an integer, got '%s'", e->key, value);
+        free(value);
+        if (ld->failed)
+            return ld->failed;
         int slot = add_symbol(ld, e->key, e->line);
         if (slot < 0)
             return ld->failed;
