@@ -35,6 +35,7 @@ typedef struct problem {
     char note[3][80];           /* why it is what it is, for its [problem] comment */
     int of_axis[3];             /* axis -> its size (index into name), -1: the axis is 1 */
     int spec[3];                /* the specialization constant (index into specs) a size is, -1 */
+    int fixed[3];               /* a literal bound: the shader's own size, which the space cannot change */
     const char *member_size[32]; /* push member -> the size it carries, NULL */
     uint32_t member_comps[32];  /* and in which components of an integer vector (0: a scalar) */
     char count_text[NAME_CAP * 3 + 8]; /* the sizes' product ("width * height"): a buffer's elements per item */
@@ -585,6 +586,7 @@ static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NA
             pick_name(nm, literal_names[a], "N", (unsigned)a, pb->name[k]);
             snprintf(pb->binding[k], sizeof pb->binding[k], "none");
             pb->value[k] = bd->value;
+            pb->fixed[k] = 1;
             snprintf(pb->note[k], sizeof pb->note[k], " (gl_GlobalInvocationID.%c < %u in the shader: a literal)",
                      axis_letter[a], bd->value);
         }
@@ -610,6 +612,7 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
     int literal = bound < 0 && si->bound_spec_id < 0 && !by_block && si->axis_bound[0].kind == 'l';
     pb->count = pb->axes = 1;
     pb->value[0] = literal ? si->axis_bound[0].value : 1024;
+    pb->fixed[0] = literal;
     for (uint32_t i = 0; i < si->push_member_count && !literal; i++)
         if (!size_name[0] && !by_block && (si->push_members[i].kind == 'i' || (int)i == bound) &&
             si->push_members[i].name[0] && (bound < 0 || (int)i == bound)) {
@@ -644,6 +647,24 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
                                          (x->kind == 'l' && literal));
     for (int a = 1; x_is_it && a < 3 && axis_usable(si, a) && same_bound(si, 0, a); a++)
         pb->axes = (uint32_t)a + 1;
+}
+
+/* [problem.cpu]: for a 2-D or 3-D dispatch, smaller sizes on a CPU device (lavapipe, the default device without a
+ * GPU), where a million invocations of a heavy shader (a ray tracer) take minutes per variant. A literal bound
+ * stays: the shader's size is fixed. */
+static void write_problem_cpu(FILE *o, const problem *pb, uint32_t axes)
+{
+    uint32_t small = axes == 3 ? 32 : 256, any = 0;
+    for (uint32_t k = 0; axes >= 2 && k < pb->count; k++) {
+        if (pb->fixed[k])
+            continue;
+        if (!any++)
+            fprintf(o, "[problem.cpu]   ; on a CPU device (lavapipe): a GPU-sized %u-D problem takes far too long "
+                       "there\n", axes);
+        fprintf(o, "%s = %u\n", pb->name[k], small);
+    }
+    if (any)
+        fprintf(o, "\n");
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
@@ -689,11 +710,22 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
     write_needs(o, si);
     fprintf(o, "\n");
+    uint32_t axes = pb.axes, unorm_out = 0; /* axes: the problem's, or the most an image binding has */
+    for (uint32_t k = 0; k < si->binding_count; k++) {
+        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
+        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
+                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        if (image && si->bindings[k].image_dim < 3 && si->bindings[k].image_dim + 1u > axes)
+            axes = si->bindings[k].image_dim + 1u;
+        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
+        unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+    }
     fprintf(o, "[problem]\n");
     for (uint32_t k = 0; k < pb.count; k++)
         fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],
                 pb.value[k], pb.binding[k], pb.note[k]);
     fprintf(o, "\n");
+    write_problem_cpu(o, &pb, axes);
     char reference_config[NAME_CAP + 16] = "";
     write_params(o, si, spec_names, wg, &pb, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, &pb);
@@ -710,16 +742,6 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     if (!wg[0][0] && define_count)
         fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
     char per_group[3][NAME_CAP];
-    uint32_t axes = pb.axes, unorm_out = 0; /* axes: the problem's, or the most an image binding has */
-    for (uint32_t k = 0; k < si->binding_count; k++) {
-        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
-        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
-                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
-        if (image && si->bindings[k].image_dim < 3 && si->bindings[k].image_dim + 1u > axes)
-            axes = si->bindings[k].image_dim + 1u;
-        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
-        unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
-    }
     fprintf(o, "\ngroups = ");
     for (uint32_t k = 0; k < axes; k++) {
         snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);

@@ -9,7 +9,9 @@
 #     p.height`), two specialization constants, or two literals (#defines: Mandelbrot's `x >= WIDTH || y >= HEIGHT`,
 #     as in the trial), the buffers their product and the workgroups over both axes; with one size the buffer was
 #     overrun (literals) or one row tuned (push members);
-#   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size.
+#   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size;
+#   - a 2-D dispatch gets [problem.cpu] sizes of 256 for a CPU device (lavapipe, the default without a GPU), but not
+#     a literal size (the shader's own) or a 1-D one.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
@@ -49,6 +51,12 @@ check "literal bounds per axis: NX and NY at their values, @none" \
     sh -c "grep -q '^NX = 96 @none ' '$T/axes_literal.ini' && grep -q '^NY = 40 @none ' '$T/axes_literal.ini'"
 check "the std140 vec4 structs over both" grep -q '^Image = float32, 4 \* NX \* NY, ' "$T/axes_literal.ini"
 check "the workgroups over both" grep -q '^groups = cdiv(NX, 32), cdiv(NY, 32) ' "$T/axes_literal.ini"
+
+check "2-D: smaller sizes on a CPU device" sh -c "sed -n '/^\[problem.cpu\]/,/^\[/p' '$T/axes_push.ini' |
+    grep -q '^width = 256' && sed -n '/^\[problem.cpu\]/,/^\[/p' '$T/axes_push.ini' | grep -q '^height = 256'"
+check "an image's one size too" sh -c "sed -n '/^\[problem.cpu\]/,/^\[/p' '$T/extent.ini' | grep -q '^extent = 256'"
+check "not a literal size" sh -c "! grep -q '^\[problem.cpu\]' '$T/axes_literal.ini'"
+check "not a 1-D problem" sh -c "! grep -q '^\[problem.cpu\]' '$T/component.ini'"
 
 "$BIN" init "$D/guard_literal.comp" -o "$T/guard.ini" 2>/dev/null
 check "a literal guarding part of the work after a buffer's bound: not the size" \
