@@ -646,6 +646,21 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
         pb->axes = (uint32_t)a + 1;
 }
 
+/* How many dimensions the one problem size spans: the dispatch axes it covers, or an image's sized by it (a 3-D
+ * volume written through an image3D, bounded by its imageSize). */
+static uint32_t dims_of_one_size(const vkat_spirv_info *si, const problem *pb)
+{
+    uint32_t dims = pb->axes;
+    for (uint32_t k = 0; k < si->binding_count; k++) {
+        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
+                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        if (image && !si->bindings[k].image_arrayed && si->bindings[k].image_dim < 3 &&
+            si->bindings[k].image_dim + 1u > dims)
+            dims = si->bindings[k].image_dim + 1u;
+    }
+    return dims;
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count)
 {
@@ -681,6 +696,11 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     if (!axis_sizes(nm, si, spec_names, push_names, &pb))
         one_size(nm, si, spec_names, push_names, &pb);
     count_text(&pb);
+    if (pb.count == 1 && pb.value[0] == 1024 && dims_of_one_size(si, &pb) == 3) {
+        pb.value[0] = 128; /* 1024 in each of three dimensions is 4 GiB of 32-bit data: more than a device holds */
+        if (!pb.note[0][0])
+            snprintf(pb.note[0], sizeof pb.note[0], " (it sizes three dimensions: 128, not 1024)");
+    }
 
     fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
             template_ref);

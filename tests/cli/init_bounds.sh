@@ -9,7 +9,9 @@
 #     p.height`), two specialization constants, or two literals (#defines: Mandelbrot's `x >= WIDTH || y >= HEIGHT`,
 #     as in the trial), the buffers their product and the workgroups over both axes; with one size the buffer was
 #     overrun (literals) or one row tuned (push members);
-#   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size.
+#   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size;
+#   - one size over three dimensions (a volume written through an image3D) is 128, not 1024: at 1024 the volume was
+#     4 GiB of r32f texels, past the device's maxBufferSize, and the file was refused (session 19's trial).
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
@@ -54,7 +56,12 @@ check "the workgroups over both" grep -q '^groups = cdiv(NX, 32), cdiv(NY, 32) '
 check "a literal guarding part of the work after a buffer's bound: not the size" \
     grep -q '^N = 1024 @none ' "$T/guard.ini"
 
+"$BIN" init "$D/volume_image.comp" -o "$T/volume.ini" 2>/dev/null
+check "one size over a 3-D volume: 128" grep -q '^N = 128 @none ' "$T/volume.ini"
+check "the volume in three dimensions of it" grep -q '^vol = r32f, image(N, N, N), zero, out ' "$T/volume.ini"
+
 if "$BIN" devices >/dev/null 2>&1; then
+    tune "$T/volume.ini" volume_image.comp
     tune "$T/extent.ini" extent_bound.comp
     tune "$T/component.ini" component_bound.comp
     tune "$T/axes_push.ini" axes_push.comp
