@@ -16,6 +16,9 @@
 #     separate sampler and buffer addresses in the push block are written as comments saying why;
 #   - a Godot RenderingDevice file (`#[compute]` before #version: godot_marker.comp) compiles as Godot compiles it
 #     and tunes as written; glslang alone refused the marker ("invalid directive", session 19's trial);
+#   - two kinds of descriptor in one binding (an OpenGL shader's image unit 0 beside its buffer binding 0:
+#     binding_reused.comp) are refused by init naming both, not written as two [buffers] entries the tuner then
+#     refused as a clash of the file's own lines;
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -132,6 +135,12 @@ check "a Godot file's #[compute] marker: init compiles it ($(tail -n 1 "$T/g.err
     grep -q '^count = 1024 @push' "$T/godot.ini"
 "$BIN" --space "$T/godot.ini" --db "$T/g.db" --budget 3 --warmup 0 --repetitions 2 >"$T/g.out" 2>&1
 check "and it tunes as written" grep -q "evaluated (0 from the database), 0 failed" "$T/g.out"
+"$BIN" init "$D/bad/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
+rc=$?
+check "one binding holding an image and a buffer: refused by init (exit $rc)" \
+    sh -c "[ $rc -ne 0 ] && [ ! -f '$T/reused.ini' ]"
+check "naming both and why" grep -q "set 0, binding 0 holds both 'img' (a storage image) and 'Bins' (a storage buffer)" \
+    "$T/reused.err"
 
 "$BIN" init "$D/shaders/axpy_sets.comp" -o "$T/sub/axpy.ini" 2>"$T/e.err"
 rc=$?
