@@ -353,9 +353,11 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
          * writes only parts of (each element's one member) keeps the rest: inout, from zero as an application
          * clears it, whatever its qualifiers say (writeonly is common there). */
         int partial = !atomic && !uniform && (b->access & 2) && (b->partial_writes || b->bounded_by_buffer);
+        /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
+        int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"
                           : atomic || partial ? "inout"
-                          : (b->access & 1) ? "in"
+                          : read_only ? "in"
                           : (b->access & 2) ? "out"
                                             : "inout";
         const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"

@@ -19,6 +19,8 @@
 #   - two kinds of descriptor in one binding (an OpenGL shader's image unit 0 beside its buffer binding 0:
 #     binding_reused.comp) are refused by init naming both, not written as two [buffers] entries the tuner then
 #     refused as a clash of the file's own lines;
+#   - a buffer without qualifiers that nothing stores to is `in`, one stored to stays `inout`
+#     (unqualified_read.comp): the input was compared as an output before (session 19's trial);
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -141,6 +143,12 @@ check "one binding holding an image and a buffer: refused by init (exit $rc)" \
     sh -c "[ $rc -ne 0 ] && [ ! -f '$T/reused.ini' ]"
 check "naming both and why" grep -q "set 0, binding 0 holds both 'img' (a storage image) and 'Bins' (a storage buffer)" \
     "$T/reused.err"
+
+"$BIN" init "$D/shaders/unqualified_read.comp" -o "$T/unq.ini" 2>/dev/null
+check "a buffer without qualifiers that is only read: in" \
+    grep -q '^Values = float32, N, random(-1, 1), in @set(0) @binding(0)' "$T/unq.ini"
+check "one without qualifiers that is stored to: inout" \
+    grep -q '^Sums = float32, N, random(-1, 1), inout @set(0) @binding(1)' "$T/unq.ini"
 
 "$BIN" init "$D/shaders/axpy_sets.comp" -o "$T/sub/axpy.ini" 2>"$T/e.err"
 rc=$?
