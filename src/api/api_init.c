@@ -49,9 +49,9 @@ static vkat_result one_kind_per_binding(const vkat_spirv_info *si, const char *p
             if (si->bindings[i].set == si->bindings[j].set && si->bindings[i].binding == si->bindings[j].binding &&
                 si->bindings[i].kind != si->bindings[j].kind)
                 return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0,
-                                 "set %u, binding %u holds both '%s' (a %s) and '%s' (a %s), but a Vulkan binding is "
-                                 "one descriptor (OpenGL keeps image units and buffer bindings apart, Vulkan does not): "
-                                 "the shader cannot run as written; give one of them another binding",
+                                 "set %u, binding %u holds both '%s' (a %s) and '%s' (a %s), but a Vulkan binding "
+                                 "is one descriptor (OpenGL keeps image units and buffer bindings apart, Vulkan does "
+                                 "not): the shader cannot run as written; give one of them another binding",
                                  si->bindings[i].set, si->bindings[i].binding, si->bindings[i].name,
                                  vkat_descriptor_kind_name(si->bindings[i].kind), si->bindings[j].name,
                                  vkat_descriptor_kind_name(si->bindings[j].kind));
