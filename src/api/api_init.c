@@ -39,6 +39,25 @@ static vkat_result with_defines(const char *source, const char *path, const char
     return r;
 }
 
+/* A Vulkan binding is one descriptor: two variables of different kinds in one set and binding (an OpenGL shader's
+ * image unit 0 beside its buffer binding 0, which OpenGL keeps apart) cannot be bound as written. Said here, naming
+ * both, rather than as a clash of the two [buffers] entries init would write. */
+static vkat_result one_kind_per_binding(const vkat_spirv_info *si, const char *path, vkat_error *err)
+{
+    for (uint32_t i = 0; i < si->binding_count; i++)
+        for (uint32_t j = i + 1; j < si->binding_count; j++)
+            if (si->bindings[i].set == si->bindings[j].set && si->bindings[i].binding == si->bindings[j].binding &&
+                si->bindings[i].kind != si->bindings[j].kind)
+                return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0,
+                                 "set %u, binding %u holds both '%s' (a %s) and '%s' (a %s), but a Vulkan binding "
+                                 "is one descriptor (OpenGL keeps image units and buffer bindings apart, Vulkan does "
+                                 "not): the shader cannot run as written; give one of them another binding",
+                                 si->bindings[i].set, si->bindings[i].binding, si->bindings[i].name,
+                                 vkat_descriptor_kind_name(si->bindings[i].kind), si->bindings[j].name,
+                                 vkat_descriptor_kind_name(si->bindings[j].kind));
+    return VKAT_OK;
+}
+
 vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
                                 size_t include_dir_count, const char *const *defines, size_t define_count,
                                 char **text, vkat_error *err)
@@ -60,6 +79,8 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if (!r)
         r = vkat_spirv_reflect(&m, NULL, 0, si, err);
+    if (!r)
+        r = one_kind_per_binding(si, shader_path, err);
     if (!r) /* init's guesses only: not on the tuner's path, which reflects every variant */
         vkat_spirv_find_bound(m.words, m.count, si);
     if (!r) {

@@ -185,10 +185,16 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
     targets_for(api, &in.client_version, &in.target_language_version, &env);
     /* glslc enables #include for every shader; shaders written for it (most third-party ones) rely on that. Only
      * where the source includes something, so that other modules stay byte for byte what they were. */
-    char *with_includes = NULL;
-    if (vkat_template_enable_includes(source, &with_includes) != VKAT_OK)
+    char *with_includes = NULL, *unmarked = NULL;
+    if (vkat_template_blank_stage_marker(source, &unmarked) != VKAT_OK)
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    in.code = with_includes ? with_includes : source;
+    if (vkat_template_enable_includes(unmarked ? unmarked : source, &with_includes) != VKAT_OK) {
+        free(unmarked);
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    }
+    if (with_includes)
+        free(unmarked), unmarked = NULL;
+    in.code = with_includes ? with_includes : unmarked ? unmarked : source;
     in.default_version = 450;
     in.default_profile = GLSLANG_NO_PROFILE;
     in.messages = GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT;
@@ -241,6 +247,7 @@ cleanup:
     glslang_program_delete(program);
     glslang_shader_delete(shader);
     free(with_includes);
+    free(unmarked);
     return r;
 }
 

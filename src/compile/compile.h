@@ -160,6 +160,9 @@ typedef struct vkat_spirv_info {
         /* Every store into it writes part of an element or of the block (a struct member, a vector component: a
          * culling pass setting each draw command's instanceCount): what it does not write keeps its contents. */
         uint8_t partial_writes;
+        /* A store (OpStore, OpAtomicStore, OpCopyMemory) into it anywhere in the module: 0 where the shader only
+         * reads it (or only adds to it with atomics), whatever its qualifiers say (a buffer without readonly). */
+        uint8_t stored;
         /* It is stored to under a comparison of an invocation index with a value read from a buffer (`if (id >=
          * ubo.count) return;`): how much of it the shader writes depends on that buffer's data. Set by
          * vkat_spirv_find_bound (spirv_bound.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */

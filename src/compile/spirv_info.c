@@ -491,7 +491,7 @@ static int atomic_rmw(uint32_t op)
 
 /* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain, the
  * size of a texel buffer (imageSize, textureSize: OpImageQuerySize on the image loaded from it, or on the image of
- * a samplerBuffer), the depth of the stores into it, and atomics into it. */
+ * a samplerBuffer), the depth of the stores into it (a copy into it counts as one), and atomics into it. */
 static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     reader *rd = &sc->rd;
@@ -502,8 +502,8 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
         uint32_t depth = rd->ids[ins[3]].chain_depth + (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain
                                                             ? len - 4 : 0);
         rd->ids[ins[2]].chain_depth = (uint8_t)(depth > 255 ? 255 : depth);
-    } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && ins[1] < rd->bound &&
-               rd->ids[ins[1]].binding_var) {
+    } else if ((op == SpvOpStore || op == SpvOpAtomicStore || op == SpvOpCopyMemory ||
+                op == SpvOpCopyMemorySized) && len >= 3 && ins[1] < rd->bound && rd->ids[ins[1]].binding_var) {
         uint8_t *d = &sc->store_depth[rd->ids[ins[1]].binding_var - 1], depth = rd->ids[ins[1]].chain_depth;
         if (!*d || depth < *d)
             *d = depth ? depth : 1;
@@ -659,6 +659,7 @@ static void scan_buffer_elements(scan *sc)
             /* every store reaches into an element (a member of a struct, a component of a vector): the rest of it
              * keeps what was there */
             info->bindings[k].partial_writes = sc->store_depth[k] > (arrayed ? 2 : 1);
+            info->bindings[k].stored = sc->store_depth[k] != 0;
             info->bindings[k].elem_components = (uint8_t)comps;
             info->bindings[k].elem_bytes = e ? e->size * comps : 0;
             if (info->bindings[k].elem == 's' && t < rd->bound)

@@ -91,6 +91,37 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
     return VKAT_OK;
 }
 
+/* Is this line Godot's stage marker `#[compute]` (blanks around it allowed)? */
+static bool is_godot_compute_marker(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        end--;
+    return end - p == 10 && strncmp(p, "#[compute]", 10) == 0;
+}
+
+vkat_result vkat_template_blank_stage_marker(const char *source, char **out)
+{
+    *out = NULL;
+    for (const char *p = source; *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *end = nl ? nl : p + strlen(p);
+        if (is_version_line(p, end))
+            return VKAT_OK; /* only before #version: after it the line is the shader's, and an error there */
+        if (is_godot_compute_marker(p, end)) {
+            if (!(*out = vkat_strdup(source)))
+                return VKAT_ERR_NOMEM;
+            memset(*out + (p - source), ' ', (size_t)(end - p)); /* the same lines: messages keep their numbers */
+            return VKAT_OK;
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return VKAT_OK;
+}
+
 vkat_result vkat_template_enable_includes(const char *source, char **out)
 {
     *out = NULL;

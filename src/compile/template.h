@@ -25,6 +25,11 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
  * every shader); else *out is NULL. VKAT_ERR_NOMEM only. */
 vkat_result vkat_template_enable_includes(const char *source, char **out);
 
+/* When a line before `source`'s #version is Godot's stage marker `#[compute]` (a RenderingDevice shader file, which
+ * Godot's importer strips), *out is the source with that line blanked, so that it compiles as Godot compiles it and
+ * keeps its line numbers; else *out is NULL. VKAT_ERR_NOMEM only. */
+vkat_result vkat_template_blank_stage_marker(const char *source, char **out);
+
 /* The defines for one variant: the problem sizes bound to #define, every VKAT_PARAM_DEFINE parameter (text ones as
  * their text), the space's [defines], and VKAT_LOCAL_SIZE_X/Y/Z from the launch; for the reference (`reference`
  * set) the same without parameters. */

@@ -354,9 +354,11 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
          * writes only parts of (each element's one member) keeps the rest: inout, from zero as an application
          * clears it, whatever its qualifiers say (writeonly is common there). */
         int partial = !atomic && !uniform && (b->access & 2) && (b->partial_writes || b->bounded_by_buffer);
+        /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
+        int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"
                           : atomic || partial ? "inout"
-                          : (b->access & 1) ? "in"
+                          : read_only ? "in"
                           : (b->access & 2) ? "out"
                                             : "inout";
         const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"
@@ -702,6 +704,23 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     if (!axis_sizes(nm, si, spec_names, push_names, &pb))
         one_size(nm, si, spec_names, push_names, &pb);
     count_text(&pb);
+    /* axes: the problem's, or the most an image binding has (a volume written through an image3D) */
+    uint32_t axes = pb.axes, unorm_out = 0;
+    for (uint32_t k = 0; k < si->binding_count; k++) {
+        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
+        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
+                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        if (image && !si->bindings[k].image_arrayed && si->bindings[k].image_dim < 3 &&
+            si->bindings[k].image_dim + 1u > axes)
+            axes = si->bindings[k].image_dim + 1u;
+        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
+        unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+    }
+    if (pb.count == 1 && pb.value[0] == 1024 && axes == 3) {
+        pb.value[0] = 128; /* 1024 in each of three dimensions is 4 GiB of 32-bit data: more than a device holds */
+        if (!pb.note[0][0])
+            snprintf(pb.note[0], sizeof pb.note[0], " (it sizes three dimensions: 128, not 1024)");
+    }
 
     fprintf(o, "; Written by `vkautotune init` from %s: a starting point, read from the shader's SPIR-V.\n",
             template_ref);
@@ -710,16 +729,6 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
     write_needs(o, si);
     fprintf(o, "\n");
-    uint32_t axes = pb.axes, unorm_out = 0; /* axes: the problem's, or the most an image binding has */
-    for (uint32_t k = 0; k < si->binding_count; k++) {
-        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
-        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
-                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
-        if (image && si->bindings[k].image_dim < 3 && si->bindings[k].image_dim + 1u > axes)
-            axes = si->bindings[k].image_dim + 1u;
-        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
-        unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
-    }
     fprintf(o, "[problem]\n");
     for (uint32_t k = 0; k < pb.count; k++)
         fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],

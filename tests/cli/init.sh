@@ -14,6 +14,13 @@
 #     and int64 specialization constants are parameters (their values pass as the declared type);
 #   - image and texel-buffer bindings are entries of their declared format (texel_dot.comp tunes as written); a
 #     separate sampler and buffer addresses in the push block are written as comments saying why;
+#   - a Godot RenderingDevice file (`#[compute]` before #version: godot_marker.comp) compiles as Godot compiles it
+#     and tunes as written; glslang alone refused the marker ("invalid directive", session 19's trial);
+#   - two kinds of descriptor in one binding (an OpenGL shader's image unit 0 beside its buffer binding 0:
+#     binding_reused.comp) are refused by init naming both, not written as two [buffers] entries the tuner then
+#     refused as a clash of the file's own lines;
+#   - a buffer without qualifiers that nothing stores to is `in`, one stored to stays `inout`
+#     (unqualified_read.comp): the input was compared as an output before (session 19's trial);
 #   - an existing -o file is kept without --force; no shader is a usage error.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -124,6 +131,24 @@ check "a usamplerBuffer: a uniform texel buffer of unsigned integers (r32ui)" \
 printf '#version 460\n#extension GL_EXT_buffer_reference : require\nlayout(local_size_x = 64) in;\nlayout(buffer_reference, std430) buffer F { float v[]; };\nlayout(push_constant) uniform P { F src; uint n; } p;\nvoid main() { if (gl_GlobalInvocationID.x < p.n) p.src.v[0] = 1.0; }\n' >"$T/bda.comp"
 "$BIN" init "$T/bda.comp" >"$T/b.ini" 2>/dev/null
 check "a buffer address in the push block: a comment" grep -q "^; 'src' is a buffer address" "$T/b.ini"
+
+"$BIN" init "$D/shaders/godot_marker.comp" -o "$T/godot.ini" 2>"$T/g.err"
+check "a Godot file's #[compute] marker: init compiles it ($(tail -n 1 "$T/g.err"))" \
+    grep -q '^count = 1024 @push' "$T/godot.ini"
+"$BIN" --space "$T/godot.ini" --db "$T/g.db" --budget 3 --warmup 0 --repetitions 2 >"$T/g.out" 2>&1
+check "and it tunes as written" grep -q "evaluated (0 from the database), 0 failed" "$T/g.out"
+"$BIN" init "$D/bad/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
+rc=$?
+check "one binding holding an image and a buffer: refused by init (exit $rc)" \
+    sh -c "[ $rc -ne 0 ] && [ ! -f '$T/reused.ini' ]"
+check "naming both and why" grep -q "set 0, binding 0 holds both 'img' (a storage image) and 'Bins' (a storage buffer)" \
+    "$T/reused.err"
+
+"$BIN" init "$D/shaders/unqualified_read.comp" -o "$T/unq.ini" 2>/dev/null
+check "a buffer without qualifiers that is only read: in" \
+    grep -q '^Values = float32, N, random(-1, 1), in @set(0) @binding(0)' "$T/unq.ini"
+check "one without qualifiers that is stored to: inout" \
+    grep -q '^Sums = float32, N, random(-1, 1), inout @set(0) @binding(1)' "$T/unq.ini"
 
 "$BIN" init "$D/shaders/axpy_sets.comp" -o "$T/sub/axpy.ini" 2>"$T/e.err"
 rc=$?

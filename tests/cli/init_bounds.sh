@@ -12,6 +12,8 @@
 #   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size;
 #   - a 2-D dispatch gets [problem.cpu] sizes of 256 for a CPU device (lavapipe, the default without a GPU), but not
 #     a literal size (the shader's own) or a 1-D one.
+#   - one size over three dimensions (a volume written through an image3D) is 128, not 1024: at 1024 the volume was
+#     4 GiB of r32f texels, past the device's maxBufferSize, and the file was refused (session 19's trial).
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
@@ -62,7 +64,12 @@ check "not a 1-D problem" sh -c "! grep -q '^\[problem.cpu\]' '$T/component.ini'
 check "a literal guarding part of the work after a buffer's bound: not the size" \
     grep -q '^N = 1024 @none ' "$T/guard.ini"
 
+"$BIN" init "$D/volume_image.comp" -o "$T/volume.ini" 2>/dev/null
+check "one size over a 3-D volume: 128" grep -q '^N = 128 @none ' "$T/volume.ini"
+check "the volume in three dimensions of it" grep -q '^vol = r32f, image(N, N, N), zero, out ' "$T/volume.ini"
+
 if "$BIN" devices >/dev/null 2>&1; then
+    tune "$T/volume.ini" volume_image.comp
     tune "$T/extent.ini" extent_bound.comp
     tune "$T/component.ini" component_bound.comp
     tune "$T/axes_push.ini" axes_push.comp
