@@ -669,6 +669,24 @@ static void write_problem_cpu(FILE *o, const problem *pb, uint32_t axes)
         fprintf(o, "\n");
 }
 
+/* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D).
+ * *unorm_out: whether an 8-bit UNORM image or texel buffer is written (the check then allows its rounding). */
+static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint32_t *unorm_out)
+{
+    uint32_t axes = pb->axes;
+    for (uint32_t k = 0; k < si->binding_count; k++) {
+        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
+        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
+                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
+        if (image && !si->bindings[k].image_arrayed && si->bindings[k].image_dim < 3 &&
+            si->bindings[k].image_dim + 1u > axes)
+            axes = si->bindings[k].image_dim + 1u;
+        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
+        *unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+    }
+    return axes;
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count)
 {
@@ -704,18 +722,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     if (!axis_sizes(nm, si, spec_names, push_names, &pb))
         one_size(nm, si, spec_names, push_names, &pb);
     count_text(&pb);
-    /* axes: the problem's, or the most an image binding has (a volume written through an image3D) */
-    uint32_t axes = pb.axes, unorm_out = 0;
-    for (uint32_t k = 0; k < si->binding_count; k++) {
-        const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
-        int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
-                    si->bindings[k].kind == VKAT_DESC_COMBINED_IMAGE_SAMPLER;
-        if (image && !si->bindings[k].image_arrayed && si->bindings[k].image_dim < 3 &&
-            si->bindings[k].image_dim + 1u > axes)
-            axes = si->bindings[k].image_dim + 1u;
-        int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
-        unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
-    }
+    uint32_t unorm_out = 0, axes = dispatch_axes(si, &pb, &unorm_out);
     if (pb.count == 1 && pb.value[0] == 1024 && axes == 3) {
         pb.value[0] = 128; /* 1024 in each of three dimensions is 4 GiB of 32-bit data: more than a device holds */
         if (!pb.note[0][0])
