@@ -18,12 +18,6 @@ set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
 
-tune() { # tune SPACE NAME: the space as init wrote it, on the device
-    "$BIN" --space "$1" --db "$T/r.db" --budget 3 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
-    rc=$?
-    check "$2 tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" grep -q " 0 failed" "$T/t.out"
-}
-
 "$BIN" init "$D/extent_bound.comp" -o "$T/extent.ini" 2>/dev/null
 check "a vector bound: the size, named after it" grep -q '^extent = 1024 @push' "$T/extent.ini"
 check "in each of its components" grep -q '^extent = uint32, extent, extent ' "$T/extent.ini"
@@ -69,12 +63,12 @@ check "one size over a 3-D volume: 128" grep -q '^N = 128 @none ' "$T/volume.ini
 check "the volume in three dimensions of it" grep -q '^vol = r32f, image(N, N, N), zero, out ' "$T/volume.ini"
 
 if "$BIN" devices >/dev/null 2>&1; then
-    tune "$T/volume.ini" volume_image.comp
-    tune "$T/extent.ini" extent_bound.comp
-    tune "$T/component.ini" component_bound.comp
-    tune "$T/axes_push.ini" axes_push.comp
-    tune "$T/axes_spec.ini" axes_spec.comp
-    tune "$T/axes_literal.ini" axes_literal.comp
+    check_tunes_as_written "$T/volume.ini" volume_image.comp
+    check_tunes_as_written "$T/extent.ini" extent_bound.comp
+    check_tunes_as_written "$T/component.ini" component_bound.comp
+    check_tunes_as_written "$T/axes_push.ini" axes_push.comp
+    check_tunes_as_written "$T/axes_spec.ini" axes_spec.comp
+    check_tunes_as_written "$T/axes_literal.ini" axes_literal.comp
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi

@@ -19,12 +19,6 @@ set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_idioms" && pwd)
 
-tune() { # tune SPACE NAME: the space as init wrote it, on the device
-    "$BIN" --space "$1" --db "$T/r.db" --budget 3 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
-    rc=$?
-    check "$2 tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" grep -q " 0 failed" "$T/t.out"
-}
-
 "$BIN" init "$D/alias_spec.comp" -o "$T/alias.ini" 2>/dev/null
 check "an aliased constant: its declared name" grep -q '^COUNT = 1024 @spec(0)' "$T/alias.ini"
 check "not the alias's" sh -c "! grep -q '^stride' '$T/alias.ini'"
@@ -77,13 +71,13 @@ check "the flag is not the size, and 1" grep -q '^flags = uint32, 1   ; TODO' "$
 check "buffers sized by it" grep -q '^X = float32, count, ' "$T/bound.ini"
 
 if "$BIN" devices >/dev/null 2>&1; then
-    tune "$T/alias.ini" alias_spec.comp
-    tune "$T/hist.ini" atomic_hist.comp
-    tune "$T/partial.ini" partial_struct.comp
-    tune "$T/particles.ini" particles.comp
-    tune "$T/fn.ini" macro_fn.comp
-    tune "$T/header.ini" header_bound.comp
-    tune "$T/bound.ini" bound_size.comp
+    check_tunes_as_written "$T/alias.ini" alias_spec.comp
+    check_tunes_as_written "$T/hist.ini" atomic_hist.comp
+    check_tunes_as_written "$T/partial.ini" partial_struct.comp
+    check_tunes_as_written "$T/particles.ini" particles.comp
+    check_tunes_as_written "$T/fn.ini" macro_fn.comp
+    check_tunes_as_written "$T/header.ini" header_bound.comp
+    check_tunes_as_written "$T/bound.ini" bound_size.comp
     "$BIN" init "$D/append.comp" -o "$T/append.ini" 2>/dev/null
     sed 's/^count = 1024 @push/count = 60000 @push/' "$T/append.ini" >"$T/append2.ini"
     LP_NUM_THREADS=4 "$BIN" --space "$T/append2.ini" --db "$T/a.db" --budget 2 --warmup 0 --repetitions 2 \

@@ -1,7 +1,7 @@
 # common.sh — sourced by the CLI test scripts (tests/cli/*.sh): the two arguments ctest passes, skips that say why,
 # a scratch directory removed on exit, and the counter behind the closing "N passed, N failed" line.
 #   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...; check_tune
-#                                               # (or ok NAME / fail NAME WHY); finish
+#                                               # or check_tunes_as_written (or ok NAME / fail NAME WHY); finish
 # A long script may be split into parts that ctest runs side by side: a header line "# ctest parts: A B ..." makes
 # tests/CMakeLists.txt register one test per part with VKAT_TEST_PART set, and the script runs a section only when
 # `in_part A` says so. Run by hand (VKAT_TEST_PART unset), a script runs every part.
@@ -83,4 +83,12 @@ assert worst <= 1e-5, "a ranked variant has rel_l2 %g" % worst
     else
         ok "$1"
     fi
+}
+
+# check_tunes_as_written SPACE NAME: a short tune of a space as `vkautotune init` wrote it, on the device, ends
+# with none of its variants failed.
+check_tunes_as_written() {
+    "$BIN" --space "$1" --db "$T/r.db" --budget 3 --warmup 0 --repetitions 2 --no-race >"$T/t.out" 2>"$T/t.err"
+    rc=$?
+    check "$2 tunes as written (exit $rc: $(tail -n 1 "$T/t.err"))" grep -q " 0 failed" "$T/t.out"
 }
