@@ -355,6 +355,33 @@ static void test_walk_errors(void)
         vkat_space_destroy(s);
     }
 
+    /* A problem size below 1 is named with where its value came from: the file's line, [problem.cpu]'s, or
+     * --problem (before, only the dispatch or buffer line that used it). */
+    s = load_inline("[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nN = 0\nK = 4\n[problem.cpu]\nK = -2\n"
+                    "[dispatch]\nlocal_size = 64\ngroups = cdiv(N, 64) + 1, K\n[buffers]\nX = int8, N * K, zero, out\n");
+    if (s) {
+        env = vkat_space_env_create(s, NULL);
+        vkat_launch l;
+        CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+                  DATA "inline.ini:13: buffer 'X' has 0 elements from 'N * K' (N = 0 from line 5); it needs at "
+                       "least 1");
+        vkat_device_info cpu = {.device_type = "cpu"};
+        vkat_space_problem_for_device(s, &cpu);
+        free(env);
+        env = vkat_space_env_create(s, NULL);
+        CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(err.message, "groups y is -2 from 'K' (K = -2 from line 8, [problem.cpu]); it must be 1 to "
+                               "4294967295");
+        CHECK(vkat_space_set_problem(s, "K=1,N=-3", &err) == VKAT_OK);
+        free(env);
+        env = vkat_space_env_create(s, NULL);
+        CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_ERR_EXPR);
+        CHECK_STR(err.message, "buffer 'X' has -3 elements from 'N * K' (N = -3 from --problem); it needs at least 1");
+        free(env);
+        vkat_space_destroy(s);
+    }
+
     /* Any section order; names used before their section; comments and indentation. */
     s = load_inline("; leading comment\n[constraints]\n  ok = TM <= M ; inline comment\n[params]\nTM = 1, 3, "
                     "range(4, 10, 3)\n[kernel]\nname = t\ntemplate = gemm.comp\n[problem]\nM = 8\n");

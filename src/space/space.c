@@ -871,6 +871,7 @@ static vkat_result load_problem(loader *ld)
                          e->value);
         p->cpu_value = v;
         p->has_cpu_value = 1;
+        p->cpu_line = e->line;
     }
     return VKAT_OK;
 }
@@ -881,6 +882,7 @@ void vkat_space_problem_for_device(vkat_space *s, const vkat_device_info *device
     for (size_t i = 0; i < s->problem_count; i++) {
         vkat_problem_var *p = &s->problem[i];
         p->value = cpu && p->has_cpu_value ? p->cpu_value : p->file_value;
+        p->from_option = 0;
     }
 }
 
@@ -2286,6 +2288,7 @@ static vkat_result set_problem_pair(const char *name, const char *value, void *u
         if (!parse_i64(value, &s->problem[i].value))
             return vkat_fail(err, VKAT_ERR_USAGE, NULL, 0, "problem size %s must be an integer, got '%s'", name,
                              value);
+        s->problem[i].from_option = 1;
         return VKAT_OK;
     }
     char known[256] = "";
@@ -2654,9 +2657,33 @@ vkat_result vkat_space_field_words(const vkat_space *s, size_t index, const vkat
     return VKAT_OK;
 }
 
+/* " (N = 0 from gemm.ini:11)": the problem sizes below 1 that `e` uses and where each value came from, so that an
+ * empty dispatch or buffer is traced to the size that made it, not only to the line that used it; "" when none. */
+static const char *small_sizes_note(const vkat_space *s, const vkat_expr *e, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; e && i < s->problem_count; i++) {
+        const vkat_problem_var *p = &s->problem[i];
+        if (p->value >= 1 || !vkat_expr_uses(e, p->slot))
+            continue;
+        char where[64];
+        if (p->from_option)
+            snprintf(where, sizeof where, "--problem");
+        else
+            snprintf(where, sizeof where, "line %d%s", p->value == p->file_value ? p->line : p->cpu_line,
+                     p->value == p->file_value ? "" : ", [problem.cpu]");
+        append(buf, size, &len, "%s%s = %lld from %s", len ? "; " : " (", p->name, (long long)p->value, where);
+    }
+    if (len)
+        append(buf, size, &len, ")");
+    return buf;
+}
+
 vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int reference, vkat_launch *launch,
                               vkat_error *err)
 {
+    char note[256];
     memset(launch, 0, sizeof *launch);
     if (reference && !s->reference_path)
         return vkat_fail(err, VKAT_ERR_SPACE, s->path, 0, "the space has no [check] reference");
@@ -2675,8 +2702,9 @@ vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int re
             }
             if (v < 1 || v > UINT32_MAX)
                 return vkat_fail(err, VKAT_ERR_EXPR, s->path, vkat_expr_line(pair[k]),
-                                 "%s %c is %lld from '%s'; it must be 1 to 4294967295",
-                                 k ? "groups" : "local_size", axes[a], (long long)v, vkat_expr_text(pair[k]));
+                                 "%s %c is %lld from '%s'%s; it must be 1 to 4294967295",
+                                 k ? "groups" : "local_size", axes[a], (long long)v, vkat_expr_text(pair[k]),
+                                 small_sizes_note(s, pair[k], note, sizeof note));
             *dst[k] = (uint32_t)v;
         }
     }
@@ -2693,17 +2721,17 @@ vkat_result vkat_space_launch(const vkat_space *s, const vkat_value *env, int re
         for (int k = 0; k < 3 && !r; k++) {
             int64_t x = 1;
             if (b->extent[k] && !(r = vkat_expr_eval_int(b->extent[k], env, &x, err)) && (x < 1 || x > 65535))
-                r = vkat_fail(err, VKAT_ERR_EXPR, s->path, b->line, "image '%s' is %lld texels %s from '%s'; it "
+                r = vkat_fail(err, VKAT_ERR_EXPR, s->path, b->line, "image '%s' is %lld texels %s from '%s'%s; it "
                               "needs 1 to 65535", b->name, (long long)x, k == 0 ? "wide" : k == 1 ? "high" : "deep",
-                              vkat_expr_text(b->extent[k]));
+                              vkat_expr_text(b->extent[k]), small_sizes_note(s, b->extent[k], note, sizeof note));
             launch->image_extents[i][k] = (uint32_t)x;
         }
         if (!r)
             r = vkat_expr_eval_int(b->count, env, &v, err);
         if (!r && v < 1)
             r = vkat_fail(err, VKAT_ERR_EXPR, s->path, b->line,
-                          "buffer '%s' has %lld elements from '%s'; it needs at least 1", b->name,
-                          (long long)v, vkat_expr_text(b->count));
+                          "buffer '%s' has %lld elements from '%s'%s; it needs at least 1", b->name,
+                          (long long)v, vkat_expr_text(b->count), small_sizes_note(s, b->count, note, sizeof note));
         if (!r)
             launch->buffer_counts[i] = (uint64_t)v;
     }

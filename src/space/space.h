@@ -49,7 +49,8 @@ typedef struct vkat_problem_var {
     int64_t cpu_value;  /* from [problem.cpu], when has_cpu_value */
     int has_cpu_value;
     int slot;
-    int line;
+    int line, cpu_line; /* of its [problem] and [problem.cpu] entries */
+    int from_option;    /* value was set by vkat_space_set_problem (--problem), not read from the file */
 } vkat_problem_var;
 
 typedef enum vkat_init_kind { VKAT_INIT_ZERO, VKAT_INIT_RANDOM, VKAT_INIT_CONST, VKAT_INIT_IOTA } vkat_init_kind;
