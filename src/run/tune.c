@@ -16,6 +16,7 @@
 #include "measure_trace.h"
 #include "shader_sources.h"
 #include "sequence.h"
+#include "space_census.h"
 #include "spirv_strip.h"
 #include "util.h"
 
@@ -1557,6 +1558,16 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
 
 /* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
  * default there, and a warning when asked otherwise. */
+/* VKAT_ERR_EMPTY_SPACE naming the constraint that leaves nothing at this problem on `dev`, or VKAT_OK. */
+static vkat_result explain_empty(const vkat_space *space, const vkat_value *env, const vkat_device_info *dev,
+                                 vkat_error *err)
+{
+    char problem[256], where[640];
+    vkat_space_format_problem(space, problem, sizeof problem);
+    snprintf(where, sizeof where, "at %s on %s", problem[0] ? problem : "this problem", dev->name);
+    return vkat_space_explain_empty(space, env, where, err);
+}
+
 static unsigned preparing_jobs(const vkat_device_info *dev, const vkat_tune_opts *opts)
 {
     int cpu_device = !strcmp(dev->device_type, "cpu");
@@ -1728,13 +1739,18 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
      * measured, rather than when the strategy has proposed nothing new for a long while. */
     if (opts->shard_count <= 1 && sp.raw_count <= VALID_COUNT_MAX_RAW) {
         uint64_t valid = 0;
-        if (vkat_space_count_valid(space, sc.oracle_env, 0, NULL, &valid, NULL, NULL) == VKAT_OK)
+        vkat_result c = vkat_space_count_valid(space, sc.oracle_env, 0, NULL, &valid, NULL, NULL);
+        if (c == VKAT_OK)
             limits.valid_count = valid;
+        if (c == VKAT_ERR_EMPTY_SPACE && (r = explain_empty(space, sc.oracle_env, dev, err)) != VKAT_OK)
+            goto cleanup; /* say why and stop, rather than search nothing and find nothing */
     }
     sc.start = vkat_now(); /* the search's: the lanes' set-up and the count above came first */
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
     r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);
+    if (r == VKAT_OK && p->evaluated == 0 && p->failed == 0 && p->invalid == 0 && opts->shard_count <= 1)
+        r = explain_empty(space, sc.oracle_env, dev, err); /* too large to count first: the strategy found none */
     if (r == VKAT_OK) {
         snprintf(report->stop, sizeof report->stop, "%s", vkat_search_stop_name(stats.stop));
         p->done = 1;

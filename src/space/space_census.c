@@ -8,6 +8,7 @@
 
 #include "util.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,31 @@ vkat_result vkat_space_census_run(const vkat_space *s, const vkat_value *env_tem
 done:
     free(env);
     free(choice);
+    free(removed);
+    return r;
+}
+
+vkat_result vkat_space_explain_empty(const vkat_space *s, const vkat_value *env_template, const char *where,
+                                     vkat_error *err)
+{
+    if (s->constraint_count == 0)
+        return VKAT_OK;
+    uint64_t *removed = calloc(s->constraint_count, sizeof *removed);
+    if (!removed)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vkat_space_census_opts o = {.exact_seconds = 1, .sample_seconds = 1};
+    vkat_space_census c;
+    vkat_result r = vkat_space_census_run(s, env_template, &o, &c, removed, err);
+    if (r == VKAT_OK && c.valid == 0 && c.checked > 0) {
+        size_t worst = 0;
+        for (size_t i = 1; i < s->constraint_count; i++)
+            if (removed[i] > removed[worst])
+                worst = i;
+        r = vkat_fail(err, VKAT_ERR_EMPTY_SPACE, s->path, s->constraints[worst].line,
+                      "%s%sno configuration satisfies the constraints; '%s' removed the most (%" PRIu64 " of %" PRIu64
+                      "%s)", where ? where : "", where ? ", " : "", s->constraints[worst].name, removed[worst],
+                      c.checked, c.exact ? "" : " sampled");
+    }
     free(removed);
     return r;
 }

@@ -40,6 +40,13 @@ vkat_result vkat_space_census_run(const vkat_space *s, const vkat_value *env_tem
                                   const vkat_space_census_opts *opts, vkat_space_census *out, uint64_t *removed_by,
                                   vkat_error *err);
 
+/* Why a search found nothing to evaluate: when the census (at most about 2 s) finds no valid configuration for
+ * `env_template`, VKAT_ERR_EMPTY_SPACE at the line of the constraint that removed most, as the dry run says it,
+ * with `where` ("at N=3 on llvmpipe", may be NULL) first and "sampled" when the count was of samples; else VKAT_OK
+ * with nothing said (the valid ones are rare, not absent). */
+vkat_result vkat_space_explain_empty(const vkat_space *s, const vkat_value *env_template, const char *where,
+                                     vkat_error *err);
+
 /* The raw count, or 0 with *approx (may be NULL) set when it overflows 64 bits; *approx is always set. */
 uint64_t vkat_space_raw_count_checked(const vkat_space *s, double *approx);
 

@@ -74,6 +74,8 @@ normalise() {
             gsub(/only [0-9]+ device\(s\) found \([0-9.]+\)/, "only N device(s) found (0..N-1)", line)
             gsub(/[0-9]+\.[0-9]+ s/, "<time> s", line)
             gsub(/[0-9]+ words/, "N words", line)
+            # how many random configurations a time-bounded count checked
+            gsub(/\([0-9]+ of [0-9]+ sampled\)/, "(N of N sampled)", line)
             # --version: the versions of the libraries it was built with
             gsub(/glslang [0-9][0-9.]*, SPIRV-Tools [0-9][0-9.]*, Vulkan headers [0-9][0-9.]*/,
                  "glslang <version>, SPIRV-Tools <version>, Vulkan headers <version>", line)
