@@ -1,6 +1,7 @@
 /* api_init.c — vkat_space_skeleton (include/vkautotune.h): the shader compiled and reflected as it is (with the
  * macros given), then its starting space file (space_skeleton.c). What `vkautotune init` prints is the CLI's. */
 #include "compile.h"
+#include "includes.h"
 #include "device.h"
 #include "space_skeleton.h"
 #include "spirv_bound.h"
@@ -63,10 +64,13 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
                                 char **text, vkat_error *err)
 {
     *text = NULL;
-    char *source = vkat_read_file(shader_path, NULL), *defined = NULL;
+    size_t size = 0;
+    char *source = vkat_read_file(shader_path, &size), *defined = NULL;
     if (!source)
         return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
-    vkat_result r = define_count ? with_defines(source, shader_path, defines, define_count, &defined, err) : VKAT_OK;
+    vkat_result r = vkat_shader_text_check(shader_path, source, size, err);
+    if (!r && define_count)
+        r = with_defines(source, shader_path, defines, define_count, &defined, err);
     vkat_compile_opts opts = {include_dirs, include_dir_count, 0, VKAT_SPIRV_OPT_NONE};
     vkat_spirv m = {0};
     if (!r)

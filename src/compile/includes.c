@@ -67,6 +67,24 @@ static size_t include_name(const char *p, const char *end, const char **name)
     return (size_t)(q - p - 1);
 }
 
+vkat_result vkat_shader_text_check(const char *path, const char *text, size_t size, vkat_error *err)
+{
+    static const unsigned char spirv_le[4] = {0x03, 0x02, 0x23, 0x07}, spirv_be[4] = {0x07, 0x23, 0x02, 0x03};
+    if (size >= 4 && (!memcmp(text, spirv_le, 4) || !memcmp(text, spirv_be, 4)))
+        return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "this is a SPIR-V binary; vkautotune compiles a shader "
+                         "from its GLSL source (give the .comp file it was compiled from)");
+    const char *nul = memchr(text, 0, size);
+    if (nul)
+        return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "not GLSL text: a NUL byte at offset %zu",
+                         (size_t)(nul - text));
+    size_t i = 0;
+    while (i < size && strchr(" \t\r\n\f\v", text[i]))
+        i++;
+    if (i == size)
+        return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "the shader file is empty");
+    return VKAT_OK;
+}
+
 static int add_file(vkat_source_set *set, char *path, char *name, vkat_error *err)
 {
     for (size_t i = 0; i < set->count; i++)
@@ -98,6 +116,12 @@ static int add_file(vkat_source_set *set, char *path, char *name, vkat_error *er
         return -1;
     }
     set->files = f;
+    if (vkat_shader_text_check(path, text, size, err) != VKAT_OK) {
+        free(text);
+        free(path);
+        free(name);
+        return -1;
+    }
     set->files[set->count++] = (vkat_source_file){path, name, text, size};
     return 1;
 }
