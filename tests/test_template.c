@@ -1,5 +1,7 @@
 /* test_template.c — #define insertion after #version, the #line that keeps template line numbers, value
- * formatting, the missing-#version error, and the defines a configuration gets. */
+ * formatting, the missing-#version error, the defines a configuration gets, and a workgroup size declared by value
+ * rewritten to a variant's (replace_local_size). */
+#include "local_size_rewrite.h"
 #include "template.h"
 #include "test.h"
 #include "util.h"
@@ -77,9 +79,49 @@ static void test_for_config(void)
     vkat_space_destroy(s);
 }
 
+/* `rewrite(src, x, y, z)` gives want (NULL: nothing rewritten) and says how many declarations changed. */
+static void check_rewrite(const char *src, uint32_t x, uint32_t y, uint32_t z, const char *want, int want_count)
+{
+    uint32_t size[3] = {x, y, z};
+    char *out = NULL;
+    int count = -1;
+    CHECK(vkat_local_size_rewrite(src, size, &out, &count) == VKAT_OK);
+    CHECK_MSG(count == want_count, "%d declarations rewritten in '%s', want %d", count, src, want_count);
+    if (want)
+        CHECK_STR(out ? out : "(nothing)", want);
+    else
+        CHECK_MSG(out == NULL, "rewrote '%s' into '%s'", src, out);
+    free(out);
+}
+
+static void test_local_size_rewrite(void)
+{
+    check_rewrite("#version 450\nlayout(local_size_x = 64) in;\nvoid main() {}\n", 128, 1, 1,
+                  "#version 450\nlayout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;\nvoid main() {}\n", 1);
+    /* every axis given, the ones the shader left out too; other qualifiers and macro values */
+    check_rewrite("layout (local_size_x=16,local_size_y = BLOCK_Y) in ;", 8, 4, 1,
+                  "layout (local_size_x = 8, local_size_y = 4, local_size_z = 1) in ;", 1);
+    /* an axis set by a specialization constant stays the shader's */
+    check_rewrite("layout(local_size_x_id = 0, local_size_y = 4) in;", 32, 2, 1,
+                  "layout(local_size_x_id = 0, local_size_y = 2, local_size_z = 1) in;", 1);
+    check_rewrite("layout(local_size_x_id = 0) in;", 32, 1, 1, NULL, 0);
+    /* a declaration over three lines keeps its line breaks, so later lines keep their numbers */
+    check_rewrite("layout(local_size_x = 64,\n       local_size_y = 1,\n       local_size_z = 1) in;\nx", 256, 1, 1,
+                  "layout(local_size_x = 256, local_size_y = 1, local_size_z = 1\n\n) in;\nx", 1);
+    /* comments, buffer layouts, outputs and identifiers that merely contain "layout" are left alone */
+    check_rewrite("// layout(local_size_x = 64) in;\n/* layout(local_size_x = 64) in; */\n"
+                  "layout(std430, binding = 0) buffer B { float b[]; };\nmylayout(local_size_x = 2) in;\n"
+                  "layout(location = 0) out vec4 c;\n", 128, 1, 1, NULL, 0);
+    /* each declaration of one: an #ifdef's two branches */
+    check_rewrite("#ifdef BIG\nlayout(local_size_x = 256) in;\n#else\nlayout(local_size_x = 64) in;\n#endif\n", 32, 1,
+                  1, "#ifdef BIG\nlayout(local_size_x = 32, local_size_y = 1, local_size_z = 1) in;\n#else\n"
+                     "layout(local_size_x = 32, local_size_y = 1, local_size_z = 1) in;\n#endif\n", 2);
+}
+
 int main(void)
 {
     test_instantiate();
     test_for_config();
+    test_local_size_rewrite();
     TEST_END();
 }

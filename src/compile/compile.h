@@ -128,6 +128,9 @@ typedef struct vkat_spirv_info {
                                 not in shared memory) */
     int uses_cooperative_matrix;
     int uses_local_size_id; /* the workgroup size by id (LocalSizeId): the device needs maintenance4 */
+    /* It reads gl_WorkGroupID, gl_LocalInvocationID(Index), gl_NumWorkGroups or a subgroup's position: what each
+     * invocation computes may then depend on the workgroup size (glslang declares only the builtins a shader uses) */
+    int reads_group_builtins;
     /* Descriptor bindings the module declares (storage buffers, uniforms, images), so a template can be checked
      * against its space's buffers before a pipeline exists. */
     uint32_t binding_count;

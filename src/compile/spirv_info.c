@@ -224,6 +224,12 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             rd->ids[ins[1]].stride = ins[3];
         if (len >= 4 && ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupSize)
             sc->workgroup_size_builtin = ins[1];
+        if (len >= 4 && ins[2] == SpvDecorationBuiltIn &&
+            (ins[3] == SpvBuiltInWorkgroupId || ins[3] == SpvBuiltInLocalInvocationId ||
+             ins[3] == SpvBuiltInLocalInvocationIndex || ins[3] == SpvBuiltInNumWorkgroups ||
+             ins[3] == SpvBuiltInSubgroupId || ins[3] == SpvBuiltInNumSubgroups ||
+             ins[3] == SpvBuiltInSubgroupLocalInvocationId))
+            sc->info->reads_group_builtins = 1;
         if (len >= 3 && ins[1] < rd->bound &&
             (ins[2] == SpvDecorationNonWritable || ins[2] == SpvDecorationNonReadable))
             rd->ids[ins[1]].access |= ins[2] == SpvDecorationNonWritable ? 1 : 2;

@@ -4,6 +4,7 @@
  * (GLSL >= 3.30 and ESSL >= 3.00 give `#line N` C's meaning: the next line is N). This file only edits text; it
  * must not compile, and must not know what the defines mean. */
 #include "template.h"
+#include "local_size_rewrite.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -192,7 +193,20 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     static const char *const ls[3] = {"VKAT_LOCAL_SIZE_X", "VKAT_LOCAL_SIZE_Y", "VKAT_LOCAL_SIZE_Z"};
     for (int a = 0; a < 3; a++)
         defs[n++] = (vkat_define){ls[a], vkat_int(launch->local_size[a]), NULL};
-    vkat_result r = vkat_template_instantiate(source, path, defs, n, out, err);
+    char *resized = NULL; /* a reference shader of its own keeps its workgroup size ([check] local_size says it) */
+    int rewritten = 0;
+    vkat_result r = s->replace_local_size && !reference
+                        ? vkat_local_size_rewrite(source, launch->local_size, &resized, &rewritten)
+                        : VKAT_OK;
+    if (r)
+        r = vkat_fail(err, r, path, 0, "out of memory");
+    else if (s->replace_local_size && !reference && !rewritten)
+        r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_local_size_line,
+                      "replace_local_size: %s declares no workgroup size by value (`layout(local_size_x = 64) in;`) "
+                      "to replace", path);
+    else
+        r = vkat_template_instantiate(resized ? resized : source, path, defs, n, out, err);
+    free(resized);
     free(defs);
     return r;
 }

@@ -660,8 +660,9 @@ done:
 static vkat_result load_kernel(loader *ld)
 {
     vkat_space *s = ld->s;
-    static const char *const keys[] = {"name", "template", "entry", "extensions", "features", "include_dirs", NULL};
-    const entry *f[6];
+    static const char *const keys[] = {"name",     "template",     "entry", "extensions", "features",
+                                       "include_dirs", "replace_local_size", NULL};
+    const entry *f[7];
     if (section_keys(ld, SEC_KERNEL, keys, f))
         return ld->failed;
     int kline = ld->section_line[SEC_KERNEL];
@@ -681,6 +682,14 @@ static vkat_result load_kernel(loader *ld)
     s->entry = vkat_strdup(f[2] && f[2]->value[0] ? f[2]->value : "main");
     if (!s->name || !s->entry)
         return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
+    if (f[6]) {
+        int on = !strcmp(f[6]->value, "true");
+        if (!on && strcmp(f[6]->value, "false"))
+            return lfail(ld, VKAT_ERR_SPACE, f[6]->line, "replace_local_size must be true or false, got '%s'",
+                         f[6]->value);
+        s->replace_local_size = on;
+        s->replace_local_size_line = f[6]->line;
+    }
     FILE *t = fopen(s->template_path, "rb");
     if (!t)
         return lfail(ld, VKAT_ERR_IO, f[1] ? f[1]->line : kline, "cannot open template '%s': %s", s->template_path,

@@ -162,6 +162,9 @@ typedef struct vkat_space {
     char *name;
     char *template_path; /* resolved */
     char *entry;         /* default "main" */
+    /* replace_local_size = true: each variant's literal workgroup size (`layout(local_size_x = 64) in;`, as most
+     * shaders written without a tuner declare it) becomes [dispatch] local_size (template.h); 0 otherwise */
+    int replace_local_size, replace_local_size_line;
     char **extensions;   /* required Vulkan extensions */
     size_t extension_count;
     char **features; /* required Vulkan features by member name (see vkat_feature_names) */

@@ -208,6 +208,56 @@ static int is_size_spec(const problem *pb, uint32_t i)
     return 0;
 }
 
+/* Why a workgroup size the shader fixes in its source (`layout(local_size_x = 64) in;`) cannot be replaced per
+ * variant without changing what it computes, or NULL when it can: every invocation's work must depend on
+ * gl_GlobalInvocationID alone. Shared memory is sized by the shader (often for that one size: a larger workgroup
+ * writes past it, which takes a CPU driver down), and the group builtins and subgroup operations give other
+ * results at other sizes (one output per workgroup, `gl_WorkGroupID.x * 64 + gl_LocalInvocationID.x`). */
+static const char *literal_size_fixed_because(const vkat_spirv_info *si)
+{
+    for (int k = 0; k < 3; k++)
+        if (si->local_size_spec[k] >= 0)
+            return "a specialization constant sets part of it";
+    if (si->shared_bytes)
+        return "the shader's shared memory may be sized for it";
+    if (si->reads_group_builtins)
+        return "the shader reads gl_WorkGroupID, gl_LocalInvocationID or its subgroup's position, whose meaning "
+               "depends on it";
+    for (uint32_t i = 0; i < si->capability_count; i++)
+        if (vkat_capability_subgroup_operation(si->capabilities[i]) >= 0)
+            return "the shader's subgroup operations may combine other invocations at other sizes";
+    return NULL;
+}
+
+/* The literal workgroup size as parameters (replace_local_size): x over write_x_sizes' sizes for a 1-D workgroup,
+ * x and y over 2-D sizes for a 2-D one, each with the shader's own first; z stays the shader's. */
+static void write_literal_sizes(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP], char *reference_config,
+                                size_t config_size)
+{
+    static const char *const wg_params[2] = {"WG_X", "WG_Y"};
+    int dims = si->local_size[1] > 1 ? 2 : 1;
+    for (int k = 0; k < dims; k++) {
+        static const uint32_t planar[2][5] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
+        uint32_t own = si->local_size[k];
+        fprintf(o, "%s = %u", wg_params[k], own);
+        if (dims == 1) {
+            static const uint32_t sizes[] = {32, 64, 128, 256, 512};
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+                if (sizes[i] != own)
+                    fprintf(o, ", %u", sizes[i]);
+        } else {
+            for (size_t i = 0; i < 5; i++)
+                if (planar[k][i] != own)
+                    fprintf(o, ", %u", planar[k][i]);
+        }
+        fprintf(o, "   ; the workgroup's %c size, fixed in the shader at %u: each variant's replaces it\n", "xy"[k],
+                own);
+        snprintf(wg[k], NAME_CAP, "%s", wg_params[k]);
+        size_t used = strlen(reference_config);
+        snprintf(reference_config + used, config_size - used, "%s%s=%u", k ? "," : "", wg_params[k], own);
+    }
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
                          const problem *pb, const char *const *defines, size_t define_count, char *reference_config,
                          size_t config_size)
@@ -246,9 +296,16 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
                 (int)(eq ? (size_t)(eq - defines[i]) : strlen(defines[i])), defines[i], eq ? eq + 1 : "1");
         tunable = 1;
     }
-    if (!tunable)
-        fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader. A macro the shader\n"
-                   "; reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n");
+    const char *fixed = literal_size_fixed_because(si);
+    if (!fixed && !wg[0][0]) {
+        write_literal_sizes(o, si, wg, reference_config, config_size);
+        tunable = 1;
+    } else if (!tunable) {
+        fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader (%u, %u, %u), and\n"
+                   "; replace_local_size = true in [kernel] would tune it, but %s.\n"
+                   "; A macro the shader reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n",
+                si->local_size[0], si->local_size[1], si->local_size[2], fixed ? fixed : "?");
+    }
     fprintf(o, "\n");
     /* A function-like macro (-D 'LOAD(b,i)=b[i]') is text with parameters, not a value to tune: [defines]. */
     int any = 0;
@@ -734,6 +791,9 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    if (!literal_size_fixed_because(si))
+        fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
+                   "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);
     write_needs(o, si);
     fprintf(o, "\n");
     fprintf(o, "[problem]\n");

@@ -34,7 +34,7 @@ check "push members per axis: width, bound @push" grep -q '^width = 1024 @push .
 check "and height" grep -q '^height = 1024 @push .*gl_GlobalInvocationID.y' "$T/axes_push.ini"
 check "the buffers their product" grep -q '^Out = float32, width \* height, zero, out ' "$T/axes_push.ini"
 check "height passed as itself, not 1" grep -q '^height = uint32, height ' "$T/axes_push.ini"
-check "the workgroups over both axes" grep -q '^groups = cdiv(width, 16), cdiv(height, 4) ' "$T/axes_push.ini"
+check "the workgroups over both axes" grep -q '^groups = cdiv(width, WG_X), cdiv(height, WG_Y) ' "$T/axes_push.ini"
 
 "$BIN" init "$D/axes_spec.comp" -o "$T/axes_spec.ini" 2>/dev/null
 check "specialization constants per axis: sizes @spec" \
@@ -46,7 +46,7 @@ check "neither a parameter, the float constant one" \
 check "literal bounds per axis: NX and NY at their values, @none" \
     sh -c "grep -q '^NX = 96 @none ' '$T/axes_literal.ini' && grep -q '^NY = 40 @none ' '$T/axes_literal.ini'"
 check "the std140 vec4 structs over both" grep -q '^Image = float32, 4 \* NX \* NY, ' "$T/axes_literal.ini"
-check "the workgroups over both" grep -q '^groups = cdiv(NX, 32), cdiv(NY, 32) ' "$T/axes_literal.ini"
+check "the workgroups over both" grep -q '^groups = cdiv(NX, WG_X), cdiv(NY, WG_Y) ' "$T/axes_literal.ini"
 
 check "2-D: smaller sizes on a CPU device" sh -c "sed -n '/^\[problem.cpu\]/,/^\[/p' '$T/axes_push.ini' |
     grep -q '^width = 256' && sed -n '/^\[problem.cpu\]/,/^\[/p' '$T/axes_push.ini' | grep -q '^height = 256'"
