@@ -1749,7 +1749,8 @@ vkat_result vkat_tune_devices(const vkat_space *space, const vkat_instance *inst
     vkat_search_stats stats = {0};
     stats.best_choice = choice;
     r = vkat_search_run(strategy, &hooks, &limits, on_progress, &sc, &stats, err);
-    if (r == VKAT_OK && p->evaluated == 0 && p->failed == 0 && p->invalid == 0 && opts->shard_count <= 1)
+    if (r == VKAT_OK && p->evaluated == 0 && p->failed == 0 && p->invalid == 0 && opts->shard_count <= 1 &&
+        stats.stop != VKAT_STOP_INTERRUPTED)
         r = explain_empty(space, sc.oracle_env, dev, err); /* too large to count first: the strategy found none */
     if (r == VKAT_OK) {
         snprintf(report->stop, sizeof report->stop, "%s", vkat_search_stop_name(stats.stop));
