@@ -229,8 +229,8 @@ static const char *literal_size_fixed_because(const vkat_spirv_info *si)
     return NULL;
 }
 
-/* The literal workgroup size as parameters (replace_local_size): x over write_x_sizes' sizes for a 1-D workgroup,
- * x and y over 2-D sizes for a 2-D one, each with the shader's own first; z stays the shader's. */
+/* The literal workgroup size as parameters (replace_local_size): x over 32..512 for a 1-D workgroup, x and y over
+ * planar sizes for a 2-D one, each with the shader's own first (the check's reference); z stays the shader's. */
 static void write_literal_sizes(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP], char *reference_config,
                                 size_t config_size)
 {
