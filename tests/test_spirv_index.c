@@ -67,6 +67,27 @@ static const char *grows_src = "#version 450\n"
                                "    dst[idx[i]] = 1.0;\n"
                                "}\n";
 
+/* A reduction's two loads a thread, `w * (2 * size) + l` and that + size: at most 2 * i + 1 for i < N. */
+static const char *reduce_spec_src =
+    "#version 450\n"
+    "layout(local_size_x_id = 0) in;\n"
+    "layout(std430, binding = 0) readonly buffer S { float src[]; };\n"
+    "layout(std430, binding = 1) writeonly buffer D { float dst[]; };\n"
+    "void main() {\n"
+    "    uint l = gl_LocalInvocationID.x, i = gl_WorkGroupID.x * (gl_WorkGroupSize.x * 2u) + l;\n"
+    "    dst[gl_GlobalInvocationID.x] = src[i] + src[i + gl_WorkGroupSize.x];\n"
+    "}\n";
+
+static const char *reduce_fixed_src =
+    "#version 450\n"
+    "layout(local_size_x = 128) in;\n"
+    "layout(std430, binding = 0) readonly buffer S { float src[]; };\n"
+    "layout(std430, binding = 1) writeonly buffer D { float dst[]; };\n"
+    "void main() {\n"
+    "    uint l = gl_LocalInvocationID.x, i = gl_WorkGroupID.x * 256u + l;\n"
+    "    dst[gl_GlobalInvocationID.x] = src[i] + src[i + 128u];\n"
+    "}\n";
+
 static void check_module(const char *what, const vkat_spirv *m, const want *w, size_t count)
 {
     vkat_error err = {0};
@@ -121,5 +142,9 @@ int main(void)
     /* j grows by 2 each trip of a loop of p.m: not followed, nor gid.y nor idx[i]; idx itself read at i */
     const want grows[] = {{0, 0, 0, 1, 0}, {1, 0, 0, 1, 0}, {2, 1, 0, 0, 0}};
     check_shader("grows.comp", grows_src, grows, 3);
+    /* w * 2S + l + S: 2 * i + 1 at S = 1 (a spec constant); with S = 128, 2 * i + 1 exactly (+ 128 - 127) */
+    const want reduce[] = {{0, 2, 1, 0, 0}, {1, 1, 0, 0, 1}};
+    check_shader("reduce_spec.comp", reduce_spec_src, reduce, 2);
+    check_shader("reduce_fixed.comp", reduce_fixed_src, reduce, 2);
     TEST_END();
 }

@@ -32,6 +32,7 @@ typedef struct form {
     uint8_t st;
     uint8_t vec; /* a composite (a builtin's uvec3, gl_WorkGroupSize) whose component 0 is this form */
     uint8_t lii; /* counts gl_LocalInvocationIndex as the local x */
+    uint32_t div; /* unknown, but a value divided by div (`p.n / 2`, `p.n >> 1`): a guard against it bounds div * i */
 } form;
 
 typedef struct node {
@@ -158,13 +159,18 @@ static form mul(form x, form y)
 
 /* ---- Accesses --------------------------------------------------------------------------------------------------
  * An element index in terms of the invocation index i: the global x, or the workgroup's offset and the local x in
- * equal measure (id = gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x). */
+ * equal measure (id = gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x). The workgroup's offset at a
+ * larger multiple than the local x (a reduction's two loads a thread, `w * (2 * size) + l` and that + size) is at
+ * most that multiple of i less what the local x lacks at its largest, S - 1 (for i < N, N a multiple of the
+ * workgroup size S, as init's sizes are); with S a specialization constant, at S = 1, so a multiple of S no larger
+ * than what the local x lacks. */
 static int resolve(const walk *wk, form x, int64_t *a, int64_t *b)
 {
     const vkat_spirv_info *si = wk->info;
+    int fixed = si->local_size_spec[0] < 0 && si->local_size[0];
     if (x.st != ST_KNOWN || x.vec)
         return 0;
-    if (si->local_size_spec[0] < 0 && si->local_size[0]) { /* a fixed size: glslang folds gl_WorkGroupSize.x */
+    if (fixed) { /* glslang folds gl_WorkGroupSize.x to the literal */
         int64_t s0 = si->local_size[0];
         if (x.c[T_W] % s0)
             return 0;
@@ -173,10 +179,11 @@ static int resolve(const walk *wk, form x, int64_t *a, int64_t *b)
     }
     int one_d = si->local_size[1] == 1 && si->local_size[2] == 1 && si->local_size_spec[1] < 0 &&
                 si->local_size_spec[2] < 0;
-    if (x.c[T_W] || x.c[T_S] || x.c[T_WS] != x.c[T_L] || (x.lii && !one_d))
+    int64_t lacks = x.c[T_WS] - x.c[T_L];
+    if (x.c[T_W] || x.c[T_L] < 0 || lacks < 0 || x.c[T_S] > lacks || (x.lii && !one_d))
         return 0;
-    *a = x.c[T_G] + x.c[T_L];
-    *b = x.b;
+    *a = x.c[T_G] + x.c[T_WS];
+    *b = x.b + (fixed ? -lacks * ((int64_t)si->local_size[0] - 1) : x.c[T_S]);
     return *a >= 0;
 }
 
@@ -245,6 +252,8 @@ static void guard_compare(walk *wk, uint32_t x, uint32_t y)
         return;
     if (!rx)
         a = a2, b = b2;
+    if (other->st == ST_UNKNOWN && other->div > 1) /* `i < n / 2` is `2 * i < n` */
+        a *= other->div, b *= other->div;
     if (a < 1 || (a == 1 && b <= 0)) /* `i < n` itself: the invocations */
         return;
     if (a > wk->guard_a || (a == wk->guard_a && b < wk->guard_b))
@@ -319,6 +328,13 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
         r = x, r.vec = 0;
     else if (op == SpvOpVectorShuffle && len >= 6 && x.vec && ins[5] == 0) /* .xy: the same x */
         r = x;
+    int shift = op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic;
+    if ((op == SpvOpUDiv || op == SpvOpSDiv || shift) && is_const(&y) && y.b > 0 && y.b < (shift ? 16 : 1 << 16)) {
+        uint64_t by = shift ? 1ull << y.b : (uint64_t)y.b, d = by * (x.st == ST_UNKNOWN && x.div ? x.div : 1);
+        r = unknown_form(), r.div = d > 1 && d <= 1u << 16 ? (uint32_t)d : 0;
+        if (is_const(&x) && x.b >= 0)
+            r = const_form(x.b / (int64_t)by);
+    }
     wk->f[ins[2]] = r;
 #undef ARG
 }
@@ -327,7 +343,8 @@ static int arith_op(uint32_t op)
 {
     return op == SpvOpIAdd || op == SpvOpISub || op == SpvOpIMul || op == SpvOpShiftLeftLogical ||
            op == SpvOpBitcast || op == SpvOpUConvert || op == SpvOpSConvert || op == SpvOpCopyObject ||
-           op == SpvOpSelect || op == SpvOpCompositeExtract || op == SpvOpVectorShuffle;
+           op == SpvOpSelect || op == SpvOpCompositeExtract || op == SpvOpVectorShuffle || op == SpvOpUDiv ||
+           op == SpvOpSDiv || op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic;
 }
 
 static void phi(walk *wk, const uint32_t *ins, uint32_t len)
@@ -511,7 +528,7 @@ static int same_form(const form *x, const form *y)
     for (int t = 0; t < T_TERMS; t++)
         if (x->c[t] != y->c[t])
             return 0;
-    return x->st == y->st && x->b == y->b && x->vec == y->vec && x->lii == y->lii;
+    return x->st == y->st && x->b == y->b && x->vec == y->vec && x->lii == y->lii && x->div == y->div;
 }
 
 static void walk_module(walk *wk, const uint32_t *w, size_t n)
@@ -535,12 +552,13 @@ static void walk_module(walk *wk, const uint32_t *w, size_t n)
 /* A binding's multiple and offset, and whether its stores write every element up to the largest index (offsets 0
  * to b of a * i + b, b >= a - 1). Where the shader bounds a multiple of i by its size (guard_a >= a), in terms of
  * the size: a * i + b < N + b - guard_b. */
-static void set_binding(const walk *wk, uint32_t k, uint32_t *mult, int32_t *off, uint8_t *covered)
+static void set_binding(const walk *wk, uint32_t k, uint32_t *mult, int32_t *off, uint8_t *covered, uint8_t *guarded)
 {
     int64_t a = wk->best_a[k], b = wk->best_b[k];
     uint64_t need = b >= 0 && b < 63 ? (2ull << b) - 1 : 0;
     *covered = a && a == wk->prev_a[k] && need && b >= a - 1 && (wk->stored_at[k] & need) == need;
-    if (a && wk->guard_a >= a) {
+    *guarded = a && wk->guard_a >= a;
+    if (*guarded) {
         b -= a == wk->guard_a ? wk->guard_b : 0;
         a = 1, *covered = 0;
     }
@@ -552,8 +570,8 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     for (uint32_t k = 0; k < info->binding_count; k++)
         info->bindings[k].index_multiple = 0, info->bindings[k].index_offset = 0, info->bindings[k].index_unknown = 0,
-        info->bindings[k].index_covered = 0;
-    if (n < 5 || w[3] == 0 || w[3] > (1u << 22))
+        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0;
+    if (n < 5 || w[3] == 0 || w[3] > (1u << 20)) /* about 200 bytes an id: a guess is not worth more */
         return;
     walk wk = {.f = calloc(w[3], sizeof(form)), .n = calloc(w[3], sizeof(node)), .bound = w[3], .info = info};
     form *prev = calloc(w[3], sizeof(form));
@@ -581,7 +599,7 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
     }
     for (uint32_t k = 0; k < info->binding_count && k < 32; k++)
         set_binding(&wk, k, &info->bindings[k].index_multiple, &info->bindings[k].index_offset,
-                    &info->bindings[k].index_covered);
+                    &info->bindings[k].index_covered, &info->bindings[k].index_guarded);
     for (uint32_t k = 0; k < info->binding_count && k < 32; k++)
         info->bindings[k].index_unknown = wk.unknown[k];
 done:

@@ -355,8 +355,13 @@ static int indexed_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *
     /* the largest index a * (N - 1) + b, one more items; at least a * N (a spare one for 2 * i alone) */
     *mult = a, *extra = (int64_t)b->index_offset - a + 1 > 0 ? (int64_t)b->index_offset - a + 1 : 0;
     affine_text(items, sizeof items, *mult, pb->count_text, *extra);
-    snprintf(note, note_size, "; %s: the shader indexes it up to %s for i < %s, so %s items%s\n", name, index,
-             pb->count_text, items, b->index_unknown ? " (another of its indices is not followed)" : "");
+    if (b->index_guarded) /* `if (2 * i + 1 < n)`: the index below the size, and the offset past it */
+        snprintf(note, note_size, "; %s: the shader bounds its index by %s itself (reaching %lld past it), so %s "
+                 "items%s\n", name, pb->count_text, (long long)*extra, items,
+                 b->index_unknown ? " (another of its indices is not followed)" : "");
+    else
+        snprintf(note, note_size, "; %s: the shader indexes it up to %s for i < %s, so %s items%s\n", name, index,
+                 pb->count_text, items, b->index_unknown ? " (another of its indices is not followed)" : "");
     return 1;
 }
 

@@ -10,7 +10,10 @@
 #   - a shift by one (`dst[i + 1]`): n + 1; sized n, the reference wrote past the end;
 #   - a butterfly in place with a fixed workgroup size (`i << 1`, `w0 + 1` through local variables, vec2 items):
 #     4 * pairs floats; sized 2 * pairs, it read and wrote past the end;
-#   - the shader bounding the scaled index itself (`i = 2 * gid; if (i >= n)`): n + 1, not 2 * n + 1;
+#   - the shader bounding the scaled index itself (`i = 2 * gid; if (i >= n)`, or `i >= n / 2`): n + 1, not 2 * n,
+#     inout from zero; as 2 * n and out, the reference left half of the output unwritten;
+#   - a reduction's two loads an invocation (`gl_WorkGroupID.x * 256 + l`, that + 128, 128 invocations a
+#     workgroup): 2 * n; sized n, its upper half read zeros past the end;
 #   - an index through a push member (`src[i * p.stride]`), and one element per invocation: the problem size, as
 #     before; a 2-D pass's product of sizes stays too, with a note.
 set -u
@@ -38,6 +41,14 @@ check "a butterfly of vec2 pairs: 4 * pairs floats" \
 "$BIN" init "$D/guarded_pairs.comp" -o "$T/guarded.ini" 2>/dev/null
 check "the scaled index bounded itself: n + 1" grep -q '^In = float32, n + 1, ' "$T/guarded.ini"
 
+"$BIN" init "$D/half_guard.comp" -o "$T/half.ini" 2>/dev/null
+check "invocations bounded by half the size: n + 1, inout" grep -q '^Out = float32, n + 1, zero, inout ' "$T/half.ini"
+check "saying why" grep -q '^; Out: the shader bounds its index by n itself' "$T/half.ini"
+
+"$BIN" init "$D/reduce_pairs.comp" -o "$T/reduce.ini" 2>/dev/null
+check "a reduction's two loads an invocation: 2 * n" grep -q '^In = float32, 2 \* n, ' "$T/reduce.ini"
+check "its output n, out" grep -q '^Out = float32, n, zero, out ' "$T/reduce.ini"
+
 "$BIN" init "$D/stride_push.comp" -o "$T/stride.ini" 2>/dev/null
 check "an index through a push member: n" \
     sh -c "grep -q '^In = float32, n, ' '$T/stride.ini' && grep -q '^Out = float32, n, zero, out ' '$T/stride.ini'"
@@ -57,6 +68,8 @@ if "$BIN" devices >/dev/null 2>&1; then
     check_tunes_as_written "$T/shift.ini" shift_one.comp
     check_tunes_as_written "$T/butterfly.ini" butterfly_pairs.comp
     check_tunes_as_written "$T/guarded.ini" guarded_pairs.comp
+    check_tunes_as_written "$T/half.ini" half_guard.comp
+    check_tunes_as_written "$T/reduce.ini" reduce_pairs.comp
     check_tunes_as_written "$T/stride.ini" stride_push.comp
     check_tunes_as_written "$T/plain.ini" plain_copy.comp
 else
