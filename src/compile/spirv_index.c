@@ -269,8 +269,7 @@ static void load(walk *wk, uint32_t res, uint32_t ptr)
     if (p->kind == K_FVAR && p->has_max) {
         wk->f[res] = const_form(p->loop_max);
         wk->f[res].span = p->has_lo && p->lo <= p->loop_max ? p->loop_max - p->lo : 0;
-    }
-    else if (p->kind == K_FVAR || p->kind == K_INPUT)
+    } else if (p->kind == K_FVAR || p->kind == K_INPUT)
         wk->f[res] = p->widened ? unknown_form() : wk->f[ptr];
     else if (p->kind == K_FPART && p->x_of && wk->f[p->root].vec && !wk->n[p->root].widened)
         wk->f[res] = wk->f[p->root], wk->f[res].vec = 0;
@@ -464,7 +463,9 @@ static int declaration(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
     else if ((op == SpvOpConstantComposite || op == SpvOpSpecConstantComposite) && OK(2) && OK(3))
         wk->f[ins[2]] = wk->f[ins[3]], wk->f[ins[2]].vec = 1; /* gl_WorkGroupSize: its x */
     else if (op == SpvOpVariable && OK(2) && len >= 4) {
-        if (ins[3] == SpvStorageClassFunction && (n[ins[2]].kind = K_FVAR) && len >= 5 && OK(4))
+        if (ins[3] == SpvStorageClassFunction)
+            n[ins[2]].kind = K_FVAR;
+        if (ins[3] == SpvStorageClassFunction && len >= 5 && OK(4))
             wk->f[ins[2]] = join(wk->f[ins[2]], wk->f[ins[4]]); /* its initializer */
         else if (ins[3] == SpvStorageClassStorageBuffer || ins[3] == SpvStorageClassUniform)
             buffer_variable(wk, ins[1], ins[2]);
