@@ -5,6 +5,7 @@
 #include "device.h"
 #include "space_skeleton.h"
 #include "spirv_bound.h"
+#include "spirv_index.h"
 #include "template.h"
 #include "util.h"
 
@@ -85,8 +86,10 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = vkat_spirv_reflect(&m, NULL, 0, si, err);
     if (!r)
         r = one_kind_per_binding(si, shader_path, err);
-    if (!r) /* init's guesses only: not on the tuner's path, which reflects every variant */
+    if (!r) { /* init's guesses only: not on the tuner's path, which reflects every variant */
         vkat_spirv_find_bound(m.words, m.count, si);
+        vkat_spirv_find_index(m.words, m.count, si);
+    }
     if (!r) {
         /* the kernel's name: the shader's file name without its extensions */
         const char *base = strrchr(shader_path, '/');

@@ -170,6 +170,19 @@ typedef struct vkat_spirv_info {
          * ubo.count) return;`): how much of it the shader writes depends on that buffer's data. Set by
          * vkat_spirv_find_bound (spirv_bound.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
         uint8_t bounded_by_buffer;
+        /* How far the shader indexes its run-time array: index = index_multiple * i + index_offset, i the invocation
+         * index (gl_GlobalInvocationID.x, or gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x), the
+         * largest multiple over its accesses and the largest offset at that multiple (`sums[id * 2 + 2]`: 2, 2); 0,
+         * 0 when no access has that form. index_unknown: some access's index has not (a loop counter without a
+         * constant limit, a value read from a buffer, a multiple of a push member). Set by vkat_spirv_find_index
+         * (spirv_index.h), which `vkautotune init` runs; 0s after vkat_spirv_reflect alone. index_covered: its
+         * stores at that multiple write every element up to the largest index (offsets 0 to the largest, a loop's
+         * counter included: `dst[4 * i + k]` for k < 4), where `sums[2 * i + 1]`, `sums[2 * i + 2]` never write
+         * element 0. index_guarded: the shader compares a multiple of i with its size itself (`if (2 * i + 1 < n)`,
+         * `i < n / 2`), and the multiple and offset are in terms of that size: an index below it plus the offset. */
+        uint32_t index_multiple;
+        int32_t index_offset;
+        uint8_t index_unknown, index_covered, index_guarded;
         /* A struct element whose scalars are all one 32-bit type: 'f', 'i' or 'u' (a particle of vec4s), else 0. */
         char elem_leaf;
     } bindings[32];

@@ -17,6 +17,7 @@
  * (`gid.y >= 2400`), gets a size per axis. A literal counts only outside loops and against the component itself
  * (not `gid.x * 4`), where it is the count of invocations the shader lets through. */
 #include "spirv_bound.h"
+#include "spirv_compare.h"
 
 #include <spirv/unified1/spirv.h>
 #include <stdlib.h>
@@ -111,10 +112,7 @@ static void axis_compare(walk *wk, uint32_t op, const flow *inv, const flow *bnd
     } else if (!bnd->origin && bnd->constant && !(inv->flags & F_ARITH) && !(bnd->flags & F_BUFFER) && !wk->loops) {
         int signed_op = op == SpvOpSGreaterThan || op == SpvOpSGreaterThanEqual || op == SpvOpSLessThan ||
                         op == SpvOpSLessThanEqual;
-        int greater = op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpUGreaterThanEqual ||
-                      op == SpvOpSGreaterThanEqual;
-        int strict = op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpULessThan ||
-                     op == SpvOpSLessThan;
+        int greater = vkat_spirv_cmp_greater(op), strict = vkat_spirv_cmp_strict(op);
         if (!inv_left) /* `c > x` is `x < c` */
             greater = !greater;
         uint32_t c = bnd->value;
@@ -242,7 +240,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         ids[ins[2]].flags |= F_BUFFER;
         ids[ins[2]].root = ins[3];
         ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a uniform block */
-    } else if (op >= SpvOpUGreaterThan && op <= SpvOpSLessThanEqual && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
+    } else if (vkat_spirv_cmp_ordered(op) && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
                OK(ins[4])) {
         compare(wk, op, ins[2], ins[3], ins[4]);
     } else if (value_op(op) && len >= 4 && OK(ins[2])) {

@@ -382,9 +382,69 @@ static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
             count, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
 }
 
-static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb)
+/* "2 * i + 2", "4 * n": m * x + e, the terms that are not 1 and 0. */
+static void affine_text(char *out, size_t size, uint64_t m, const char *x, int64_t e)
 {
-    const char *count_of = pb->count_text;
+    size_t at = (size_t)(m == 1 ? snprintf(out, size, "%s", x)
+                                : snprintf(out, size, "%llu * %s", (unsigned long long)m, x));
+    if (e && at < size)
+        snprintf(out + at, size - at, " %c %llu", e > 0 ? '+' : '-', (unsigned long long)(e > 0 ? e : -e));
+}
+
+/* The items of a run-time array, *mult * N + *extra: the problem's (1, 0), or as many as the shader indexes where
+ * it indexes it up to a * i + b for i < N (two elements per invocation, a vec4 as four floats, a shift by one: sized
+ * N, it wrote past the end or read zeros). Only for a 1-D problem: a product of sizes per axis is not one index's
+ * range. note: why, "" when nothing to say. Returns whether the index sized it. */
+static int indexed_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name,
+                         const problem *pb, uint32_t axes, uint32_t *mult, int64_t *extra, char *note, size_t note_size)
+{
+    uint32_t a = b->index_multiple;
+    char index[48], items[sizeof pb->count_text + 48];
+    *mult = 1, *extra = 0, note[0] = 0;
+    if (!b->runtime_array || !b->elem_stride || !a || (a == 1 && b->index_offset <= 0))
+        return 0;
+    affine_text(index, sizeof index, a, "i", b->index_offset);
+    if (pb->count != 1 || pb->axes != 1 || axes != 1) {
+        snprintf(note, note_size, "; %s: indexed up to %s (i the invocation's x), not followed for a %u-D problem\n",
+                 name, index, axes > pb->axes ? axes : pb->axes);
+        return 0;
+    }
+    /* the largest index a * (N - 1) + b, one more items; at least a * N (a spare one for 2 * i alone) */
+    *mult = a, *extra = (int64_t)b->index_offset - a + 1 > 0 ? (int64_t)b->index_offset - a + 1 : 0;
+    affine_text(items, sizeof items, *mult, pb->count_text, *extra);
+    if (b->index_guarded) /* `if (2 * i + 1 < n)`: the index below the size, and the offset past it */
+        snprintf(note, note_size, "; %s: the shader bounds its index by %s itself (reaching %lld past it), so %s "
+                 "items%s\n", name, pb->count_text, (long long)*extra, items,
+                 b->index_unknown ? " (another of its indices is not followed)" : "");
+    else
+        snprintf(note, note_size, "; %s: the shader indexes it up to %s for i < %s, so %s items%s\n", name, index,
+                 pb->count_text, items, b->index_unknown ? " (another of its indices is not followed)" : "");
+    return 1;
+}
+
+/* A buffer's element count in elements of its type (tb bytes): a block without a run-time array is as many as its
+ * bytes (a uniform block of mixed members included), one with a run-time array the members before it and then per
+ * item of the array (its stride) the count indexed_count gives. Returns whether the index sized it. */
+static int buffer_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name, unsigned tb,
+                        const problem *pb, uint32_t axes, char *count, size_t size, char *note, size_t note_size)
+{
+    unsigned header = (b->elem_offset + tb - 1) / tb, per = b->elem_stride >= tb ? b->elem_stride / tb : 1;
+    uint32_t mult;
+    int64_t extra;
+    int by_index = indexed_count(b, name, pb, axes, &mult, &extra, note, note_size);
+    if (!b->runtime_array || !b->elem_stride) {
+        snprintf(count, size, "%u", b->block_bytes >= tb ? (b->block_bytes + tb - 1) / tb : 1);
+        return 0;
+    }
+    size_t at = header ? (size_t)snprintf(count, size, "%u + ", header) : 0;
+    if (at < size)
+        affine_text(count + at, size - at, (uint64_t)per * mult, pb->count_text, (int64_t)per * extra);
+    return by_index;
+}
+
+static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb,
+                          uint32_t axes)
+{
     fprintf(o, "[buffers]\n");
     for (uint32_t k = 0; k < si->binding_count; k++) {
         const __typeof__(si->bindings[0]) *b = &si->bindings[k];
@@ -393,7 +453,7 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             continue;
         }
         if (b->kind == VKAT_DESC_STORAGE_TEXEL_BUFFER || b->kind == VKAT_DESC_UNIFORM_TEXEL_BUFFER) {
-            write_texel(o, b, buf_names[k], count_of);
+            write_texel(o, b, buf_names[k], pb->count_text);
             continue;
         }
         if (b->kind != VKAT_DESC_STORAGE_BUFFER && b->kind != VKAT_DESC_UNIFORM_BUFFER) {
@@ -410,7 +470,13 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         /* A buffer the shader adds to with atomics (counters, histograms) holds what it reads back, and one it
          * writes only parts of (each element's one member) keeps the rest: inout, from zero as an application
          * clears it, whatever its qualifiers say (writeonly is common there). */
-        int partial = !atomic && !uniform && (b->access & 2) && (b->partial_writes || b->bounded_by_buffer);
+        unsigned header = (b->elem_offset + tb - 1) / tb, per = b->elem_stride >= tb ? b->elem_stride / tb : 1;
+        int runtime = b->runtime_array && b->elem_stride;
+        char count[sizeof pb->count_text + 96], note[640];
+        int indexed = buffer_count(b, buf_names[k], tb, pb, axes, count, sizeof count, note, sizeof note);
+        /* indexed at 2 * i + 1 and 2 * i + 2, it does not write every element (a scan's first): kept from zero */
+        int partial = !atomic && !uniform && (b->access & 2) &&
+                      (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered));
         /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
         int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"
@@ -421,27 +487,13 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"
                            : type[0] == 'f'                             ? "random(-1, 1)"
                                                                         : "random(0, 16)";
-        /* Counted in elements of `type`: a block without a run-time array is as many as its bytes (a uniform
-         * block of mixed members included), one with a run-time array the members before it and then per
-         * element of the array (its stride) a multiple of the problem size. */
-        unsigned header = (b->elem_offset + tb - 1) / tb, per = b->elem_stride >= tb ? b->elem_stride / tb : 1;
-        int runtime = b->runtime_array && b->elem_stride;
-        char count[sizeof pb->count_text + 32];
-        if (!runtime)
-            snprintf(count, sizeof count, "%u", b->block_bytes >= tb ? (b->block_bytes + tb - 1) / tb : 1);
-        else if (header && per > 1)
-            snprintf(count, sizeof count, "%u + %u * %s", header, per, count_of);
-        else if (header)
-            snprintf(count, sizeof count, "%u + %s", header, count_of);
-        else if (per > 1)
-            snprintf(count, sizeof count, "%u * %s", per, count_of);
-        else
-            snprintf(count, sizeof count, "%s", count_of);
+        fprintf(o, "%s", note);
         if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
             fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
                     atomic             ? "the shader's atomics read and write it"
                     : b->partial_writes ? "the shader writes parts of its elements"
-                                        : "how much of it the shader writes depends on a bound read from a buffer");
+                    : b->bounded_by_buffer ? "how much of it the shader writes depends on a bound read from a buffer"
+                                           : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
         if (!runtime)
@@ -804,7 +856,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     write_problem_cpu(o, &pb, axes);
     char reference_config[NAME_CAP + 16] = "";
     write_params(o, si, spec_names, wg, &pb, defines, define_count, reference_config, sizeof reference_config);
-    write_buffers(o, si, buf_names, &pb);
+    write_buffers(o, si, buf_names, &pb, axes);
     write_values(o, "[push]", si->push_members, si->push_member_count, push_names, pb.member_size,
                  pb.member_comps);
     write_fields(o, si, buf_names, &pb);
