@@ -109,16 +109,30 @@ typedef struct vkat_spec_decl {
     char name[40];                    /* its OpName, "" when the module keeps no names */
 } vkat_spec_decl;
 
-/* A member of a block (the push constants, a uniform block): offset and size in bytes; kind 'f' a 32-bit float,
- * 'i' a 32-bit integer, 'p' a buffer address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays,
- * structs). */
+/* A member of a block (the push constants, a uniform block): offset and size in bytes (the bytes it spans: an
+ * array's elements by its ArrayStride, a matrix's columns by its MatrixStride); kind 'f' a 32-bit float, 'i' a
+ * 32-bit integer, 'p' a buffer address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays, structs). */
 typedef struct vkat_block_member {
     uint32_t offset, size;
     char kind;
     char vec_kind;      /* a vector of 32-bit scalars ('o'): 'f' floats or 'i' integers, else 0 */
     uint8_t components; /* that vector's components */
     char name[37];
+    /* Its 32-bit scalars, whatever its shape (a scalar, a vector, a matrix, a sized array of one of those): leaf 'f'
+     * or 'i' (0: another shape, a struct or 64-bit: no layout here), in `count` elements `array_stride` bytes apart
+     * (1 and 0 when not an array), each `vectors` vectors `vector_stride` bytes apart (a matrix's columns, its rows
+     * when RowMajor; 1 otherwise) of `lanes` scalars. A matrix's identity has a 1 in lane v of vector v. */
+    char leaf;
+    uint8_t lanes, vectors, is_matrix;
+    uint32_t count, array_stride, vector_stride;
 } vkat_block_member;
+
+/* The most vectors (count x vectors) a member of a block may hold for `vkautotune init` to write it value by value. */
+#define VKAT_PARAM_MEMBER_VECTORS 64
+
+/* The 32-bit scalar of member m at byte `offset` of the block: 'f', 'i', or 0 where none is (padding between an
+ * array's elements or a matrix's columns, outside the member, a member of no known layout). */
+char vkat_block_member_scalar_at(const vkat_block_member *m, uint32_t offset);
 
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */

@@ -414,9 +414,70 @@ static const char *offset_note(uint32_t next, uint32_t components, uint32_t offs
     return buf;
 }
 
+/* A matrix member as its identity (each column, or row when row-major, one entry), a sized array's elements as 1
+ * (1.0 for floats) each: zero words would make a transform or a weighted sum 0 whatever the input, which every
+ * variant matches, and 1 keeps it the input's (a sum, a box filter). Returns where the last entry ends. */
+static uint32_t write_strided(FILE *o, const vkat_block_member *m, const char *key, uint32_t next)
+{
+    if (m->count * m->vectors > VKAT_PARAM_MEMBER_VECTORS) { /* a table: as many lines would bury the file */
+        fprintf(o, "; '%s' (%u bytes at offset %u, %u elements) keeps the buffer's init; TODO: its values\n", key,
+                m->size, m->offset, m->count);
+        return m->offset + m->size;
+    }
+    for (uint32_t e = 0; e < m->count; e++)
+        for (uint32_t v = 0; v < m->vectors; v++) {
+            uint32_t off = m->offset + e * m->array_stride + v * m->vector_stride;
+            char name[NAME_CAP + 24], at[32];
+            if (m->is_matrix && m->array_stride)
+                snprintf(name, sizeof name, "%s_%u_%u", key, e, v);
+            else
+                snprintf(name, sizeof name, "%s_%u", key, m->is_matrix ? v : e);
+            fprintf(o, "%s = %s", name, m->leaf == 'f' ? "float32" : "uint32");
+            for (uint32_t l = 0; l < m->lanes; l++)
+                fprintf(o, ", %s", m->is_matrix ? (l == v ? "1.0" : "0.0") : m->leaf == 'f' ? "1.0" : "1");
+            fprintf(o, "%s", offset_note(next, m->lanes, off, at));
+            if (e == 0 && v == 0 && m->is_matrix)
+                fprintf(o, "   ; TODO: '%s' (%s, %u bytes apart), here its identity", key,
+                        m->vectors == m->lanes ? "a square matrix's columns" : "a matrix's columns (rows if row-major)",
+                        m->vector_stride);
+            else if (e == 0 && v == 0)
+                fprintf(o, "   ; TODO: '%s' (%u elements, %u bytes apart), here 1 each", key, m->count,
+                        m->array_stride);
+            fprintf(o, "\n");
+            next = off + 4 * m->lanes;
+        }
+    return next;
+}
+
+/* A scalar or a vector member under write_values: the problem size where sized (in the components of the bits
+ * `comps` of a vector), else 1 (1.0 for floats). */
+static void write_number(FILE *o, const vkat_block_member *m, const char *key, const char *sized, uint32_t comps,
+                         uint32_t next)
+{
+    char at[32];
+    int vector = m->kind == 'o', is_float = (vector ? m->vec_kind : m->kind) == 'f';
+    uint32_t n = vector ? m->components : 1, all = (1u << n) - 1, mask = !sized ? 0 : vector ? comps & all : all;
+    fprintf(o, "%s = %s", key, is_float ? "float32" : "uint32");
+    for (uint32_t c = 0; c < n; c++)
+        fprintf(o, ", %s", mask & (1u << c) ? sized : is_float ? "1.0" : "1");
+    fprintf(o, "%s", offset_note(next, n, m->offset, at));
+    const char *sign = is_float ? "" : vector ? " (int32 for a signed one)" : " (int32 for a signed member)";
+    if (!vector && mask)
+        fprintf(o, "   ; the problem size%s%s\n", is_float ? ", as a float" : "", sign);
+    else if (!vector) /* 1, not the size, for other integers: a flag, a stride, a loop count or a second dimension,
+                         which at the size would make loops long and a dimension read past the buffers */
+        fprintf(o, "   ; TODO: its value%s\n", sign);
+    else if (mask && mask != all) /* `i < p.counts.x`: the components compared bound the invocations */
+        fprintf(o, "   ; the problem size where compared; TODO: the others%s\n", sign);
+    else if (mask) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
+        fprintf(o, "   ; the problem size in each component%s\n", sign);
+    else
+        fprintf(o, "   ; TODO: its values (a %u-vector%s)\n", n, is_float ? "" : "; int32 for a signed one");
+}
+
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
- * problem size sized_as[i] where there is one (an integer vector: in the components of the bits sized_comps[i]),
- * 1 for other integers and 1.0 for floats, each a TODO. */
+ * problem size sized_as[i] where there is one (a vector: in the components of the bits sized_comps[i]), 1 for other
+ * integers and 1.0 for floats, a matrix its identity and an array 1 each (write_strided), each a TODO. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
                          char keys[][NAME_CAP], const char *const *sized_as, const uint32_t *sized_comps)
 {
@@ -427,39 +488,22 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
     for (uint32_t i = 0; i < count; i++) {
         const vkat_block_member *m = &members[i];
         char at[32];
-        if (m->kind == 'f')
-            fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", keys[i], offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i' && sized_as[i])
-            fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", keys[i],
-                    sized_as[i], offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i') /* 1, not the size: a flag, a stride, a loop count or a second dimension, which at
-                                    the size would make loops long and a second dimension read past the buffers */
-            fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", keys[i],
-                    offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'p')
+        int vector = m->kind == 'o' && m->vec_kind && m->components >= 2 && m->components <= 4;
+        if (m->kind == 'p') {
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
-        else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
-            uint32_t all = (1u << m->components) - 1, sized = sized_as[i] && m->vec_kind == 'i'
-                                                                  ? sized_comps[i] & all : 0;
-            fprintf(o, "%s = %s", keys[i], m->vec_kind == 'f' ? "float32" : "uint32");
-            for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", sized & (1u << c) ? sized_as[i] : m->vec_kind == 'f' ? "1.0" : "1");
-            if (sized && sized != all) /* `i < p.counts.x`: the components compared bound the invocations */
-                fprintf(o, "%s   ; the problem size where compared; TODO: the others (int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at));
-            else if (sized) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
-                fprintf(o, "%s   ; the problem size in each component (int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at));
-            else
-                fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at), m->components);
-        } else
+            continue;
+        }
+        if (m->kind == 'f' || m->kind == 'i' || vector) {
+            write_number(o, m, keys[i], sized_as[i], sized_comps[i], next);
+            next = m->offset + 4 * (vector ? m->components : 1);
+        } else if (m->leaf) {
+            next = write_strided(o, m, keys[i], next);
+        } else {
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
                 fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", keys[i], w,
                         w ? "" : offset_note(next, 1, m->offset, at), w, m->name, m->size, m->offset);
-        uint32_t words = m->kind == 'p' ? 0 : m->vec_kind ? m->components : (m->size + 3) / 4;
-        if (m->kind != 'p')
-            next = m->offset + 4 * words;
+            next = m->offset + 4 * ((m->size + 3) / 4);
+        }
     }
     fprintf(o, "\n");
 }
