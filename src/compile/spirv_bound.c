@@ -28,8 +28,8 @@ enum {
     F_BUFFER = 4,     /* a uniform or storage buffer's variable, a pointer into it, or a value read from it */
     F_BUFBOUND = 8,   /* a condition comparing an invocation index with buffer data */
     F_GUARDED = 16,   /* a buffer variable stored to under such a condition */
-    F_UNIFORM_VAR = 32, /* a uniform block's variable */
-    F_ARITH = 64,       /* passed through arithmetic (not only copies, conversions and extracts) */
+    F_BLOCK_VAR = 32, /* a parameter block's variable (a uniform block, a storage block only read: compile.h) */
+    F_ARITH = 64,     /* passed through arithmetic (not only copies, conversions and extracts) */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -46,10 +46,11 @@ typedef struct flow {
 } flow;
 
 #define SPEC_BASE 0x10000u
-#define BLOCK_BASE 0x80000000u /* a uniform block's member: its variable (< 2^23) and member (< 256) */
+#define BLOCK_BASE 0x80000000u /* a parameter block's member: its variable (< 2^23) and member (< 256) */
 #define MAX_DEPTH 32
 
 typedef struct walk {
+    const vkat_spirv_info *info;
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
     uint32_t bound, found, found_block, pending_merge;
@@ -184,6 +185,17 @@ static void stored(walk *wk, uint32_t pointer)
         wk->ids[wk->ids[pointer].root].flags |= F_GUARDED;
 }
 
+/* Is set `set`, binding `binding` one of the parameter blocks vkat_spirv_reflect found (compile.h)? */
+static int parameter_block(const vkat_spirv_info *info, int32_t set, int32_t binding)
+{
+    for (uint32_t b = 0; binding >= 0 && b < info->block_count; b++) {
+        const __typeof__(info->bindings[0]) *k = &info->bindings[info->block_binding[b]];
+        if (k->binding == (uint32_t)binding && k->set == (uint32_t)(set < 0 ? 0 : set))
+            return 1;
+    }
+    return 0;
+}
+
 static int atomic_rmw(uint32_t op)
 {
     return (op >= SpvOpAtomicExchange && op <= SpvOpAtomicXor) || op == SpvOpAtomicFMinEXT ||
@@ -221,8 +233,8 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
             ids[ins[2]].flags |= F_PUSH_VAR;
         else if (ins[3] == SpvStorageClassUniform || ins[3] == SpvStorageClassStorageBuffer)
             ids[ins[2]].flags |= F_BUFFER, ids[ins[2]].root = ins[2];
-        if (ins[3] == SpvStorageClassUniform)
-            ids[ins[2]].flags |= F_UNIFORM_VAR;
+        if (parameter_block(wk->info, ids[ins[2]].set, ids[ins[2]].binding))
+            ids[ins[2]].flags |= F_BLOCK_VAR;
     } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && OK(ins[1]) && OK(ins[2])) {
         stored(wk, ins[1]);
         if (op == SpvOpStore)
@@ -237,11 +249,11 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                 ids[ins[2]].comp = (uint8_t)(1 + ids[ins[5]].value); /* p.counts.x: one component of it */
         }
     } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
-               OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_UNIFORM_VAR) && ids[ins[4]].constant &&
+               OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_BLOCK_VAR) && ids[ins[4]].constant &&
                ids[ins[4]].value < 256 && ins[3] < (1u << 23)) {
         ids[ins[2]].flags |= F_BUFFER;
         ids[ins[2]].root = ins[3];
-        ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a uniform block */
+        ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a parameter block */
     } else if (op >= SpvOpUGreaterThan && op <= SpvOpSLessThanEqual && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
                OK(ins[4])) {
         compare(wk, op, ins[2], ins[3], ins[4]);
@@ -275,6 +287,16 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
 #undef OK
 }
 
+/* The index in info->bindings of the variable `var`'s descriptor, -1 when it has none. */
+static int binding_of(const walk *wk, const vkat_spirv_info *info, uint32_t var)
+{
+    for (uint32_t k = 0; var < wk->bound && wk->ids[var].binding >= 0 && k < info->binding_count; k++)
+        if (info->bindings[k].binding == (uint32_t)wk->ids[var].binding &&
+            info->bindings[k].set == (uint32_t)(wk->ids[var].set < 0 ? 0 : wk->ids[var].set))
+            return (int)k;
+    return -1;
+}
+
 void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
@@ -282,7 +304,8 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     memset(info->axis_bound, 0, sizeof info->axis_bound);
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
-    walk wk = {.ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)), .bound = w[3]};
+    walk wk = {.info = info, .ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)),
+               .bound = w[3]};
     if (!wk.ids || !wk.spec_ids)
         goto done;
     for (uint32_t i = 0; i < wk.bound; i++)
@@ -300,18 +323,14 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
         info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_components = wk.found_mask;
-    uint32_t var = (wk.found_block & ~BLOCK_BASE) >> 8;
-    for (uint32_t k = 0; wk.found_block && k < info->binding_count; k++)
-        if (wk.ids[var].binding >= 0 && info->bindings[k].binding == (uint32_t)wk.ids[var].binding &&
-            info->bindings[k].set == (uint32_t)(wk.ids[var].set < 0 ? 0 : wk.ids[var].set)) {
-            info->bound_block = (int32_t)k;
-            info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
-        }
+    int k = wk.found_block ? binding_of(&wk, info, (wk.found_block & ~BLOCK_BASE) >> 8) : -1;
+    if (k >= 0) {
+        info->bound_block = k;
+        info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
+    }
     for (uint32_t v = 0; v < wk.bound; v++)
-        for (uint32_t k = 0; (wk.ids[v].flags & F_GUARDED) && wk.ids[v].binding >= 0 && k < info->binding_count; k++)
-            if (info->bindings[k].binding == (uint32_t)wk.ids[v].binding &&
-                info->bindings[k].set == (uint32_t)(wk.ids[v].set < 0 ? 0 : wk.ids[v].set))
-                info->bindings[k].bounded_by_buffer = 1;
+        if ((wk.ids[v].flags & F_GUARDED) && (k = binding_of(&wk, info, v)) >= 0)
+            info->bindings[k].bounded_by_buffer = 1;
 done:
     free(wk.ids);
     free(wk.spec_ids);

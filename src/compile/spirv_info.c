@@ -618,20 +618,34 @@ static void scan_push_block(scan *sc)
     }
 }
 
-/* The members of the first uniform blocks (after scan_buffer_elements): a block's bytes are its members' (a mat3 at
- * its end spans its last column's padding too). */
-static void scan_uniform_blocks(scan *sc)
+/* The members of the first parameter blocks (compile.h): uniform blocks, and storage blocks without a run-time array
+ * that the shader only reads (after scan_buffer_elements, which finds that). Such a block's bytes are its members'
+ * (a mat3 at its end spans its last column's padding too). */
+static void scan_parameter_blocks(scan *sc)
 {
     vkat_spirv_info *info = sc->info;
     for (uint32_t k = 0; k < info->binding_count && info->block_count < VKAT_COUNTOF(info->block_binding); k++) {
         uint32_t type = sc->binding_type[k];
-        if (info->bindings[k].kind != VKAT_DESC_UNIFORM_BUFFER || type >= sc->rd.bound ||
+        const __typeof__(info->bindings[0]) *bk = &info->bindings[k];
+        int storage = bk->kind == VKAT_DESC_STORAGE_BUFFER && !bk->runtime_array && !bk->stored && !bk->atomic;
+        if ((bk->kind != VKAT_DESC_UNIFORM_BUFFER && !storage) || type >= sc->rd.bound ||
             sc->rd.ids[type].op != SpvOpTypeStruct)
             continue;
         uint32_t b = info->block_count++;
         info->block_binding[b] = k;
         info->block_member_count[b] =
             scan_block_members(sc, type, info->block_members[b], VKAT_COUNTOF(info->block_members[b]));
+        int data = 0; /* a lookup table, a struct: what a storage block holds is then data, not parameters */
+        for (uint32_t i = 0; storage && i < info->block_member_count[b]; i++) {
+            const vkat_block_member *m = &info->block_members[b][i];
+            data |= !m->leaf || m->count * m->vectors > VKAT_PARAM_MEMBER_VECTORS;
+        }
+        if (data) {
+            memset(info->block_members[b], 0, sizeof info->block_members[b]);
+            info->block_member_count[b] = 0;
+            info->block_count--;
+            continue;
+        }
         for (uint32_t i = 0; i < info->block_member_count[b]; i++) {
             uint64_t end = (uint64_t)info->block_members[b][i].offset + info->block_members[b][i].size;
             if (end > info->bindings[k].block_bytes && end <= UINT32_MAX)
@@ -789,7 +803,7 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
     }
     scan_push_block(&sc);
     scan_buffer_elements(&sc);
-    scan_uniform_blocks(&sc);
+    scan_parameter_blocks(&sc);
 
 cleanup:
     free(rd->ids);

@@ -325,6 +325,15 @@ static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
             count, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
 }
 
+/* The parameter block (index into si->block_members) of binding k, -1: none. */
+static int block_of(const vkat_spirv_info *si, int32_t k)
+{
+    for (uint32_t b = 0; k >= 0 && b < si->block_count; b++)
+        if (si->block_binding[b] == (uint32_t)k)
+            return (int)b;
+    return -1;
+}
+
 static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb)
 {
     const char *count_of = pb->count_text;
@@ -387,9 +396,9 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                                         : "how much of it the shader writes depends on a bound read from a buffer");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
-        if (!runtime)
+        if (!runtime) /* a parameter block's members are written in [fields.NAME] */
             fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
-                    uniform ? "its members' values: [fields]" : "it has no run-time array");
+                    block_of(si, (int32_t)k) >= 0 ? "its members' values: [fields]" : "it has no run-time array");
         else if (per > 1 && b->elem == 's' && b->elem_leaf)
             fprintf(o, " (an element is a struct of %u bytes: counted in %s)", b->elem_stride, type);
         else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
@@ -509,7 +518,8 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
 }
 
 
-/* Each uniform block's members as [fields.NAME]: random bits there would be garbage counts and scales. */
+/* Each parameter block's members as [fields.NAME] (a uniform block, a storage block the shader only reads):
+ * random bits there would be garbage counts and scales. The member that bounds the invocations carries its size. */
 static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb)
 {
     for (uint32_t b = 0; b < si->block_count; b++) {
@@ -532,7 +542,7 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
     }
 }
 
-/* The uniform block member the shader bounds its invocations by (`if (i >= ubo.count) return;`), NULL: none. */
+/* The parameter block member the shader bounds its invocations by (`if (i >= ubo.count) return;`), NULL: none. */
 static const vkat_block_member *bounding_member(const vkat_spirv_info *si)
 {
     for (uint32_t b = 0; si->bound_block >= 0 && b < si->block_count; b++)
@@ -585,8 +595,8 @@ static void count_text(problem *pb)
 
 /* One size per axis where the shader bounds gl_GlobalInvocationID's components by different things (`gid.x >=
  * p.width || gid.y >= p.height`, a literal per axis): a push member @push, a specialization constant @spec, a
- * literal @none at its value. 0, pb untouched, where fewer than two distinct bounds (one size serves) or a uniform
- * block's member bounds the invocations. */
+ * literal @none at its value. 0, pb untouched, where fewer than two distinct bounds (one size serves) or a
+ * parameter block's member bounds the invocations. */
 static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
                       problem *pb)
 {
@@ -641,7 +651,7 @@ static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NA
 }
 
 /* The one problem size: what the shader bounds its invocations by (`if (gid >= p.n) return;`), a push member (bound
- * @push, its [push] value itself) or a specialization constant (bound @spec), a uniform block's member (@none, given
+ * @push, its [push] value itself) or a specialization constant (bound @spec), a parameter block's member (@none, given
  * by its field) or a literal (`gid.x >= 3200`: @none at that value); else the block's first integer member, which a
  * flag or a stride may be; else N. It sizes every axis of the dispatch bounded by the same thing. */
 static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],

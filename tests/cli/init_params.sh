@@ -1,9 +1,13 @@
 #!/bin/sh
-# init_params.sh — what `vkautotune init` writes for a block's members beyond scalars and vectors, in shaders
-# written here:
+# init_params.sh — parameter blocks that are not push constants, and block members beyond scalars and vectors, in
+# shaders written here (the idioms of session 19's trial, records/session19-thirdparty-trial.md):
+#   - an unqualified storage block nothing stores to, with an int count bounding the invocations, is a parameter
+#     block as a uniform block is: [fields] for it, the count the size (random data there made the count garbage);
+#     a storage block holding a 256-entry table stays data;
 #   - a uniform block's mat4 and mat3 are their identities (a mat3's columns 16 bytes apart in std140), its float
 #     array 1 each: as zero words every output was the same whatever the input.
-# Each file tunes as written, and its output is checked against a reference that assumes init's values.
+# Each file tunes as written, and its output is checked to be written (an `out` the reference must fill) or against
+# a reference that assumes init's values.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_params" && pwd)
@@ -14,6 +18,20 @@ lines() {
     shift
     for p in "$@"; do grep -q -- "$p" "$f" || return 1; done
 }
+
+"$BIN" init "$D/count_params.comp" -o "$T/count.ini" 2>/dev/null
+check "an unqualified block nothing stores to: an input with [fields]" \
+    lines "$T/count.ini" '^u = float32, 3, random(-1, 1), in @set(0) @binding(0) .*\[fields\]' '^\[fields.u\]$'
+check "its int count is the size" lines "$T/count.ini" '^count = 1024 @none ' '^count = uint32, count '
+sed 's/^\(Dst = .*\), inout /\1, out /' "$T/count.ini" >"$T/count_out.ini"
+sed 's/^scale = float32, 1.0/scale = uint32, 1/' "$T/count.ini" >"$T/count_kind.ini"
+
+"$BIN" init "$D/table_block.comp" -o "$T/table.ini" 2>/dev/null
+check "a storage block of a 256-entry table: data, no [fields]" \
+    sh -c "grep -q '^Table = float32, 256, random(-1, 1), in .*it has no run-time array' '$T/table.ini' &&
+           ! grep -q '^\[fields.Table\]' '$T/table.ini'"
+check "a small one of weights and a count: [fields], the weights 1.0 each" \
+    lines "$T/table.ini" '^\[fields.coef\]$' '^w_2 = float32, 1.0$' '^n = uint32, n '
 
 "$BIN" init "$D/matrix_ubo.comp" -o "$T/matrix.ini" 2>/dev/null
 check "a mat4: its identity, column by column" \
@@ -28,6 +46,9 @@ sed "s|^config = .*|reference = $D/matrix_ubo_ref.comp\nlocal_size = 64\ngroups 
 sed 's/^model_1 = float32, 0.0, 1.0, 0.0, 0.0$/model_1 = uint32, 0, 1, 0, 0/' "$T/matrix.ini" >"$T/matrix_kind.ini"
 
 if "$BIN" devices >/dev/null 2>&1; then
+    check_tunes_as_written "$T/count.ini" count_params.comp
+    check_tunes_as_written "$T/count_out.ini" "count_params.comp with its output an 'out' the reference fills"
+    check_tunes_as_written "$T/table.ini" table_block.comp
     check_tunes_as_written "$T/matrix.ini" matrix_ubo.comp
     check_tunes_as_written "$T/matrix_ref.ini" "matrix_ubo.comp against a reference that assumes init's values"
     # refuse SPACE NAME MESSAGE: a field of the other kind than its member is refused, naming both
@@ -37,6 +58,8 @@ if "$BIN" devices >/dev/null 2>&1; then
         check "$2: refused (exit $rc)" [ $rc -eq 3 ]
         check "$2: $3" grep -q "$3" "$T/k.err"
     }
+    refuse "$T/count_kind.ini" "an integer for a storage block's float" \
+        "binding 0 ('u') is a storage block whose 'scale' (offset 8) is a float, but the field 'scale' there"
     refuse "$T/matrix_kind.ini" "an integer for a matrix's float" \
         "a uniform block whose 'model' (offset 0) is a float, but the field 'model_1.x' there"
 else
