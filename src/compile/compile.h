@@ -213,13 +213,17 @@ typedef struct vkat_spirv_info {
     /* The components of an integer vector push member that bound them: bit k for component k (`i < p.counts.x`:
      * 1), every bit for a vector compared as a whole (`all(lessThan(gid.xy, p.extent))`). */
     uint32_t bound_push_components;
-    /* The same for a parameter block's member (`if (i >= ubo.count) return;`): the binding (index into bindings)
-     * and the member's index, -1 when none. */
+    /* The same for a parameter block's member (`if (i >= ubo.count) return;`, `uv.x >= params.size.x`): the binding
+     * (index into bindings) and the member's index, -1 when none, and the components compared as above. */
     int32_t bound_block, bound_block_member;
+    uint32_t bound_block_components;
     /* Per axis of gl_GlobalInvocationID (x, y, z): what a comparison with that component bounds it by (`if (gid.x
      * >= p.width || gid.y >= p.height) return;`, `gid.y >= 2400`), the first met; kind 0 when none, 'p' a push
      * member (value: its index, comp: 1 + its component or 0 for the whole member), 's' a specialization constant
-     * (value: its constant_id), 'l' a literal (value: the count of invocations it lets through), 'b' buffer data. */
+     * (value: its constant_id), 'l' a literal (value: the count of invocations it lets through), 'u' a parameter
+     * block's member (value: its binding's index into bindings << 8 | the member's index, comp as 'p'), 'b' other
+     * buffer data. A bound may be an integer or a float compared with the converted index (`vec2(gid.xy).x >=
+     * size.x`). */
     struct {
         char kind;
         uint8_t comp;

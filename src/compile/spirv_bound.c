@@ -30,6 +30,7 @@ enum {
     F_GUARDED = 16,   /* a buffer variable stored to under such a condition */
     F_BLOCK_VAR = 32, /* a parameter block's variable (a uniform block, a storage block only read: compile.h) */
     F_ARITH = 64,     /* passed through arithmetic (not only copies, conversions and extracts) */
+    F_FLOAT = 128,    /* a float type, or a constant of one */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -41,7 +42,7 @@ typedef struct flow {
     int32_t set, binding;
     uint8_t flags;
     uint8_t constant; /* value is known */
-    uint8_t comp;     /* 1 + the component of a vector push member it is, 0 the whole member */
+    uint8_t comp;     /* 1 + the component of a vector push or block member it is, 0 the whole member */
     uint8_t axis;     /* 1 + the gl_GlobalInvocationID component it derives from, AXIS_VEC the vector, AXIS_MIXED */
 } flow;
 
@@ -54,7 +55,8 @@ typedef struct walk {
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
     uint32_t bound, found, found_block, pending_merge;
-    uint8_t found_mask; /* the components of found that are compared (bit k: component k; 0xf: all) */
+    uint8_t found_mask, found_block_mask; /* the components of found (found_block) that are compared (bit k:
+                                             component k; 0xf: all) */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -94,12 +96,44 @@ static void set_axis(walk *wk, int a, char kind, uint8_t comp, uint32_t value)
         wk->axis[a].kind = kind, wk->axis[a].comp = comp, wk->axis[a].value = value;
 }
 
-/* The bound per axis of an ordered comparison `op` of inv (an invocation index) with bnd (not one). */
+/* The invocations a literal bound c lets through in an ordered comparison `op` of an index x with it (x on the left
+ * when inv_left), integer or float (c's bits, as_float), 0 where it is not a plain count: `x >= c` exits and `x < c`
+ * guards, c pass (a float's ceiling); `x > c` and `x <= c`, c + 1 (a float's floor + 1). */
+static uint32_t literal_count(uint32_t op, uint32_t c, int as_float, int inv_left)
+{
+    int fop = op >= SpvOpFOrdLessThan && op <= SpvOpFUnordGreaterThanEqual;
+    /* float ops come in ordered / unordered pairs: LessThan, GreaterThan, LessThanEqual, GreaterThanEqual */
+    uint32_t f = fop ? (op - SpvOpFOrdLessThan) / 2 : 0;
+    int signed_op = op == SpvOpSGreaterThan || op == SpvOpSGreaterThanEqual || op == SpvOpSLessThan ||
+                    op == SpvOpSLessThanEqual;
+    int greater = fop ? f == 1 || f == 3
+                      : op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpUGreaterThanEqual ||
+                            op == SpvOpSGreaterThanEqual;
+    int strict = fop ? f <= 1
+                     : op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpULessThan ||
+                           op == SpvOpSLessThan;
+    if (!inv_left) /* `c > x` is `x < c` */
+        greater = !greater;
+    double v = signed_op ? (double)(int32_t)c : (double)c;
+    if (as_float) {
+        float x;
+        memcpy(&x, &c, sizeof x);
+        v = x;
+    }
+    if (!(v >= 0 && v < 2147483647.0))
+        return 0;
+    double whole = (double)(uint32_t)v; /* v's floor */
+    return greater == strict ? (uint32_t)whole + 1 : (uint32_t)whole + (whole < v);
+}
+
+/* The bound per axis of an ordered comparison `op` of inv (an invocation index) with bnd (not one). A parameter
+ * block's member is noted by its origin, which vkat_spirv_find_bound turns into its binding. */
 static void axis_compare(walk *wk, uint32_t op, const flow *inv, const flow *bnd, int inv_left)
 {
-    if (inv->axis == AXIS_VEC && bnd->origin && bnd->origin < SPEC_BASE && !bnd->comp) {
+    int block = bnd->origin >= BLOCK_BASE;
+    if (inv->axis == AXIS_VEC && bnd->origin && (bnd->origin < SPEC_BASE || block) && !bnd->comp) {
         for (int k = 0; k < 3; k++) /* `lessThan(gid.xy, p.extent)`: component k by component k */
-            set_axis(wk, k, 'p', (uint8_t)(k + 1), bnd->origin - 1);
+            set_axis(wk, k, block ? 'u' : 'p', (uint8_t)(k + 1), block ? bnd->origin : bnd->origin - 1);
         return;
     }
     if (inv->axis < 1 || inv->axis > 3)
@@ -110,28 +144,19 @@ static void axis_compare(walk *wk, uint32_t op, const flow *inv, const flow *bnd
     } else if (bnd->origin >= SPEC_BASE && bnd->origin < BLOCK_BASE) {
         set_axis(wk, a, 's', 0, bnd->origin - SPEC_BASE);
     } else if (!bnd->origin && bnd->constant && !(inv->flags & F_ARITH) && !(bnd->flags & F_BUFFER) && !wk->loops) {
-        int signed_op = op == SpvOpSGreaterThan || op == SpvOpSGreaterThanEqual || op == SpvOpSLessThan ||
-                        op == SpvOpSLessThanEqual;
-        int greater = op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpUGreaterThanEqual ||
-                      op == SpvOpSGreaterThanEqual;
-        int strict = op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpULessThan ||
-                     op == SpvOpSLessThan;
-        if (!inv_left) /* `c > x` is `x < c` */
-            greater = !greater;
-        uint32_t c = bnd->value;
-        if ((signed_op && (int32_t)c < 0) || c >= 0x7fffffffu)
-            return;
-        /* `x >= c` exits and `x < c` guards: c pass; `x > c` and `x <= c`: c + 1 */
-        uint32_t count = greater == strict ? c + 1 : c;
+        uint32_t count = literal_count(op, bnd->value, (bnd->flags & F_FLOAT) != 0, inv_left);
         if (count >= 2)
             set_axis(wk, a, 'l', 0, count);
-    } else if (bnd->origin >= BLOCK_BASE || (bnd->flags & F_BUFFER)) {
+    } else if (block) {
+        set_axis(wk, a, 'u', bnd->comp, bnd->origin);
+    } else if (bnd->flags & F_BUFFER) {
         set_axis(wk, a, 'b', 0, 0); /* buffer data: a later `i < 64u` guards a part, not the invocations */
     }
 }
 
-/* An ordered integer comparison (result `res`) of an invocation index with a value from a push member or a spec
- * constant: record that origin (the first one met); with a value read from a buffer, mark the condition. */
+/* An ordered comparison (result `res`; integer, or float of a converted index: `vec2(gid.xy).x >= size.x`) of an
+ * invocation index with a value from a push member, a spec constant or a parameter block's member: record that
+ * origin (the first one met); with a value read from a buffer, mark the condition. */
 static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
 {
     const flow *x = &wk->ids[a], *y = &wk->ids[b];
@@ -140,11 +165,13 @@ static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
                                                                                   : NULL;
     if (bound)
         axis_compare(wk, op, bound == y ? x : y, bound, bound == y);
-    if (bound && bound->origin >= BLOCK_BASE && !wk->found_block)
+    uint8_t comps = bound && bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
+    if (bound && bound->origin >= BLOCK_BASE && (!wk->found_block || wk->found_block == bound->origin)) {
         wk->found_block = bound->origin; /* buffer data too: marked below */
-    else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
+        wk->found_block_mask |= comps;
+    } else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
         wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
-        wk->found_mask |= bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
+        wk->found_mask |= comps;
     }
     if (bound && (!bound->origin || bound->origin >= BLOCK_BASE) && (bound->flags & F_BUFFER))
         wk->ids[res].flags |= F_BUFBOUND;
@@ -218,9 +245,12 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
             ids[ins[1]].set = (int32_t)ins[3];
         else if (ins[2] == SpvDecorationBinding)
             ids[ins[1]].binding = (int32_t)ins[3];
+    } else if (op == SpvOpTypeFloat && len >= 2 && OK(ins[1])) {
+        ids[ins[1]].flags |= F_FLOAT;
     } else if (op == SpvOpConstant && len >= 4 && OK(ins[2])) {
         ids[ins[2]].value = ins[3];
         ids[ins[2]].constant = 1;
+        ids[ins[2]].flags |= OK(ins[1]) ? ids[ins[1]].flags & F_FLOAT : 0;
     } else if ((op == SpvOpSpecConstant || op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) &&
                len >= 3 && OK(ins[2]) && wk->spec_ids[ins[2]]) {
         ids[ins[2]].origin = SPEC_BASE + wk->spec_ids[ins[2]] - 1;
@@ -254,8 +284,11 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         ids[ins[2]].flags |= F_BUFFER;
         ids[ins[2]].root = ins[3];
         ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a parameter block */
-    } else if (op >= SpvOpUGreaterThan && op <= SpvOpSLessThanEqual && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
-               OK(ins[4])) {
+        if (len >= 6 && OK(ins[5]) && ids[ins[5]].constant && ids[ins[5]].value < 4)
+            ids[ins[2]].comp = (uint8_t)(1 + ids[ins[5]].value); /* params.size.x */
+    } else if (((op >= SpvOpUGreaterThan && op <= SpvOpSLessThanEqual) ||
+                (op >= SpvOpFOrdLessThan && op <= SpvOpFUnordGreaterThanEqual)) && len >= 5 && OK(ins[2]) &&
+               OK(ins[3]) && OK(ins[4])) {
         compare(wk, op, ins[2], ins[3], ins[4]);
     } else if (value_op(op) && len >= 4 && OK(ins[2])) {
         /* operands: ids after the result, but an access chain's indices are not what it points to, and an
@@ -281,7 +314,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         if ((last == 4 || op == SpvOpCopyObject) && OK(ins[3]))
             ids[ins[2]].root = ids[ins[3]].root; /* a pointer into the variable its base points into */
         if (op == SpvOpCompositeExtract && len >= 5 && OK(ins[3]) && ids[ins[3]].origin &&
-            ids[ins[3]].origin < SPEC_BASE && !ids[ins[3]].comp && ins[4] < 4)
+            (ids[ins[3]].origin < SPEC_BASE || ids[ins[3]].origin >= BLOCK_BASE) && !ids[ins[3]].comp && ins[4] < 4)
             ids[ins[2]].comp = (uint8_t)(1 + ins[4]); /* a component of a loaded vector member */
     }
 #undef OK
@@ -300,7 +333,7 @@ static int binding_of(const walk *wk, const vkat_spirv_info *info, uint32_t var)
 void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
-    info->bound_push_components = 0;
+    info->bound_push_components = info->bound_block_components = 0;
     memset(info->axis_bound, 0, sizeof info->axis_bound);
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
@@ -317,8 +350,14 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         step(&wk, w + at, len, op);
         at += len;
     }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) { /* a block member by its binding's index and its own */
         info->axis_bound[a] = wk.axis[a];
+        int k = wk.axis[a].kind == 'u' ? binding_of(&wk, info, (wk.axis[a].value & ~BLOCK_BASE) >> 8) : -1;
+        if (wk.axis[a].kind == 'u')
+            info->axis_bound[a].value = k < 0 ? 0 : (uint32_t)k << 8 | (wk.axis[a].value & 0xffu);
+        if (wk.axis[a].kind == 'u' && k < 0)
+            info->axis_bound[a].kind = 'b';
+    }
     if (wk.found >= SPEC_BASE)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
@@ -327,6 +366,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     if (k >= 0) {
         info->bound_block = k;
         info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
+        info->bound_block_components = wk.found_block_mask;
     }
     for (uint32_t v = 0; v < wk.bound; v++)
         if ((wk.ids[v].flags & F_GUARDED) && (k = binding_of(&wk, info, v)) >= 0)
