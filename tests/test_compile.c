@@ -1,6 +1,6 @@
-/* test_compile.c — the linked glslang and SPIRV-Tools: compile, validate, disassemble and reflect; compile errors
- * point at the right line; cooperative-matrix and bf16 shaders compile and validate (proof that the toolchain is
- * new enough; lavapipe cannot run them). Needs no device. */
+/* test_compile.c — the linked glslang and SPIRV-Tools: compile, validate, disassemble and reflect (parameter
+ * blocks' members included); compile errors point at the right line; cooperative-matrix and bf16 shaders compile
+ * and validate (proof that the toolchain is new enough; lavapipe cannot run them). Needs no device. */
 #include "compile.h"
 #include "test.h"
 
@@ -76,6 +76,43 @@ static const char *bf16_src =
     "  coopMatStore(mc, c, 0, 16, gl_CooperativeMatrixLayoutRowMajor);\n"
     "}\n";
 
+/* Parameter blocks: a std140 uniform block of a mat3 (columns 16 bytes apart), a float array (16-byte stride) and a
+ * row-major mat2x3 (three rows of two); a readonly storage block of parameters; a storage block of a table (data). */
+static const char *blocks_src =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(std140, binding = 0) uniform U { mat3 t; float w[3]; layout(row_major) mat2x3 r; uint n; } u;\n"
+    "layout(std430, binding = 1) readonly buffer P { vec2 size; float k; } p;\n"
+    "layout(std430, binding = 2) readonly buffer Lut { float lut[256]; };\n"
+    "layout(std430, binding = 3) buffer Out { float o[]; };\n"
+    "void main() { uint i = gl_GlobalInvocationID.x; if (i >= u.n) return;\n"
+    "  vec3 v = u.t * vec3(u.w[0], u.w[1], u.w[2]) + u.r * vec2(p.size.x, p.k);\n"
+    "  o[i] = v.x + v.y + v.z + lut[i % 256u]; }\n";
+
+/* blocks_src's reflection, compiled for `api` (SPIR-V 1.0 keeps storage blocks in the Uniform storage class). */
+static void check_blocks(uint32_t api)
+{
+    vkat_spirv m;
+    vkat_error err = {0};
+    vkat_spirv_info info;
+    CHECK_MSG(vkat_compile_glsl(blocks_src, "blocks.comp", api, &m, &err) == VKAT_OK, "%s", err.message);
+    CHECK(vkat_spirv_reflect(&m, NULL, 0, &info, &err) == VKAT_OK);
+    CHECK_MSG(info.block_count == 2 && info.block_member_count[0] == 4 && info.block_member_count[1] == 2,
+              "%u blocks", info.block_count);
+    const vkat_block_member *t = &info.block_members[0][0], *w = &info.block_members[0][1],
+                            *r = &info.block_members[0][2];
+    CHECK(t->is_matrix && t->vectors == 3 && t->lanes == 3 && t->vector_stride == 16 && t->size == 48);
+    CHECK(w->count == 3 && w->array_stride == 16 && w->offset == 48 && w->size == 48);
+    CHECK(r->is_matrix && r->vectors == 3 && r->lanes == 2 && r->offset == 96);
+    CHECK(vkat_block_member_scalar_at(t, 0) == 'f' && !vkat_block_member_scalar_at(t, 12) &&
+          vkat_block_member_scalar_at(t, 16) == 'f');
+    CHECK(vkat_block_member_scalar_at(w, 64) == 'f' && !vkat_block_member_scalar_at(w, 52));
+    CHECK(vkat_block_member_scalar_at(r, 100) == 'f' && !vkat_block_member_scalar_at(r, 104));
+    CHECK(info.block_members[0][3].kind == 'i' && info.block_members[0][3].offset == 144);
+    CHECK(info.bindings[info.block_binding[1]].binding == 1 && info.block_members[1][0].vec_kind == 'f');
+    vkat_spirv_free(&m);
+}
+
 int main(void)
 {
     vkat_spirv m;
@@ -137,6 +174,9 @@ int main(void)
     CHECK_MSG(vkat_validate_spirv(&m, v13, &err) == VKAT_OK, "%s", err.message);
     CHECK(vkat_spirv_reflect(&m, NULL, 0, &info, &err) == VKAT_OK && info.uses_cooperative_matrix);
     vkat_spirv_free(&m);
+
+    check_blocks(v13);
+    check_blocks(VK_API_VERSION_1_0);
 
     CHECK_MSG(vkat_compile_glsl(bf16_src, "bf16.comp", v13, &m, &err) == VKAT_OK, "%s", err.message);
     CHECK_MSG(vkat_validate_spirv(&m, v13, &err) == VKAT_OK, "%s", err.message);

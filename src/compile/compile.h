@@ -109,16 +109,31 @@ typedef struct vkat_spec_decl {
     char name[40];                    /* its OpName, "" when the module keeps no names */
 } vkat_spec_decl;
 
-/* A member of a block (the push constants, a uniform block): offset and size in bytes; kind 'f' a 32-bit float,
- * 'i' a 32-bit integer, 'p' a buffer address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays,
- * structs). */
+/* A member of a block (the push constants, a parameter block): offset and size in bytes (the bytes it spans: an
+ * array's elements by its ArrayStride, a matrix's columns by its MatrixStride); kind 'f' a 32-bit float, 'i' a
+ * 32-bit integer, 'p' a buffer address (buffer_reference), 'o' anything else (vectors, 64-bit, arrays, structs). */
 typedef struct vkat_block_member {
     uint32_t offset, size;
     char kind;
     char vec_kind;      /* a vector of 32-bit scalars ('o'): 'f' floats or 'i' integers, else 0 */
     uint8_t components; /* that vector's components */
     char name[37];
+    /* Its 32-bit scalars, whatever its shape (a scalar, a vector, a matrix, a sized array of one of those): leaf 'f'
+     * or 'i' (0: another shape, a struct or 64-bit: no layout here), in `count` elements `array_stride` bytes apart
+     * (1 and 0 when not an array), each `vectors` vectors `vector_stride` bytes apart (a matrix's columns, its rows
+     * when RowMajor; 1 otherwise) of `lanes` scalars. A matrix's identity has a 1 in lane v of vector v. */
+    char leaf;
+    uint8_t lanes, vectors, is_matrix;
+    uint32_t count, array_stride, vector_stride;
 } vkat_block_member;
+
+/* The most vectors (count x vectors) a member of a parameter block may hold for `vkautotune init` to write it value by
+ * value; a storage block with a larger member (a lookup table) or a struct is data, not parameters. */
+#define VKAT_PARAM_MEMBER_VECTORS 64
+
+/* The 32-bit scalar of member m at byte `offset` of the block: 'f', 'i', or 0 where none is (padding between an
+ * array's elements or a matrix's columns, outside the member, a member of no known layout). */
+char vkat_block_member_scalar_at(const vkat_block_member *m, uint32_t offset);
 
 typedef struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
@@ -198,8 +213,11 @@ typedef struct vkat_spirv_info {
     uint32_t capabilities[48];
     uint32_t push_size, push_member_count;
     vkat_block_member push_members[32];
-    /* The members of the first uniform blocks (by binding order), as push_members: so that the space's [fields.NAME]
-     * can be checked against them. block_members[i] belong to bindings[block_binding[i]]. */
+    /* The members of the first parameter blocks (by binding order), as push_members: so that the space's
+     * [fields.NAME] can be checked against them. A parameter block is a uniform block, or a storage block without a
+     * run-time array that nothing stores to or adds to (readonly or not: Godot's passes keep their sizes in one) whose
+     * members are all 32-bit scalars, vectors, matrices or arrays of them up to VKAT_PARAM_MEMBER_VECTORS vectors.
+     * block_members[i] belong to bindings[block_binding[i]]. */
     uint32_t block_count;
     uint32_t block_binding[4], block_member_count[4];
     vkat_block_member block_members[4][32];
@@ -211,13 +229,17 @@ typedef struct vkat_spirv_info {
     /* The components of an integer vector push member that bound them: bit k for component k (`i < p.counts.x`:
      * 1), every bit for a vector compared as a whole (`all(lessThan(gid.xy, p.extent))`). */
     uint32_t bound_push_components;
-    /* The same for a uniform block's member (`if (i >= ubo.count) return;`): the binding (index into bindings) and
-     * the member's index, -1 when none. */
+    /* The same for a parameter block's member (`if (i >= ubo.count) return;`, `uv.x >= params.size.x`): the binding
+     * (index into bindings) and the member's index, -1 when none, and the components compared as above. */
     int32_t bound_block, bound_block_member;
+    uint32_t bound_block_components;
     /* Per axis of gl_GlobalInvocationID (x, y, z): what a comparison with that component bounds it by (`if (gid.x
      * >= p.width || gid.y >= p.height) return;`, `gid.y >= 2400`), the first met; kind 0 when none, 'p' a push
      * member (value: its index, comp: 1 + its component or 0 for the whole member), 's' a specialization constant
-     * (value: its constant_id), 'l' a literal (value: the count of invocations it lets through), 'b' buffer data. */
+     * (value: its constant_id), 'l' a literal (value: the count of invocations it lets through), 'u' a parameter
+     * block's member (value: its binding's index into bindings << 8 | the member's index, comp as 'p'), 'b' other
+     * buffer data. A bound may be an integer or a float compared with the converted index (`vec2(gid.xy).x >=
+     * size.x`). */
     struct {
         char kind;
         uint8_t comp;

@@ -29,8 +29,9 @@ enum {
     F_BUFFER = 4,     /* a uniform or storage buffer's variable, a pointer into it, or a value read from it */
     F_BUFBOUND = 8,   /* a condition comparing an invocation index with buffer data */
     F_GUARDED = 16,   /* a buffer variable stored to under such a condition */
-    F_UNIFORM_VAR = 32, /* a uniform block's variable */
-    F_ARITH = 64,       /* passed through arithmetic (not only copies, conversions and extracts) */
+    F_BLOCK_VAR = 32, /* a parameter block's variable (a uniform block, a storage block only read: compile.h) */
+    F_ARITH = 64,     /* passed through arithmetic (not only copies, conversions and extracts) */
+    F_FLOAT = 128,    /* a float type, or a constant of one */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -42,19 +43,21 @@ typedef struct flow {
     int32_t set, binding;
     uint8_t flags;
     uint8_t constant; /* value is known */
-    uint8_t comp;     /* 1 + the component of a vector push member it is, 0 the whole member */
+    uint8_t comp;     /* 1 + the component of a vector push or block member it is, 0 the whole member */
     uint8_t axis;     /* 1 + the gl_GlobalInvocationID component it derives from, AXIS_VEC the vector, AXIS_MIXED */
 } flow;
 
 #define SPEC_BASE 0x10000u
-#define BLOCK_BASE 0x80000000u /* a uniform block's member: its variable (< 2^23) and member (< 256) */
+#define BLOCK_BASE 0x80000000u /* a parameter block's member: its variable (< 2^23) and member (< 256) */
 #define MAX_DEPTH 32
 
 typedef struct walk {
+    const vkat_spirv_info *info;
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
     uint32_t bound, found, found_block, pending_merge;
-    uint8_t found_mask; /* the components of found that are compared (bit k: component k; 0xf: all) */
+    uint8_t found_mask, found_block_mask; /* the components of found (found_block) that are compared (bit k:
+                                             component k; 0xf: all) */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -94,12 +97,36 @@ static void set_axis(walk *wk, int a, char kind, uint8_t comp, uint32_t value)
         wk->axis[a].kind = kind, wk->axis[a].comp = comp, wk->axis[a].value = value;
 }
 
-/* The bound per axis of an ordered comparison `op` of inv (an invocation index) with bnd (not one). */
+/* The invocations a literal bound c lets through in an ordered comparison `op` of an index x with it (x on the left
+ * when inv_left), integer or float (c's bits, as_float), 0 where it is not a plain count: `x >= c` exits and `x < c`
+ * guards, c pass (a float's ceiling); `x > c` and `x <= c`, c + 1 (a float's floor + 1). */
+static uint32_t literal_count(uint32_t op, uint32_t c, int as_float, int inv_left)
+{
+    int signed_op = op == SpvOpSGreaterThan || op == SpvOpSGreaterThanEqual || op == SpvOpSLessThan ||
+                    op == SpvOpSLessThanEqual;
+    int greater = vkat_spirv_cmp_greater(op), strict = vkat_spirv_cmp_strict(op);
+    if (!inv_left) /* `c > x` is `x < c` */
+        greater = !greater;
+    double v = signed_op ? (double)(int32_t)c : (double)c;
+    if (as_float) {
+        float x;
+        memcpy(&x, &c, sizeof x);
+        v = x;
+    }
+    if (!(v >= 0 && v < 2147483647.0))
+        return 0;
+    double whole = (double)(uint32_t)v; /* v's floor */
+    return greater == strict ? (uint32_t)whole + 1 : (uint32_t)whole + (whole < v);
+}
+
+/* The bound per axis of an ordered comparison `op` of inv (an invocation index) with bnd (not one). A parameter
+ * block's member is noted by its origin, which vkat_spirv_find_bound turns into its binding. */
 static void axis_compare(walk *wk, uint32_t op, const flow *inv, const flow *bnd, int inv_left)
 {
-    if (inv->axis == AXIS_VEC && bnd->origin && bnd->origin < SPEC_BASE && !bnd->comp) {
+    int block = bnd->origin >= BLOCK_BASE;
+    if (inv->axis == AXIS_VEC && bnd->origin && (bnd->origin < SPEC_BASE || block) && !bnd->comp) {
         for (int k = 0; k < 3; k++) /* `lessThan(gid.xy, p.extent)`: component k by component k */
-            set_axis(wk, k, 'p', (uint8_t)(k + 1), bnd->origin - 1);
+            set_axis(wk, k, block ? 'u' : 'p', (uint8_t)(k + 1), block ? bnd->origin : bnd->origin - 1);
         return;
     }
     if (inv->axis < 1 || inv->axis > 3)
@@ -110,25 +137,19 @@ static void axis_compare(walk *wk, uint32_t op, const flow *inv, const flow *bnd
     } else if (bnd->origin >= SPEC_BASE && bnd->origin < BLOCK_BASE) {
         set_axis(wk, a, 's', 0, bnd->origin - SPEC_BASE);
     } else if (!bnd->origin && bnd->constant && !(inv->flags & F_ARITH) && !(bnd->flags & F_BUFFER) && !wk->loops) {
-        int signed_op = op == SpvOpSGreaterThan || op == SpvOpSGreaterThanEqual || op == SpvOpSLessThan ||
-                        op == SpvOpSLessThanEqual;
-        int greater = vkat_spirv_cmp_greater(op), strict = vkat_spirv_cmp_strict(op);
-        if (!inv_left) /* `c > x` is `x < c` */
-            greater = !greater;
-        uint32_t c = bnd->value;
-        if ((signed_op && (int32_t)c < 0) || c >= 0x7fffffffu)
-            return;
-        /* `x >= c` exits and `x < c` guards: c pass; `x > c` and `x <= c`: c + 1 */
-        uint32_t count = greater == strict ? c + 1 : c;
+        uint32_t count = literal_count(op, bnd->value, (bnd->flags & F_FLOAT) != 0, inv_left);
         if (count >= 2)
             set_axis(wk, a, 'l', 0, count);
-    } else if (bnd->origin >= BLOCK_BASE || (bnd->flags & F_BUFFER)) {
+    } else if (block) {
+        set_axis(wk, a, 'u', bnd->comp, bnd->origin);
+    } else if (bnd->flags & F_BUFFER) {
         set_axis(wk, a, 'b', 0, 0); /* buffer data: a later `i < 64u` guards a part, not the invocations */
     }
 }
 
-/* An ordered integer comparison (result `res`) of an invocation index with a value from a push member or a spec
- * constant: record that origin (the first one met); with a value read from a buffer, mark the condition. */
+/* An ordered comparison (result `res`; integer, or float of a converted index: `vec2(gid.xy).x >= size.x`) of an
+ * invocation index with a value from a push member, a spec constant or a parameter block's member: record that
+ * origin (the first one met); with a value read from a buffer, mark the condition. */
 static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
 {
     const flow *x = &wk->ids[a], *y = &wk->ids[b];
@@ -137,11 +158,13 @@ static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
                                                                                   : NULL;
     if (bound)
         axis_compare(wk, op, bound == y ? x : y, bound, bound == y);
-    if (bound && bound->origin >= BLOCK_BASE && !wk->found_block)
+    uint8_t comps = bound && bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
+    if (bound && bound->origin >= BLOCK_BASE && (!wk->found_block || wk->found_block == bound->origin)) {
         wk->found_block = bound->origin; /* buffer data too: marked below */
-    else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
+        wk->found_block_mask |= comps;
+    } else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
         wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
-        wk->found_mask |= bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
+        wk->found_mask |= comps;
     }
     if (bound && (!bound->origin || bound->origin >= BLOCK_BASE) && (bound->flags & F_BUFFER))
         wk->ids[res].flags |= F_BUFBOUND;
@@ -182,6 +205,17 @@ static void stored(walk *wk, uint32_t pointer)
         wk->ids[wk->ids[pointer].root].flags |= F_GUARDED;
 }
 
+/* Is set `set`, binding `binding` one of the parameter blocks vkat_spirv_reflect found (compile.h)? */
+static int parameter_block(const vkat_spirv_info *info, int32_t set, int32_t binding)
+{
+    for (uint32_t b = 0; binding >= 0 && b < info->block_count; b++) {
+        const __typeof__(info->bindings[0]) *k = &info->bindings[info->block_binding[b]];
+        if (k->binding == (uint32_t)binding && k->set == (uint32_t)(set < 0 ? 0 : set))
+            return 1;
+    }
+    return 0;
+}
+
 static int atomic_rmw(uint32_t op)
 {
     return (op >= SpvOpAtomicExchange && op <= SpvOpAtomicXor) || op == SpvOpAtomicFMinEXT ||
@@ -204,9 +238,12 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
             ids[ins[1]].set = (int32_t)ins[3];
         else if (ins[2] == SpvDecorationBinding)
             ids[ins[1]].binding = (int32_t)ins[3];
+    } else if (op == SpvOpTypeFloat && len >= 2 && OK(ins[1])) {
+        ids[ins[1]].flags |= F_FLOAT;
     } else if (op == SpvOpConstant && len >= 4 && OK(ins[2])) {
         ids[ins[2]].value = ins[3];
         ids[ins[2]].constant = 1;
+        ids[ins[2]].flags |= OK(ins[1]) ? ids[ins[1]].flags & F_FLOAT : 0;
     } else if ((op == SpvOpSpecConstant || op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) &&
                len >= 3 && OK(ins[2]) && wk->spec_ids[ins[2]]) {
         ids[ins[2]].origin = SPEC_BASE + wk->spec_ids[ins[2]] - 1;
@@ -219,8 +256,8 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
             ids[ins[2]].flags |= F_PUSH_VAR;
         else if (ins[3] == SpvStorageClassUniform || ins[3] == SpvStorageClassStorageBuffer)
             ids[ins[2]].flags |= F_BUFFER, ids[ins[2]].root = ins[2];
-        if (ins[3] == SpvStorageClassUniform)
-            ids[ins[2]].flags |= F_UNIFORM_VAR;
+        if (parameter_block(wk->info, ids[ins[2]].set, ids[ins[2]].binding))
+            ids[ins[2]].flags |= F_BLOCK_VAR;
     } else if ((op == SpvOpStore || op == SpvOpAtomicStore) && len >= 3 && OK(ins[1]) && OK(ins[2])) {
         stored(wk, ins[1]);
         if (op == SpvOpStore)
@@ -235,12 +272,14 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                 ids[ins[2]].comp = (uint8_t)(1 + ids[ins[5]].value); /* p.counts.x: one component of it */
         }
     } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
-               OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_UNIFORM_VAR) && ids[ins[4]].constant &&
+               OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_BLOCK_VAR) && ids[ins[4]].constant &&
                ids[ins[4]].value < 256 && ins[3] < (1u << 23)) {
         ids[ins[2]].flags |= F_BUFFER;
         ids[ins[2]].root = ins[3];
-        ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a uniform block */
-    } else if (vkat_spirv_cmp_ordered(op) && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
+        ids[ins[2]].origin = BLOCK_BASE | ins[3] << 8 | ids[ins[4]].value; /* a member of a parameter block */
+        if (len >= 6 && OK(ins[5]) && ids[ins[5]].constant && ids[ins[5]].value < 4)
+            ids[ins[2]].comp = (uint8_t)(1 + ids[ins[5]].value); /* params.size.x */
+    } else if ((vkat_spirv_cmp_ordered(op) || vkat_spirv_cmp_float(op)) && len >= 5 && OK(ins[2]) && OK(ins[3]) &&
                OK(ins[4])) {
         compare(wk, op, ins[2], ins[3], ins[4]);
     } else if (value_op(op) && len >= 4 && OK(ins[2])) {
@@ -267,20 +306,31 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         if ((last == 4 || op == SpvOpCopyObject) && OK(ins[3]))
             ids[ins[2]].root = ids[ins[3]].root; /* a pointer into the variable its base points into */
         if (op == SpvOpCompositeExtract && len >= 5 && OK(ins[3]) && ids[ins[3]].origin &&
-            ids[ins[3]].origin < SPEC_BASE && !ids[ins[3]].comp && ins[4] < 4)
+            (ids[ins[3]].origin < SPEC_BASE || ids[ins[3]].origin >= BLOCK_BASE) && !ids[ins[3]].comp && ins[4] < 4)
             ids[ins[2]].comp = (uint8_t)(1 + ins[4]); /* a component of a loaded vector member */
     }
 #undef OK
 }
 
+/* The index in info->bindings of the variable `var`'s descriptor, -1 when it has none. */
+static int binding_of(const walk *wk, const vkat_spirv_info *info, uint32_t var)
+{
+    for (uint32_t k = 0; var < wk->bound && wk->ids[var].binding >= 0 && k < info->binding_count; k++)
+        if (info->bindings[k].binding == (uint32_t)wk->ids[var].binding &&
+            info->bindings[k].set == (uint32_t)(wk->ids[var].set < 0 ? 0 : wk->ids[var].set))
+            return (int)k;
+    return -1;
+}
+
 void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
-    info->bound_push_components = 0;
+    info->bound_push_components = info->bound_block_components = 0;
     memset(info->axis_bound, 0, sizeof info->axis_bound);
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
-    walk wk = {.ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)), .bound = w[3]};
+    walk wk = {.info = info, .ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)),
+               .bound = w[3]};
     if (!wk.ids || !wk.spec_ids)
         goto done;
     for (uint32_t i = 0; i < wk.bound; i++)
@@ -292,24 +342,27 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         step(&wk, w + at, len, op);
         at += len;
     }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) { /* a block member by its binding's index and its own */
         info->axis_bound[a] = wk.axis[a];
+        int k = wk.axis[a].kind == 'u' ? binding_of(&wk, info, (wk.axis[a].value & ~BLOCK_BASE) >> 8) : -1;
+        if (wk.axis[a].kind == 'u')
+            info->axis_bound[a].value = k < 0 ? 0 : (uint32_t)k << 8 | (wk.axis[a].value & 0xffu);
+        if (wk.axis[a].kind == 'u' && k < 0)
+            info->axis_bound[a].kind = 'b';
+    }
     if (wk.found >= SPEC_BASE)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
         info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_components = wk.found_mask;
-    uint32_t var = (wk.found_block & ~BLOCK_BASE) >> 8;
-    for (uint32_t k = 0; wk.found_block && k < info->binding_count; k++)
-        if (wk.ids[var].binding >= 0 && info->bindings[k].binding == (uint32_t)wk.ids[var].binding &&
-            info->bindings[k].set == (uint32_t)(wk.ids[var].set < 0 ? 0 : wk.ids[var].set)) {
-            info->bound_block = (int32_t)k;
-            info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
-        }
+    int k = wk.found_block ? binding_of(&wk, info, (wk.found_block & ~BLOCK_BASE) >> 8) : -1;
+    if (k >= 0) {
+        info->bound_block = k;
+        info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
+        info->bound_block_components = wk.found_block_mask;
+    }
     for (uint32_t v = 0; v < wk.bound; v++)
-        for (uint32_t k = 0; (wk.ids[v].flags & F_GUARDED) && wk.ids[v].binding >= 0 && k < info->binding_count; k++)
-            if (info->bindings[k].binding == (uint32_t)wk.ids[v].binding &&
-                info->bindings[k].set == (uint32_t)(wk.ids[v].set < 0 ? 0 : wk.ids[v].set))
-                info->bindings[k].bounded_by_buffer = 1;
+        if ((wk.ids[v].flags & F_GUARDED) && (k = binding_of(&wk, info, v)) >= 0)
+            info->bindings[k].bounded_by_buffer = 1;
 done:
     free(wk.ids);
     free(wk.spec_ids);

@@ -1,13 +1,22 @@
-/* spirv_compare.h — internal: what an ordered integer comparison's opcode says (spirv_bound.c, spirv_index.c). */
+/* spirv_compare.h — internal: what an ordered comparison's opcode says, integer or float (spirv_bound.c,
+ * spirv_index.c). */
 #ifndef VKAT_SPIRV_COMPARE_H
 #define VKAT_SPIRV_COMPARE_H
 
 #include <spirv/unified1/spirv.h>
 #include <stdint.h>
 
-/* `x > y`, `x >= y` (signed or not); the others of OpUGreaterThan..OpSLessThanEqual are `x < y`, `x <= y`. */
+/* OpFOrdLessThan..OpFUnordGreaterThanEqual: ordered / unordered pairs of <, >, <=, >= */
+static inline int vkat_spirv_cmp_float(uint32_t op)
+{
+    return op >= SpvOpFOrdLessThan && op <= SpvOpFUnordGreaterThanEqual;
+}
+
+/* `x > y`, `x >= y` (signed or not, or float); the others are `x < y`, `x <= y`. */
 static inline int vkat_spirv_cmp_greater(uint32_t op)
 {
+    if (vkat_spirv_cmp_float(op))
+        return (op - SpvOpFOrdLessThan) / 2 % 2 == 1;
     return op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpUGreaterThanEqual ||
            op == SpvOpSGreaterThanEqual;
 }
@@ -15,6 +24,8 @@ static inline int vkat_spirv_cmp_greater(uint32_t op)
 /* `x > y`, `x < y`: without equality. */
 static inline int vkat_spirv_cmp_strict(uint32_t op)
 {
+    if (vkat_spirv_cmp_float(op))
+        return (op - SpvOpFOrdLessThan) / 2 <= 1;
     return op == SpvOpUGreaterThan || op == SpvOpSGreaterThan || op == SpvOpULessThan || op == SpvOpSLessThan;
 }
 

@@ -527,23 +527,61 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
     }
 }
 
-/* The members of the block whose struct type is `block`: types from its OpTypeStruct, offsets and names from the
- * member annotations (a second pass over the module, run only for a block it has; every type is known by then).
- * Returns how many went into m (at most max). */
+/* Where the 32-bit scalars of a member of type `t` lie (vkat_block_member's leaf, lanes, vectors, count and strides):
+ * a scalar, a vector, a matrix (its columns `matrix_stride` apart, rows when row_major) or a sized array of one of
+ * those; leaf 0 for any other shape. Sets m->size to the bytes the member spans. */
+static void member_layout(const reader *rd, uint32_t t, uint32_t matrix_stride, int row_major, vkat_block_member *m)
+{
+    const id_info *a = t < rd->bound ? &rd->ids[t] : NULL;
+    m->size = a ? a->size : 0;
+    m->count = 1;
+    m->vectors = 1;
+    if (a && a->op == SpvOpTypeArray && a->elem < rd->bound && rd->ids[a->elem].size) {
+        const id_info *e = &rd->ids[a->elem];
+        m->count = (uint32_t)(a->size / round_up(e->size, e->align));
+        m->array_stride = a->stride ? a->stride : (uint32_t)round_up(e->size, e->align);
+        m->size = m->count * m->array_stride;
+        a = e;
+    }
+    const id_info *col = a && a->op == SpvOpTypeMatrix && a->elem < rd->bound ? &rd->ids[a->elem] : NULL;
+    if (col) { /* columns of `col`: vectors of columns (row-major: of rows, each a lane per column) */
+        uint32_t columns = (uint32_t)a->value, rows = (uint32_t)col->value;
+        m->is_matrix = 1;
+        m->vectors = (uint8_t)(row_major ? rows : columns);
+        m->vector_stride = matrix_stride ? matrix_stride : (uint32_t)round_up(col->size, col->align);
+        if (m->count == 1 && !m->array_stride)
+            m->size = m->vectors * m->vector_stride;
+        a = col->elem < rd->bound ? &rd->ids[col->elem] : NULL;
+        m->lanes = (uint8_t)(row_major ? columns : rows);
+    } else if (a && a->op == SpvOpTypeVector && a->elem < rd->bound) {
+        m->lanes = (uint8_t)a->value;
+        a = &rd->ids[a->elem];
+    } else {
+        m->lanes = 1;
+    }
+    if (a && a->size == 4 && (a->op == SpvOpTypeFloat || a->op == SpvOpTypeInt) && m->lanes <= 4 && m->vectors <= 4)
+        m->leaf = a->op == SpvOpTypeFloat ? 'f' : 'i';
+}
+
+/* The members of the block whose struct type is `block`: types from its OpTypeStruct, offsets, matrix layouts and
+ * names from the member annotations (a second pass over the module, run only for a block it has; every type is
+ * known by then). Returns how many went into m (at most max, 32). */
 static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_member *m, uint32_t max)
 {
     const reader *rd = &sc->rd;
-    uint32_t n = 0;
+    uint32_t n = 0, types[32] = {0}, matrix_stride[32] = {0};
+    uint8_t row_major[32] = {0};
     if (!block || block >= rd->bound)
         return 0;
+    max = max < 32 ? max : 32;
     for (size_t at = 5; at < rd->n;) {
         const uint32_t *ins = rd->w + at;
         uint32_t len = ins[0] >> 16, op = ins[0] & 0xffff;
         if (op == SpvOpTypeStruct && len >= 2 && ins[1] == block) {
             n = len - 2 < max ? len - 2 : max;
             for (uint32_t i = 0; i < n; i++) {
+                types[i] = ins[2 + i];
                 const id_info *t = ins[2 + i] < rd->bound ? &rd->ids[ins[2 + i]] : NULL;
-                m[i].size = t ? t->size : 0;
                 const id_info *e = t && t->op == SpvOpTypeVector && t->elem < rd->bound ? &rd->ids[t->elem] : NULL;
                 if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
                     m[i].vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
@@ -555,9 +593,13 @@ static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_me
                             : t->op == SpvOpTypeInt && t->size == 4   ? 'i'
                                                                       : 'o';
             }
-        } else if (op == SpvOpMemberDecorate && len >= 5 && ins[1] == block && ins[3] == SpvDecorationOffset &&
-                   ins[2] < max) {
-            m[ins[2]].offset = ins[4];
+        } else if (op == SpvOpMemberDecorate && len >= 4 && ins[1] == block && ins[2] < max) {
+            if (ins[3] == SpvDecorationOffset && len >= 5)
+                m[ins[2]].offset = ins[4];
+            else if (ins[3] == SpvDecorationMatrixStride && len >= 5)
+                matrix_stride[ins[2]] = ins[4];
+            else if (ins[3] == SpvDecorationRowMajor)
+                row_major[ins[2]] = 1;
         } else if (op == SpvOpMemberName && len >= 4 && ins[1] == block && ins[2] < max) {
             size_t bytes = (len - 3) * 4;
             snprintf(m[ins[2]].name, sizeof m[ins[2]].name, "%.*s", (int)strnlen((const char *)(ins + 3), bytes),
@@ -565,6 +607,8 @@ static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_me
         }
         at += len ? len : 1;
     }
+    for (uint32_t i = 0; i < n; i++)
+        member_layout(rd, types[i], matrix_stride[i], row_major[i], &m[i]);
     return n;
 }
 
@@ -580,19 +624,39 @@ static void scan_push_block(scan *sc)
     }
 }
 
-/* The members of the first uniform blocks. */
-static void scan_uniform_blocks(scan *sc)
+/* The members of the first parameter blocks (compile.h): uniform blocks, and storage blocks without a run-time array
+ * that the shader only reads (after scan_buffer_elements, which finds that). Such a block's bytes are its members'
+ * (a mat3 at its end spans its last column's padding too). */
+static void scan_parameter_blocks(scan *sc)
 {
     vkat_spirv_info *info = sc->info;
     for (uint32_t k = 0; k < info->binding_count && info->block_count < VKAT_COUNTOF(info->block_binding); k++) {
         uint32_t type = sc->binding_type[k];
-        if (info->bindings[k].kind != VKAT_DESC_UNIFORM_BUFFER || type >= sc->rd.bound ||
+        const __typeof__(info->bindings[0]) *bk = &info->bindings[k];
+        int storage = bk->kind == VKAT_DESC_STORAGE_BUFFER && !bk->runtime_array && !bk->stored && !bk->atomic;
+        if ((bk->kind != VKAT_DESC_UNIFORM_BUFFER && !storage) || type >= sc->rd.bound ||
             sc->rd.ids[type].op != SpvOpTypeStruct)
             continue;
         uint32_t b = info->block_count++;
         info->block_binding[b] = k;
         info->block_member_count[b] =
             scan_block_members(sc, type, info->block_members[b], VKAT_COUNTOF(info->block_members[b]));
+        int data = 0; /* a lookup table, a struct: what a storage block holds is then data, not parameters */
+        for (uint32_t i = 0; storage && i < info->block_member_count[b]; i++) {
+            const vkat_block_member *m = &info->block_members[b][i];
+            data |= !m->leaf || m->count * m->vectors > VKAT_PARAM_MEMBER_VECTORS;
+        }
+        if (data) {
+            memset(info->block_members[b], 0, sizeof info->block_members[b]);
+            info->block_member_count[b] = 0;
+            info->block_count--;
+            continue;
+        }
+        for (uint32_t i = 0; i < info->block_member_count[b]; i++) {
+            uint64_t end = (uint64_t)info->block_members[b][i].offset + info->block_members[b][i].size;
+            if (end > info->bindings[k].block_bytes && end <= UINT32_MAX)
+                info->bindings[k].block_bytes = (uint32_t)end;
+        }
     }
 }
 
@@ -744,8 +808,8 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         }
     }
     scan_push_block(&sc);
-    scan_uniform_blocks(&sc);
     scan_buffer_elements(&sc);
+    scan_parameter_blocks(&sc);
 
 cleanup:
     free(rd->ids);

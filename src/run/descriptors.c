@@ -142,8 +142,9 @@ static int push_names_member(const char *decl, const char *name)
     return strncmp(decl, name, n) == 0 && (!decl[n] || (decl[n] == '.' && decl[n + 1] && !decl[n + 2]));
 }
 
-/* A uniform block (bindings[i]) against the [fields.NAME] of its buffer: a member named like a field must hold it,
- * and a float member (or a float vector's component) gets a float32, an integer one an integer. Members without a
+/* A parameter block (bindings[i]: a uniform block, or a storage block the shader only reads) against the
+ * [fields.NAME] of its buffer: a member named like a field must hold it, and a float member (a float vector's
+ * component, a matrix's or a float array's element) gets a float32, an integer one an integer. Members without a
  * field keep the buffer's init. Writes the reason into why; returns 1 on a mismatch. */
 static int fields_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint32_t i, const vkat_buffer_decl *buf,
                            char *why, size_t size)
@@ -153,20 +154,21 @@ static int fields_mismatch(const vkat_space *s, const vkat_spirv_info *si, uint3
         blk++;
     if (!buf->field_count || blk == si->block_count)
         return 0;
+    const char *block = si->bindings[i].kind == VKAT_DESC_UNIFORM_BUFFER ? "a uniform block" : "a storage block";
     for (uint32_t m = 0; m < si->block_member_count[blk]; m++) {
         const vkat_block_member *bm = &si->block_members[blk][m];
-        char scalar = bm->kind == 'o' ? bm->vec_kind : bm->kind;
         for (size_t f = 0; f < buf->field_count; f++) {
             const vkat_push_decl *fd = &buf->fields[f];
             int inside = fd->offset >= bm->offset && fd->offset < bm->offset + bm->size;
+            char scalar = vkat_block_member_scalar_at(bm, fd->offset);
             if (bm->name[0] && push_names_member(fd->name, bm->name) && !inside)
-                return snprintf(why, size, "a uniform block with '%s' at offset %u, but [fields.%s] (%s:%d) puts "
-                                "'%s' at offset %u: write the fields in the block's order (or give it @offset(%u))",
+                return snprintf(why, size, "%s with '%s' at offset %u, but [fields.%s] (%s:%d) puts '%s' at offset "
+                                "%u: write the fields in the block's order (or give it @offset(%u))", block,
                                 bm->name, bm->offset, buf->name, s->path, fd->line, fd->name, fd->offset,
                                 bm->offset) > 0;
-            if (inside && scalar && (scalar == 'f') != (fd->type == VKAT_FLOAT32))
-                return snprintf(why, size, "a uniform block whose '%s' (offset %u) is %s, but the field '%s' there "
-                                "(%s:%d) is %s", bm->name[0] ? bm->name : "member", bm->offset,
+            if (scalar && (scalar == 'f') != (fd->type == VKAT_FLOAT32))
+                return snprintf(why, size, "%s whose '%s' (offset %u) is %s, but the field '%s' there (%s:%d) is %s",
+                                block, bm->name[0] ? bm->name : "member", bm->offset,
                                 scalar == 'f' ? "a float" : "an integer", fd->name, s->path, fd->line,
                                 fd->type == VKAT_FLOAT32 ? "a float32" : "an integer") > 0;
         }
@@ -298,17 +300,18 @@ vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const v
                                  "the push-constant block has '%s' at offset %u, but the space's [push] puts '%s' "
                                  "(%s:%d) at offset %u: write [push] in the block's order (or give it @offset(%u))",
                                  name, off, s->push[j].name, s->path, s->push[j].line, s->push[j].offset, off);
-        char scalar = kind == 'o' ? si->push_members[i].vec_kind : kind;
-        uint32_t n = kind == 'o' ? si->push_members[i].components : 1;
-        for (uint32_t c = 0; scalar && c < n; c++) {
-            const vkat_push_decl *p = push_at(s, off + 4 * c);
+        const vkat_block_member *pm = &si->push_members[i];
+        for (uint32_t w = off; w < off + size; w += 4) { /* each scalar: a vector's, a matrix's, an array's */
+            char scalar = vkat_block_member_scalar_at(pm, w);
+            const vkat_push_decl *p = scalar ? push_at(s, w) : NULL;
+            const char *shape = pm->is_matrix ? "a matrix of floats" : pm->array_stride ? "an array of"
+                                : pm->vec_kind ? "a vector of" : NULL;
             if (p && (scalar == 'f') != (p->type == VKAT_FLOAT32))
                 return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
-                                 "the push-constant block's %s (offset %u) is %s, but the space's push constant '%s' "
-                                 "there (%s:%d) is %s",
-                                 member, off + 4 * c, kind == 'o' ? (scalar == 'f' ? "a float vector" :
-                                 "an integer vector") : push_kind_name(kind), p->name, s->path, p->line,
-                                 p->type == VKAT_FLOAT32 ? "a float32" : "an integer");
+                                 "the push-constant block's %s (offset %u) is %s%s, but the space's push constant "
+                                 "'%s' there (%s:%d) is %s", member, w, shape ? shape : push_kind_name(kind),
+                                 !shape || pm->is_matrix ? "" : scalar == 'f' ? " floats" : " integers", p->name,
+                                 s->path, p->line, p->type == VKAT_FLOAT32 ? "a float32" : "an integer");
         }
     }
     return VKAT_OK;

@@ -37,7 +37,9 @@ typedef struct problem {
     int spec[3];                /* the specialization constant (index into specs) a size is, -1 */
     int fixed[3];               /* a literal bound: the shader's own size, which the space cannot change */
     const char *member_size[32]; /* push member -> the size it carries, NULL */
-    uint32_t member_comps[32];  /* and in which components of an integer vector (0: a scalar) */
+    uint32_t member_comps[32];  /* and in which components of a vector (0: a scalar) */
+    const char *field_size[4][32]; /* the same for parameter block b's members (si->block_members[b]) */
+    uint32_t field_comps[4][32];
     char count_text[NAME_CAP * 3 + 8]; /* the sizes' product ("width * height"): a buffer's elements per item */
 } problem;
 
@@ -442,6 +444,44 @@ static int buffer_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b
     return by_index;
 }
 
+/* Is a member (or its component comp, 1-based; 0 the whole member) a number a problem size can be: a 32-bit integer
+ * or float, or a component of a vector of them (`vec2 raster_size` compared with the converted index)? */
+static int size_member(const vkat_block_member *m, uint32_t comp)
+{
+    int scalar = m->kind == 'i' || m->kind == 'f', vector = m->vec_kind == 'i' || m->vec_kind == 'f';
+    return m->name[0] && ((scalar && !comp) || (vector && comp >= 1 && comp <= m->components));
+}
+
+/* The parameter block (index into si->block_members) of binding k, -1: none. */
+static int block_of(const vkat_spirv_info *si, int32_t k)
+{
+    for (uint32_t b = 0; k >= 0 && b < si->block_count; b++)
+        if (si->block_binding[b] == (uint32_t)k)
+            return (int)b;
+    return -1;
+}
+
+/* The parameter block member the shader bounds its invocations by (`if (i >= ubo.count) return;`, `uv.x >=
+ * params.size.x`), NULL: none. */
+static const vkat_block_member *bounding_member(const vkat_spirv_info *si)
+{
+    int b = block_of(si, si->bound_block);
+    if (b < 0 || si->bound_block_member < 0 || (uint32_t)si->bound_block_member >= si->block_member_count[b])
+        return NULL;
+    const vkat_block_member *m = &si->block_members[b][si->bound_block_member];
+    return size_member(m, m->vec_kind ? 1 : 0) ? m : NULL;
+}
+
+/* The parameter block member an axis bound of kind 'u' names (compile.h), NULL where it is not one. */
+static const vkat_block_member *axis_member(const vkat_spirv_info *si, int a, int *block)
+{
+    const __typeof__(si->axis_bound[0]) *bd = &si->axis_bound[a];
+    *block = bd->kind == 'u' ? block_of(si, (int32_t)(bd->value >> 8)) : -1;
+    return *block >= 0 && (bd->value & 0xffu) < si->block_member_count[*block]
+               ? &si->block_members[*block][bd->value & 0xffu]
+               : NULL;
+}
+
 static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb,
                           uint32_t axes)
 {
@@ -496,9 +536,9 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                                            : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
-        if (!runtime)
+        if (!runtime) /* a parameter block's members are written in [fields.NAME] */
             fprintf(o, " (the block is %u bytes: %s)", b->block_bytes,
-                    uniform ? "its members' values: [fields]" : "it has no run-time array");
+                    block_of(si, (int32_t)k) >= 0 ? "its members' values: [fields]" : "it has no run-time array");
         else if (per > 1 && b->elem == 's' && b->elem_leaf)
             fprintf(o, " (an element is a struct of %u bytes: counted in %s)", b->elem_stride, type);
         else if (per > 1 && b->elem != 'f' && b->elem != 'i' && b->elem != 'u')
@@ -523,9 +563,71 @@ static const char *offset_note(uint32_t next, uint32_t components, uint32_t offs
     return buf;
 }
 
+/* A matrix member as its identity (each column, or row when row-major, one entry), a sized array's elements as 1
+ * (1.0 for floats) each: zero words would make a transform or a weighted sum 0 whatever the input, which every
+ * variant matches, and 1 keeps it the input's (a sum, a box filter). Returns where the last entry ends. */
+static uint32_t write_strided(FILE *o, const vkat_block_member *m, const char *key, uint32_t next)
+{
+    if (m->count * m->vectors > VKAT_PARAM_MEMBER_VECTORS) { /* a table (a uniform block's): as many lines would
+                                                                 bury the file */
+        fprintf(o, "; '%s' (%u bytes at offset %u, %u elements) keeps the buffer's init; TODO: its values\n", key,
+                m->size, m->offset, m->count);
+        return m->offset + m->size;
+    }
+    for (uint32_t e = 0; e < m->count; e++)
+        for (uint32_t v = 0; v < m->vectors; v++) {
+            uint32_t off = m->offset + e * m->array_stride + v * m->vector_stride;
+            char name[NAME_CAP + 24], at[32];
+            if (m->is_matrix && m->array_stride)
+                snprintf(name, sizeof name, "%s_%u_%u", key, e, v);
+            else
+                snprintf(name, sizeof name, "%s_%u", key, m->is_matrix ? v : e);
+            fprintf(o, "%s = %s", name, m->leaf == 'f' ? "float32" : "uint32");
+            for (uint32_t l = 0; l < m->lanes; l++)
+                fprintf(o, ", %s", m->is_matrix ? (l == v ? "1.0" : "0.0") : m->leaf == 'f' ? "1.0" : "1");
+            fprintf(o, "%s", offset_note(next, m->lanes, off, at));
+            if (e == 0 && v == 0 && m->is_matrix)
+                fprintf(o, "   ; TODO: '%s' (%s, %u bytes apart), here its identity", key,
+                        m->vectors == m->lanes ? "a square matrix's columns" : "a matrix's columns (rows if row-major)",
+                        m->vector_stride);
+            else if (e == 0 && v == 0)
+                fprintf(o, "   ; TODO: '%s' (%u elements, %u bytes apart), here 1 each", key, m->count,
+                        m->array_stride);
+            fprintf(o, "\n");
+            next = off + 4 * m->lanes;
+        }
+    return next;
+}
+
+/* A scalar or a vector member under write_values: the problem size where sized (in the components of the bits
+ * `comps` of a vector), else 1 (1.0 for floats). */
+static void write_number(FILE *o, const vkat_block_member *m, const char *key, const char *sized, uint32_t comps,
+                         uint32_t next)
+{
+    char at[32];
+    int vector = m->kind == 'o', is_float = (vector ? m->vec_kind : m->kind) == 'f';
+    uint32_t n = vector ? m->components : 1, all = (1u << n) - 1, mask = !sized ? 0 : vector ? comps & all : all;
+    fprintf(o, "%s = %s", key, is_float ? "float32" : "uint32");
+    for (uint32_t c = 0; c < n; c++)
+        fprintf(o, ", %s", mask & (1u << c) ? sized : is_float ? "1.0" : "1");
+    fprintf(o, "%s", offset_note(next, n, m->offset, at));
+    const char *sign = is_float ? "" : vector ? " (int32 for a signed one)" : " (int32 for a signed member)";
+    if (!vector && mask)
+        fprintf(o, "   ; the problem size%s%s\n", is_float ? ", as a float" : "", sign);
+    else if (!vector) /* 1, not the size, for other integers: a flag, a stride, a loop count or a second dimension,
+                         which at the size would make loops long and a dimension read past the buffers */
+        fprintf(o, "   ; TODO: its value%s\n", sign);
+    else if (mask && mask != all) /* `i < p.counts.x`: the components compared bound the invocations */
+        fprintf(o, "   ; the problem size where compared; TODO: the others%s\n", sign);
+    else if (mask) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
+        fprintf(o, "   ; the problem size in each component%s\n", sign);
+    else
+        fprintf(o, "   ; TODO: its values (a %u-vector%s)\n", n, is_float ? "" : "; int32 for a signed one");
+}
+
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
- * problem size sized_as[i] where there is one (an integer vector: in the components of the bits sized_comps[i]),
- * 1 for other integers and 1.0 for floats, each a TODO. */
+ * problem size sized_as[i] where there is one (a vector: in the components of the bits sized_comps[i]), 1 for other
+ * integers and 1.0 for floats, a matrix its identity and an array 1 each (write_strided), each a TODO. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
                          char keys[][NAME_CAP], const char *const *sized_as, const uint32_t *sized_comps)
 {
@@ -536,45 +638,29 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
     for (uint32_t i = 0; i < count; i++) {
         const vkat_block_member *m = &members[i];
         char at[32];
-        if (m->kind == 'f')
-            fprintf(o, "%s = float32, 1.0%s   ; TODO: its value\n", keys[i], offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i' && sized_as[i])
-            fprintf(o, "%s = uint32, %s%s   ; the problem size (int32 for a signed member)\n", keys[i],
-                    sized_as[i], offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'i') /* 1, not the size: a flag, a stride, a loop count or a second dimension, which at
-                                    the size would make loops long and a second dimension read past the buffers */
-            fprintf(o, "%s = uint32, 1%s   ; TODO: its value (int32 for a signed member)\n", keys[i],
-                    offset_note(next, 1, m->offset, at));
-        else if (m->kind == 'p')
+        int vector = m->kind == 'o' && m->vec_kind && m->components >= 2 && m->components <= 4;
+        if (m->kind == 'p') {
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
-        else if (m->vec_kind && m->components >= 2 && m->components <= 4) {
-            uint32_t all = (1u << m->components) - 1, sized = sized_as[i] && m->vec_kind == 'i'
-                                                                  ? sized_comps[i] & all : 0;
-            fprintf(o, "%s = %s", keys[i], m->vec_kind == 'f' ? "float32" : "uint32");
-            for (uint32_t c = 0; c < m->components; c++)
-                fprintf(o, ", %s", sized & (1u << c) ? sized_as[i] : m->vec_kind == 'f' ? "1.0" : "1");
-            if (sized && sized != all) /* `i < p.counts.x`: the components compared bound the invocations */
-                fprintf(o, "%s   ; the problem size where compared; TODO: the others (int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at));
-            else if (sized) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
-                fprintf(o, "%s   ; the problem size in each component (int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at));
-            else
-                fprintf(o, "%s   ; TODO: its values (a %u-vector; int32 for a signed one)\n",
-                        offset_note(next, m->components, m->offset, at), m->components);
-        } else
+            continue;
+        }
+        if (m->kind == 'f' || m->kind == 'i' || vector) {
+            write_number(o, m, keys[i], sized_as[i], sized_comps[i], next);
+            next = m->offset + 4 * (vector ? m->components : 1);
+        } else if (m->leaf) {
+            next = write_strided(o, m, keys[i], next);
+        } else {
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
                 fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", keys[i], w,
                         w ? "" : offset_note(next, 1, m->offset, at), w, m->name, m->size, m->offset);
-        uint32_t words = m->kind == 'p' ? 0 : m->vec_kind ? m->components : (m->size + 3) / 4;
-        if (m->kind != 'p')
-            next = m->offset + 4 * words;
+            next = m->offset + 4 * ((m->size + 3) / 4);
+        }
     }
     fprintf(o, "\n");
 }
 
 
-/* Each uniform block's members as [fields.NAME]: random bits there would be garbage counts and scales. */
+/* Each parameter block's members as [fields.NAME] (a uniform block, a storage block the shader only reads):
+ * random bits there would be garbage counts and scales. The member that bounds the invocations carries its size. */
 static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb)
 {
     for (uint32_t b = 0; b < si->block_count; b++) {
@@ -583,30 +669,14 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
         if (nm && field_names) {
             for (uint32_t i = 0; i < si->block_member_count[b]; i++)
                 pick_name(nm, si->block_members[b][i].name, "m", i, field_names[i]);
-            uint32_t k = si->block_binding[b];
             char header[NAME_CAP + 16];
-            snprintf(header, sizeof header, "[fields.%s]", buf_names[k]);
-            const char *sized_as[32] = {0};
-            uint32_t comps[32] = {0};
-            if (si->bound_block == (int32_t)k && si->bound_block_member >= 0 && si->bound_block_member < 32)
-                sized_as[si->bound_block_member] = pb->name[0]; /* `if (i >= ubo.count) return;` */
-            write_values(o, header, si->block_members[b], si->block_member_count[b], field_names, sized_as, comps);
+            snprintf(header, sizeof header, "[fields.%s]", buf_names[si->block_binding[b]]);
+            write_values(o, header, si->block_members[b], si->block_member_count[b], field_names, pb->field_size[b],
+                         pb->field_comps[b]);
         }
         free(nm);
         free(field_names);
     }
-}
-
-/* The uniform block member the shader bounds its invocations by (`if (i >= ubo.count) return;`), NULL: none. */
-static const vkat_block_member *bounding_member(const vkat_spirv_info *si)
-{
-    for (uint32_t b = 0; si->bound_block >= 0 && b < si->block_count; b++)
-        if (si->block_binding[b] == (uint32_t)si->bound_block && si->bound_block_member >= 0 &&
-            (uint32_t)si->bound_block_member < si->block_member_count[b]) {
-            const vkat_block_member *m = &si->block_members[b][si->bound_block_member];
-            return m->kind == 'i' && m->name[0] ? m : NULL;
-        }
-    return NULL;
 }
 
 /* The index in si->specs of the specialization constant `id` where it can be a problem size (an integer, or a float
@@ -620,16 +690,17 @@ static int size_spec_index(const vkat_spirv_info *si, uint32_t id)
     return -1;
 }
 
-/* Can axis a's bound (si->axis_bound[a]) be a problem size: a named integer push member (or the component of an
- * integer vector it names), a specialization constant size_spec_index takes, or a literal? */
+/* Can axis a's bound (si->axis_bound[a]) be a problem size: a named integer or float push or parameter block member
+ * (or the component of a vector it names), a specialization constant size_spec_index takes, or a literal? */
 static int axis_usable(const vkat_spirv_info *si, int a)
 {
     const __typeof__(si->axis_bound[0]) *b = &si->axis_bound[a];
-    if (b->kind == 'p' && b->value < si->push_member_count) {
-        const vkat_block_member *m = &si->push_members[b->value];
-        return m->name[0] && ((m->kind == 'i' && !b->comp) ||
-                              (m->vec_kind == 'i' && b->comp >= 1 && b->comp <= m->components));
-    }
+    int blk;
+    const vkat_block_member *m = b->kind == 'p' && b->value < si->push_member_count ? &si->push_members[b->value]
+                                 : b->kind == 'u'                                   ? axis_member(si, a, &blk)
+                                                                                    : NULL;
+    if (m)
+        return size_member(m, b->comp);
     return b->kind == 'l' || (b->kind == 's' && size_spec_index(si, b->value) >= 0);
 }
 
@@ -649,9 +720,9 @@ static void count_text(problem *pb)
 }
 
 /* One size per axis where the shader bounds gl_GlobalInvocationID's components by different things (`gid.x >=
- * p.width || gid.y >= p.height`, a literal per axis): a push member @push, a specialization constant @spec, a
- * literal @none at its value. 0, pb untouched, where fewer than two distinct bounds (one size serves) or a uniform
- * block's member bounds the invocations. */
+ * p.width || gid.y >= p.height`, a literal per axis): a push member @push, a parameter block's member @none (its
+ * field carries it), a specialization constant @spec, a literal @none at its value. 0, pb untouched, where fewer
+ * than two distinct bounds (one size serves) or a block's member bounds the invocations but no axis. */
 static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char push_names[][NAME_CAP],
                       problem *pb)
 {
@@ -666,7 +737,10 @@ static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NA
             seen |= usable[b] && same_bound(si, a, b);
         distinct += usable[a] && !seen;
     }
-    if (!usable[0] || distinct < 2 || bounding_member(si))
+    int by_axis = 0;
+    for (int a = 0; a < 3; a++)
+        by_axis |= usable[a] && si->axis_bound[a].kind == 'u';
+    if (!usable[0] || distinct < 2 || (bounding_member(si) && !by_axis))
         return 0;
     pb->axes = (uint32_t)last + 1;
     for (int a = 0; a <= last; a++) {
@@ -675,8 +749,13 @@ static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NA
             if (usable[b] && same_bound(si, a, b))
                 pb->of_axis[a] = pb->of_axis[b];
         const __typeof__(si->axis_bound[0]) *bd = &si->axis_bound[a];
+        int blk;
+        const vkat_block_member *fm = usable[a] ? axis_member(si, a, &blk) : NULL;
+        uint32_t comp_bit = bd->comp ? 1u << (bd->comp - 1) : 0;
         if (usable[a] && bd->kind == 'p') /* p.size.x and p.size.y: one member, two components */
-            pb->member_comps[bd->value] |= bd->comp ? 1u << (bd->comp - 1) : 0;
+            pb->member_comps[bd->value] |= comp_bit;
+        if (fm)
+            pb->field_comps[blk][bd->value & 0xffu] |= comp_bit;
         if (!usable[a] || pb->of_axis[a] >= 0)
             continue;
         uint32_t k = pb->count++;
@@ -689,6 +768,10 @@ static int axis_sizes(names *nm, const vkat_spirv_info *si, char spec_names[][NA
             snprintf(pb->name[k], NAME_CAP, "%s", push_names[bd->value]);
             snprintf(pb->binding[k], sizeof pb->binding[k], "push");
             pb->member_size[bd->value] = pb->name[k];
+        } else if (fm) {
+            pick_name(nm, fm->name, "N", (unsigned)a, pb->name[k]);
+            snprintf(pb->binding[k], sizeof pb->binding[k], "none");
+            pb->field_size[blk][bd->value & 0xffu] = pb->name[k];
         } else if (bd->kind == 's') {
             pb->spec[k] = size_spec_index(si, bd->value);
             snprintf(pb->name[k], NAME_CAP, "%s", spec_names[pb->spec[k]]);
@@ -714,10 +797,9 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
 {
     char *size_name = pb->name[0];
     int bound = si->bound_push_member, size_spec = -1;
-    /* an integer, or an integer vector (a 2-D pass's extent, a count in a uvec4) */
+    /* an integer or a float, or a vector of them (a 2-D pass's extent, a count in a uvec4) */
     if (bound >= 0 && ((uint32_t)bound >= si->push_member_count ||
-                       (si->push_members[bound].kind != 'i' && si->push_members[bound].vec_kind != 'i') ||
-                       !si->push_members[bound].name[0]))
+                       !size_member(&si->push_members[bound], si->push_members[bound].vec_kind ? 1 : 0)))
         bound = -1;
     const vkat_block_member *by_block = bound < 0 && si->bound_spec_id < 0 ? bounding_member(si) : NULL;
     int literal = bound < 0 && si->bound_spec_id < 0 && !by_block && si->axis_bound[0].kind == 'l';
@@ -731,9 +813,12 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
             pb->member_size[i] = size_name;
             pb->member_comps[i] = (int)i == bound ? si->bound_push_components : 0;
         }
-    if (by_block)
+    int blk = block_of(si, si->bound_block);
+    if (by_block) { /* its field carries it: `count = uint32, count` */
         pick_name(nm, by_block->name, "N", 0, size_name);
-    else if (bound < 0 && si->bound_spec_id >= 0 &&
+        pb->field_size[blk][si->bound_block_member] = size_name;
+        pb->field_comps[blk][si->bound_block_member] = si->bound_block_components;
+    } else if (bound < 0 && si->bound_spec_id >= 0 &&
              (size_spec = size_spec_index(si, (uint32_t)si->bound_spec_id)) >= 0) {
         snprintf(size_name, NAME_CAP, "%s", spec_names[size_spec]);
         memset(pb->member_size, 0, sizeof pb->member_size); /* not the push member guessed first */
@@ -753,9 +838,11 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
                  pb->value[0]);
     /* `gid.x >= p.n || gid.y >= p.n`, `lessThan(gid.xy, p.extent)`: each axis bounded as x is, of this size */
     const __typeof__(si->axis_bound[0]) *x = &si->axis_bound[0];
+    uint32_t member = by_block ? (uint32_t)si->bound_block << 8 | (uint32_t)si->bound_block_member : 0;
     int x_is_it = axis_usable(si, 0) && ((x->kind == 'p' && (int)x->value == bound) ||
                                          (x->kind == 's' && size_spec >= 0 && x->value == si->specs[size_spec].id) ||
-                                         (x->kind == 'l' && literal));
+                                         (x->kind == 'l' && literal) ||
+                                         (x->kind == 'u' && by_block && x->value == member));
     for (int a = 1; x_is_it && a < 3 && axis_usable(si, a) && same_bound(si, 0, a); a++)
         pb->axes = (uint32_t)a + 1;
 }

@@ -57,7 +57,8 @@ sed 's|^N = 1024 @none|N = 40 @none|' "$T/blur.ini" >"$T/blur2.ini"
 "$BIN" init "$D/shaders/blocks.comp" -o "$T/blocks.ini" 2>/dev/null
 check "a uniform block of mixed members: its 64 bytes" grep -q '^params = int32, 16, random(0, 16), uniform @set(0) @binding(0)' \
     "$T/blocks.ini"
-check "a std140 array: its stride, after the header" grep -q '^Padded = float32, 4 + 4 \* N, random(-1, 1), inout' "$T/blocks.ini"
+check "a std140 array: its stride, after the header" \
+    grep -q '^Padded = float32, 4 + 4 \* counts, random(-1, 1), inout' "$T/blocks.ini"
 check "a fixed-size array: its length" grep -q '^Hist = uint32, 64, zero, out @set(0) @binding(2)' "$T/blocks.ini"
 
 "$BIN" init "$D/shaders/half_subgroup.comp" >"$T/h.ini" 2>/dev/null
