@@ -319,7 +319,7 @@ static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
     int integer = vkat_image_format_reads_as(use) != 'f';
     const char *init = !strcmp(dir, "out")              ? "zero"
                        : integer                        ? "random(0, 16)"
-                       : use->component == VKAT_UNORM8 ? "random(0, 1)"
+                       : vkat_image_format_is_unorm(use) ? "random(0, 1)"
                                                         : "random(-1, 1)";
     fprintf(o, "%s = %s, texels(%s), %s, %s @set(%u) @binding(%u)   ; TODO: its texel count%s\n", name, use->name,
             count, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
@@ -670,7 +670,7 @@ static void write_problem_cpu(FILE *o, const problem *pb, uint32_t axes)
 }
 
 /* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D).
- * *unorm_out: whether an 8-bit UNORM image or texel buffer is written (the check then allows its rounding). */
+ * *unorm_out: whether a UNORM image or texel buffer is written (the check then allows its rounding). */
 static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint32_t *unorm_out)
 {
     uint32_t axes = pb->axes;
@@ -682,7 +682,7 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
             si->bindings[k].image_dim + 1u > axes)
             axes = si->bindings[k].image_dim + 1u;
         int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
-        *unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+        *unorm_out |= (image || texel) && f && vkat_image_format_is_unorm(f) && !(si->bindings[k].access & 1);
     }
     return axes;
 }
@@ -773,7 +773,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
                "config = %s\n",
             reference_config);
     if (unorm_out)
-        fprintf(o, "rel_l2 = 1e-2   ; an 8-bit UNORM output rounds to 1/255: a step of rounding apart is not wrong\n");
+        fprintf(o, "rel_l2 = 1e-2   ; a UNORM output rounds (8 bits: to 1/255): a step of rounding apart is not wrong\n");
     free(nm), free(spec_names), free(buf_names), free(push_names);
     if (fclose(o) != 0) {
         free(text);

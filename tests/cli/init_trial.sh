@@ -1,0 +1,20 @@
+#!/bin/sh
+# init_trial.sh — `vkautotune init` and a tune on idioms of session 20's trial of public compute shaders
+# (records/session20-thirdparty-trial.md), each in a shader written here; every file tunes as written:
+#   - a push-constant block declared `restrict readonly` (Godot's compute files): glslang's NonWritable
+#     decoration on it, which SPIR-V validation refused, is dropped, since it means nothing on a push constant;
+#   - images of 16-bit UNORM texels (r16, rg16, rgba16) are made, initialised and compared like the 8-bit ones.
+set -u
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+D=$(cd "$SRC/tests/data/init_trial" && pwd)
+
+"$BIN" init "$D/push_readonly.comp" -o "$T/push.ini" 2>/dev/null
+check_tunes_as_written "$T/push.ini" "a restrict readonly push-constant block"
+
+"$BIN" init "$D/r16_image.comp" -o "$T/r16.ini" 2>/dev/null
+check "an r16 image: a [buffers] entry of its format" \
+    grep -q '^frame = r16, image(N, N), random(0, 1), inout @set(0) @binding(0)' "$T/r16.ini"
+check "an rg16 image too" grep -q '^flow = rg16, image(N, N), random(0, 1), in @set(0) @binding(1)' "$T/r16.ini"
+check_tunes_as_written "$T/r16.ini" "16-bit UNORM images"
+finish
