@@ -30,6 +30,7 @@ enum {
     F_GUARDED = 16,   /* a buffer variable stored to under such a condition */
     F_UNIFORM_VAR = 32, /* a uniform block's variable */
     F_ARITH = 64,       /* passed through arithmetic (not only copies, conversions and extracts) */
+    F_LOCAL = 128,      /* derives from an index that varies inside a workgroup (not gl_WorkGroupID alone) */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -53,6 +54,7 @@ typedef struct walk {
     flow *ids;
     uint32_t *spec_ids; /* 1 + SpecId */
     uint32_t bound, found, found_block, pending_merge;
+    int found_by_group; /* the first bound found compares an index of gl_WorkGroupID alone */
     uint8_t found_mask; /* the components of found that are compared (bit k: component k; 0xf: all) */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
@@ -80,7 +82,7 @@ static int value_op(uint32_t op)
 
 static void merge(flow *dst, const flow *src)
 {
-    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_ARITH);
+    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_ARITH | F_LOCAL);
     if (!dst->origin)
         dst->origin = src->origin, dst->comp = src->comp;
     if (src->axis && dst->axis != src->axis)
@@ -142,6 +144,8 @@ static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
     if (bound && bound->origin >= BLOCK_BASE && !wk->found_block)
         wk->found_block = bound->origin; /* buffer data too: marked below */
     else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
+        if (!wk->found)
+            wk->found_by_group = !((bound == y ? x : y)->flags & F_LOCAL);
         wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
         wk->found_mask |= bound->comp ? (uint8_t)(1u << (bound->comp - 1)) : 0xfu;
     }
@@ -197,7 +201,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
     control(wk, ins, len, op);
     if (op == SpvOpDecorate && len >= 4 && OK(ins[1])) {
         if (ins[2] == SpvDecorationBuiltIn && invocation_builtin(ins[3]))
-            ids[ins[1]].flags |= F_INVOCATION;
+            ids[ins[1]].flags |= F_INVOCATION | (ins[3] == SpvBuiltInWorkgroupId ? 0 : F_LOCAL);
         if (ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInGlobalInvocationId)
             ids[ins[1]].axis = AXIS_VEC;
         else if (ins[2] == SpvDecorationSpecId)
@@ -279,6 +283,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
     info->bound_push_components = 0;
+    info->bound_by_group = 0;
     memset(info->axis_bound, 0, sizeof info->axis_bound);
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
@@ -300,6 +305,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
         info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_components = wk.found_mask;
+    info->bound_by_group = wk.found && wk.found_by_group;
     uint32_t var = (wk.found_block & ~BLOCK_BASE) >> 8;
     for (uint32_t k = 0; wk.found_block && k < info->binding_count; k++)
         if (wk.ids[var].binding >= 0 && info->bindings[k].binding == (uint32_t)wk.ids[var].binding &&

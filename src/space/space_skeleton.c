@@ -763,11 +763,14 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
         snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
         if (k < pb.axes && pb.of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
             fprintf(o, "%s1", k ? ", " : "");
+        else if (k == 0 && pb.count == 1 && si->bound_by_group) /* one workgroup per row the shader bounds */
+            fprintf(o, "%s", pb.name[0]);
         else
             fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb.axes ? pb.name[pb.of_axis[k]] : pb.name[0],
                     wg[k][0] ? wg[k] : per_group[k]);
     }
-    fprintf(o, "   ; TODO: how many workgroups cover the problem\n\n");
+    fprintf(o, "   ; TODO: how many workgroups cover the problem%s\n\n",
+            pb.count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",

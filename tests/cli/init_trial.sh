@@ -3,7 +3,9 @@
 # (records/session20-thirdparty-trial.md), each in a shader written here; every file tunes as written:
 #   - a push-constant block declared `restrict readonly` (Godot's compute files): glslang's NonWritable
 #     decoration on it, which SPIR-V validation refused, is dropped, since it means nothing on a push constant;
-#   - images of 16-bit UNORM texels (r16, rg16, rgba16) are made, initialised and compared like the 8-bit ones.
+#   - images of 16-bit UNORM texels (r16, rg16, rgba16) are made, initialised and compared like the 8-bit ones;
+#   - a shader that bounds gl_WorkGroupID.x (one workgroup per row, llama.cpp's soft_max) gets one workgroup per
+#     row of that size, not cdiv(size, workgroup size): that left rows unwritten at every size but 1.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -17,4 +19,10 @@ check "an r16 image: a [buffers] entry of its format" \
     grep -q '^frame = r16, image(N, N), random(0, 1), inout @set(0) @binding(0)' "$T/r16.ini"
 check "an rg16 image too" grep -q '^flow = rg16, image(N, N), random(0, 1), in @set(0) @binding(1)' "$T/r16.ini"
 check_tunes_as_written "$T/r16.ini" "16-bit UNORM images"
+
+"$BIN" init "$D/row_sum.comp" -o "$T/rows.ini" 2>/dev/null
+check "bounded by gl_WorkGroupID.x: the size is the push member it is compared with" \
+    grep -q '^rows = 1024 @push' "$T/rows.ini"
+check "one workgroup per row" grep -q '^groups = rows   ; ' "$T/rows.ini"
+check_tunes_as_written "$T/rows.ini" "one workgroup per row"
 finish
