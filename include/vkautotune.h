@@ -161,6 +161,9 @@ enum {
     VKAT_FEATURE_MAINTENANCE4,
     VKAT_FEATURE_BUFFER_FLOAT32_ATOMIC_ADD, /* VK_EXT_shader_atomic_float: atomicAdd on a float in a buffer */
     VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD, /* ... and in shared memory */
+    VKAT_FEATURE_BUFFER_INT64_ATOMICS,      /* Vulkan 1.2: 64-bit integer atomics in a buffer */
+    VKAT_FEATURE_SHARED_INT64_ATOMICS,      /* ... and in shared memory */
+    VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS, /* storage images of formats such as r16, rg16f, r8 */
     VKAT_FEATURE_COUNT
 };
 /* Their names, indexed by VKAT_FEATURE_* and NULL-terminated. */

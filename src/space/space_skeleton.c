@@ -776,7 +776,8 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
                "config = %s\n",
             reference_config);
     if (unorm_out)
-        fprintf(o, "rel_l2 = 1e-2   ; a UNORM output rounds (8 bits: to 1/255): a step of rounding apart is not wrong\n");
+        fprintf(o, "rel_l2 = 1e-2   ; a UNORM output rounds (8 bits: to 1/255): a step of rounding apart is "
+                   "not wrong\n");
     free(nm), free(spec_names), free(buf_names), free(push_names);
     if (fclose(o) != 0) {
         free(text);
