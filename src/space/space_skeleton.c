@@ -638,7 +638,8 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
     else
         snprintf(pb->binding[0], sizeof pb->binding[0], "%s", pushed ? "push" : "none");
     if (bound >= 0 || size_spec >= 0 || by_block)
-        snprintf(pb->note[0], sizeof pb->note[0], " (the shader bounds its invocations by it)");
+        snprintf(pb->note[0], sizeof pb->note[0], " (the shader bounds its %s by it)",
+                 si->bound_by_group ? "workgroups (gl_WorkGroupID.x)" : "invocations");
     else if (literal)
         snprintf(pb->note[0], sizeof pb->note[0], " (gl_GlobalInvocationID.x < %u in the shader: a literal)",
                  pb->value[0]);

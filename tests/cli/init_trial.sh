@@ -31,7 +31,7 @@ check_tunes_as_written "$T/a64.ini" "64-bit atomics with their feature"
 
 "$BIN" init "$D/row_sum.comp" -o "$T/rows.ini" 2>/dev/null
 check "bounded by gl_WorkGroupID.x: the size is the push member it is compared with" \
-    grep -q '^rows = 1024 @push' "$T/rows.ini"
+    grep -q '^rows = 1024 @push .*(the shader bounds its workgroups (gl_WorkGroupID.x) by it)' "$T/rows.ini"
 check "one workgroup per row" grep -q '^groups = rows   ; ' "$T/rows.ini"
 check_tunes_as_written "$T/rows.ini" "one workgroup per row"
 finish
