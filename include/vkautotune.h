@@ -104,8 +104,8 @@ typedef struct vkat_logger {
 void vkat_set_log(vkat_log_fn fn, void *user);
 
 /* ---- Element types (buffers, push constants) ---------------------------------------------------------------- */
-/* unorm8 is a byte read as byte / 255 (the components of 8-bit UNORM images such as rgba8): initialised from and
- * compared as floats in [0, 1]. */
+/* unorm8 is a byte read as byte / 255 (the components of 8-bit UNORM images such as rgba8), unorm16 two bytes read
+ * as value / 65535 (16-bit UNORM images such as r16): initialised from and compared as floats in [0, 1]. */
 #define VKAT_ELEM_TYPE_LIST(X)                                                                                   \
     X(VKAT_FLOAT32, "float32", 4)                                                                                \
     X(VKAT_FLOAT16, "float16", 2)                                                                                \
@@ -114,7 +114,8 @@ void vkat_set_log(vkat_log_fn fn, void *user);
     X(VKAT_UINT32, "uint32", 4)                                                                                  \
     X(VKAT_INT8, "int8", 1)                                                                                      \
     X(VKAT_UINT8, "uint8", 1)                                                                                    \
-    X(VKAT_UNORM8, "unorm8", 1)
+    X(VKAT_UNORM8, "unorm8", 1)                                                                                  \
+    X(VKAT_UNORM16, "unorm16", 2)
 
 typedef enum vkat_elem_type {
 #define VKAT_X_ENUM(name, str, size) name,
@@ -160,6 +161,9 @@ enum {
     VKAT_FEATURE_MAINTENANCE4,
     VKAT_FEATURE_BUFFER_FLOAT32_ATOMIC_ADD, /* VK_EXT_shader_atomic_float: atomicAdd on a float in a buffer */
     VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD, /* ... and in shared memory */
+    VKAT_FEATURE_BUFFER_INT64_ATOMICS,      /* Vulkan 1.2: 64-bit integer atomics in a buffer */
+    VKAT_FEATURE_SHARED_INT64_ATOMICS,      /* ... and in shared memory */
+    VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS, /* storage images of formats such as r16, rg16f, r8 */
     VKAT_FEATURE_COUNT
 };
 /* Their names, indexed by VKAT_FEATURE_* and NULL-terminated. */

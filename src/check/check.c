@@ -100,7 +100,7 @@ uint16_t vkat_float_to_bf16(float f)
 
 int vkat_check_is_float(vkat_elem_type t)
 {
-    return t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8;
+    return t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8 || t == VKAT_UNORM16;
 }
 
 static double load_float(vkat_elem_type t, const unsigned char *p)
@@ -114,6 +114,8 @@ static double load_float(vkat_elem_type t, const unsigned char *p)
         return p[0] / 255.0;
     uint16_t h;
     memcpy(&h, p, sizeof h);
+    if (t == VKAT_UNORM16)
+        return h / 65535.0;
     return t == VKAT_FLOAT16 ? vkat_half_to_float(h) : vkat_bf16_to_float(h);
 }
 
@@ -239,9 +241,10 @@ static void compare_float_slice(const float_job *fj, uint64_t begin, uint64_t en
     r->first_unwritten = r->first_nonfinite = r->first_ref_mismatch = r->first_over_abs = r->worst = UINT64_MAX;
     for (uint64_t i = begin; i < end; i++) {
         const unsigned char *g = fj->got + i * fj->size, *f = fj->ref + i * fj->size;
-        /* One byte of UNORM is as likely a value as the poison: there, an unwritten element is told by its value
+        /* UNORM bits are as likely a value as the poison: there, an unwritten element is told by its value
          * (far from the reference's), as any other wrong one. */
-        if (fj->type != VKAT_UNORM8 && raw_bits(g, fj->size) == fj->poison && raw_bits(f, fj->size) != fj->poison) {
+        int unorm = fj->type == VKAT_UNORM8 || fj->type == VKAT_UNORM16;
+        if (!unorm && raw_bits(g, fj->size) == fj->poison && raw_bits(f, fj->size) != fj->poison) {
             if (r->unwritten++ == 0)
                 r->first_unwritten = i;
             continue;

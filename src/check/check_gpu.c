@@ -192,7 +192,8 @@ static int elem_kind(vkat_elem_type type)
     case VKAT_FLOAT32: return 0;
     case VKAT_FLOAT16: return 1;
     case VKAT_BFLOAT16: return 2;
-    case VKAT_UNORM8: return -1; /* compared as the floats it stands for, on the host */
+    case VKAT_UNORM8:
+    case VKAT_UNORM16: return -1; /* compared as the floats it stands for, on the host */
     default: break;
     }
     switch (vkat_elem_type_size(type)) { /* check.c compares every other type as an integer, exactly */

@@ -32,6 +32,10 @@ const char *vkat_capability_feature(uint32_t cap)
     case SpvCapabilityAtomicFloat32AddEXT: /* buffers' (shared memory's alone is rarer: a device with only that is
                                               refused, where a space can still list shaderSharedFloat32AtomicAdd) */
         return "shaderBufferFloat32AtomicAdd";
+    case SpvCapabilityInt64Atomics: /* buffers' too (the capability covers shared memory as well) */
+        return "shaderBufferInt64Atomics";
+    case SpvCapabilityStorageImageExtendedFormats:
+        return "shaderStorageImageExtendedFormats";
     default:
         return NULL;
     }
@@ -78,8 +82,6 @@ int vkat_capability_subgroup_operation(uint32_t cap)
 const char *vkat_capability_need(uint32_t cap)
 {
     switch (cap) {
-    case SpvCapabilityInt64Atomics:
-        return "64-bit integer atomics (shaderBufferInt64Atomics)";
     case SpvCapabilityUniformAndStorageBuffer16BitAccess:
         return "16-bit uniform buffer access (uniformAndStorageBuffer16BitAccess)";
     case SpvCapabilityUniformAndStorageBuffer8BitAccess:

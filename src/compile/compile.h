@@ -229,6 +229,9 @@ typedef struct vkat_spirv_info {
     /* The components of an integer vector push member that bound them: bit k for component k (`i < p.counts.x`:
      * 1), every bit for a vector compared as a whole (`all(lessThan(gid.xy, p.extent))`). */
     uint32_t bound_push_components;
+    /* That bound compares an index of gl_WorkGroupID alone (llama.cpp's soft_max: `row = gl_WorkGroupID.x; if (row
+     * >= p.nrows) return;`): it counts workgroups, one per row, not invocations. */
+    int bound_by_group;
     /* The same for a parameter block's member (`if (i >= ubo.count) return;`, `uv.x >= params.size.x`): the binding
      * (index into bindings) and the member's index, -1 when none, and the components compared as above. */
     int32_t bound_block, bound_block_member;

@@ -32,6 +32,7 @@ enum {
     F_BLOCK_VAR = 32, /* a parameter block's variable (a uniform block, a storage block only read: compile.h) */
     F_ARITH = 64,     /* passed through arithmetic (not only copies, conversions and extracts) */
     F_FLOAT = 128,    /* a float type, or a constant of one */
+    F_LOCAL = 256,    /* derives from an index that varies inside a workgroup (not gl_WorkGroupID alone) */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -41,7 +42,7 @@ typedef struct flow {
     uint32_t value;   /* OpConstant: its value (an access chain's member index) */
     uint32_t root;    /* pointers: the variable they point into */
     int32_t set, binding;
-    uint8_t flags;
+    uint16_t flags;
     uint8_t constant; /* value is known */
     uint8_t comp;     /* 1 + the component of a vector push or block member it is, 0 the whole member */
     uint8_t axis;     /* 1 + the gl_GlobalInvocationID component it derives from, AXIS_VEC the vector, AXIS_MIXED */
@@ -58,6 +59,7 @@ typedef struct walk {
     uint32_t bound, found, found_block, pending_merge;
     uint8_t found_mask, found_block_mask; /* the components of found (found_block) that are compared (bit k:
                                              component k; 0xf: all) */
+    int found_by_group; /* the first bound found compares an index of gl_WorkGroupID alone */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -84,7 +86,7 @@ static int value_op(uint32_t op)
 
 static void merge(flow *dst, const flow *src)
 {
-    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_ARITH);
+    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_ARITH | F_LOCAL);
     if (!dst->origin)
         dst->origin = src->origin, dst->comp = src->comp;
     if (src->axis && dst->axis != src->axis)
@@ -163,6 +165,8 @@ static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
         wk->found_block = bound->origin; /* buffer data too: marked below */
         wk->found_block_mask |= comps;
     } else if (bound && bound->origin && bound->origin < BLOCK_BASE && (!wk->found || wk->found == bound->origin)) {
+        if (!wk->found)
+            wk->found_by_group = !((bound == y ? x : y)->flags & F_LOCAL);
         wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
         wk->found_mask |= comps;
     }
@@ -229,7 +233,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
     control(wk, ins, len, op);
     if (op == SpvOpDecorate && len >= 4 && OK(ins[1])) {
         if (ins[2] == SpvDecorationBuiltIn && invocation_builtin(ins[3]))
-            ids[ins[1]].flags |= F_INVOCATION;
+            ids[ins[1]].flags |= F_INVOCATION | (ins[3] == SpvBuiltInWorkgroupId ? 0 : F_LOCAL);
         if (ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInGlobalInvocationId)
             ids[ins[1]].axis = AXIS_VEC;
         else if (ins[2] == SpvDecorationSpecId)
@@ -326,6 +330,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     info->bound_push_member = info->bound_spec_id = info->bound_block = info->bound_block_member = -1;
     info->bound_push_components = info->bound_block_components = 0;
+    info->bound_by_group = 0;
     memset(info->axis_bound, 0, sizeof info->axis_bound);
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
@@ -354,6 +359,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         info->bound_spec_id = (int32_t)(wk.found - SPEC_BASE);
     else if (wk.found)
         info->bound_push_member = (int32_t)(wk.found - 1), info->bound_push_components = wk.found_mask;
+    info->bound_by_group = wk.found && wk.found_by_group;
     int k = wk.found_block ? binding_of(&wk, info, (wk.found_block & ~BLOCK_BASE) >> 8) : -1;
     if (k >= 0) {
         info->bound_block = k;

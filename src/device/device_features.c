@@ -27,6 +27,9 @@ const char *const vkat_feature_names[VKAT_FEATURE_COUNT + 1] = {
     [VKAT_FEATURE_MAINTENANCE4] = "maintenance4",
     [VKAT_FEATURE_BUFFER_FLOAT32_ATOMIC_ADD] = "shaderBufferFloat32AtomicAdd",
     [VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD] = "shaderSharedFloat32AtomicAdd",
+    [VKAT_FEATURE_BUFFER_INT64_ATOMICS] = "shaderBufferInt64Atomics",
+    [VKAT_FEATURE_SHARED_INT64_ATOMICS] = "shaderSharedInt64Atomics",
+    [VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS] = "shaderStorageImageExtendedFormats",
     [VKAT_FEATURE_COUNT] = NULL,
 };
 
@@ -67,6 +70,13 @@ static const struct {
     [VKAT_FEATURE_SHARED_FLOAT32_ATOMIC_ADD] = {VKAT_FS_ATOMIC_FLOAT,
                                                 offsetof(VkPhysicalDeviceShaderAtomicFloatFeaturesEXT,
                                                          shaderSharedFloat32AtomicAdd)},
+    [VKAT_FEATURE_BUFFER_INT64_ATOMICS] = {VKAT_FS_V12,
+                                           offsetof(VkPhysicalDeviceVulkan12Features, shaderBufferInt64Atomics)},
+    [VKAT_FEATURE_SHARED_INT64_ATOMICS] = {VKAT_FS_V12,
+                                           offsetof(VkPhysicalDeviceVulkan12Features, shaderSharedInt64Atomics)},
+    [VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS] = {VKAT_FS_CORE,
+                                                     offsetof(VkPhysicalDeviceFeatures2,
+                                                              features.shaderStorageImageExtendedFormats)},
 };
 
 /* The core version or extension each structure needs before it may be chained. */

@@ -161,6 +161,11 @@ static void store_element(vkat_elem_type t, double v, unsigned char *p)
         break;
     }
     case VKAT_UNORM8: *p = (unsigned char)(v != v || v <= 0 ? 0 : v >= 1 ? 255 : (int)(v * 255.0 + 0.5)); break;
+    case VKAT_UNORM16: {
+        uint16_t u = (uint16_t)(v != v || v <= 0 ? 0 : v >= 1 ? 65535 : (int)(v * 65535.0 + 0.5));
+        memcpy(p, &u, 2);
+        break;
+    }
     default: *p = (unsigned char)to_bits(v); break;
     }
 }
@@ -175,6 +180,7 @@ void vkat_poison_element(vkat_elem_type type, void *out)
     case VKAT_FLOAT32: memcpy(out, &f32, 4); break;
     case VKAT_FLOAT16: memcpy(out, &f16, 2); break;
     case VKAT_BFLOAT16: memcpy(out, &bf16, 2); break;
+    case VKAT_UNORM16: memcpy(out, &f16, 2); break;
     case VKAT_INT32:
     case VKAT_UINT32: memcpy(out, &i32, 4); break;
     default: *(unsigned char *)out = 0xAD; break;

@@ -17,7 +17,8 @@ static VkImageUsageFlags image_usage(const vkat_buffer_spec *spec)
 
 static int is_integer_format(const vkat_image_format *f)
 {
-    return f->component != VKAT_FLOAT32 && f->component != VKAT_FLOAT16 && f->component != VKAT_UNORM8;
+    return f->component != VKAT_FLOAT32 && f->component != VKAT_FLOAT16 && f->component != VKAT_UNORM8 &&
+           f->component != VKAT_UNORM16;
 }
 
 vkat_result vkat_ws_image_check(const vkat_gpu *gpu, const vkat_buffer_spec *spec, vkat_error *err)

@@ -25,6 +25,8 @@ const vkat_image_format *vkat_image_format_from_spirv(uint32_t spirv_format);
 /* What a shader reads the format's components as: 'f' floats (float, half and UNORM formats), 'i' signed and 'u'
  * unsigned integers. */
 char vkat_image_format_reads_as(const vkat_image_format *f);
+/* Whether its components are UNORM (8 or 16 bits): floats in [0, 1], stored rounded. */
+int vkat_image_format_is_unorm(const vkat_image_format *f);
 /* "rgba32f, rgba16f, ..." for messages. */
 const char *vkat_image_format_names(void);
 

@@ -378,7 +378,7 @@ static void write_texel(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
     int integer = vkat_image_format_reads_as(use) != 'f';
     const char *init = !strcmp(dir, "out")              ? "zero"
                        : integer                        ? "random(0, 16)"
-                       : use->component == VKAT_UNORM8 ? "random(0, 1)"
+                       : vkat_image_format_is_unorm(use) ? "random(0, 1)"
                                                         : "random(-1, 1)";
     fprintf(o, "%s = %s, texels(%s), %s, %s @set(%u) @binding(%u)   ; TODO: its texel count%s\n", name, use->name,
             count, init, dir, b->set, b->binding, f ? "" : " and format (the shader does not declare one)");
@@ -832,7 +832,8 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
     else
         snprintf(pb->binding[0], sizeof pb->binding[0], "%s", pushed ? "push" : "none");
     if (bound >= 0 || size_spec >= 0 || by_block)
-        snprintf(pb->note[0], sizeof pb->note[0], " (the shader bounds its invocations by it)");
+        snprintf(pb->note[0], sizeof pb->note[0], " (the shader bounds its %s by it)",
+                 si->bound_by_group ? "workgroups (gl_WorkGroupID.x)" : "invocations");
     else if (literal)
         snprintf(pb->note[0], sizeof pb->note[0], " (gl_GlobalInvocationID.x < %u in the shader: a literal)",
                  pb->value[0]);
@@ -866,7 +867,7 @@ static void write_problem_cpu(FILE *o, const problem *pb, uint32_t axes)
 }
 
 /* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D).
- * *unorm_out: whether an 8-bit UNORM image or texel buffer is written (the check then allows its rounding). */
+ * *unorm_out: whether a UNORM image or texel buffer is written (the check then allows its rounding). */
 static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint32_t *unorm_out)
 {
     uint32_t axes = pb->axes;
@@ -878,7 +879,7 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
             si->bindings[k].image_dim + 1u > axes)
             axes = si->bindings[k].image_dim + 1u;
         int texel = si->bindings[k].kind == VKAT_DESC_STORAGE_TEXEL_BUFFER;
-        *unorm_out |= (image || texel) && f && f->component == VKAT_UNORM8 && !(si->bindings[k].access & 1);
+        *unorm_out |= (image || texel) && f && vkat_image_format_is_unorm(f) && !(si->bindings[k].access & 1);
     }
     return axes;
 }
@@ -962,17 +963,21 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
         snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
         if (k < pb.axes && pb.of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
             fprintf(o, "%s1", k ? ", " : "");
+        else if (k == 0 && pb.count == 1 && si->bound_by_group) /* one workgroup per row the shader bounds */
+            fprintf(o, "%s", pb.name[0]);
         else
             fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb.axes ? pb.name[pb.of_axis[k]] : pb.name[0],
                     wg[k][0] ? wg[k] : per_group[k]);
     }
-    fprintf(o, "   ; TODO: how many workgroups cover the problem\n\n");
+    fprintf(o, "   ; TODO: how many workgroups cover the problem%s\n\n",
+            pb.count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",
             reference_config);
     if (unorm_out)
-        fprintf(o, "rel_l2 = 1e-2   ; an 8-bit UNORM output rounds to 1/255: a step of rounding apart is not wrong\n");
+        fprintf(o, "rel_l2 = 1e-2   ; a UNORM output rounds (8 bits: to 1/255): a step of rounding apart is "
+                   "not wrong\n");
     free(nm), free(spec_names), free(buf_names), free(push_names);
     if (fclose(o) != 0) {
         free(text);
