@@ -232,6 +232,9 @@ typedef struct vkat_spirv_info {
     /* That bound compares an index of gl_WorkGroupID alone (llama.cpp's soft_max: `row = gl_WorkGroupID.x; if (row
      * >= p.nrows) return;`): it counts workgroups, one per row, not invocations. */
     int bound_by_group;
+    /* Per push member (the first 32): 1 + the component of gl_GlobalInvocationID it multiplies (`gy * p.w`, a row
+     * stride; `gz * p.cstep`, a plane's), 0 none. Set by vkat_spirv_find_bound. */
+    uint8_t push_stride_axis[32];
     /* The same for a parameter block's member (`if (i >= ubo.count) return;`, `uv.x >= params.size.x`): the binding
      * (index into bindings) and the member's index, -1 when none, and the components compared as above. */
     int32_t bound_block, bound_block_member;

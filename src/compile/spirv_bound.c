@@ -46,6 +46,8 @@ typedef struct flow {
     uint8_t constant; /* value is known */
     uint8_t comp;     /* 1 + the component of a vector push or block member it is, 0 the whole member */
     uint8_t axis;     /* 1 + the gl_GlobalInvocationID component it derives from, AXIS_VEC the vector, AXIS_MIXED */
+    uint8_t push;     /* 1 + the push member it derives from, the first met (origin may name a spec constant first:
+                         ncnn's `psc(w)`, `w == 0 ? p.w : w`), 0 none */
 } flow;
 
 #define SPEC_BASE 0x10000u
@@ -60,6 +62,7 @@ typedef struct walk {
     uint8_t found_mask, found_block_mask; /* the components of found (found_block) that are compared (bit k:
                                              component k; 0xf: all) */
     int found_by_group; /* the first bound found compares an index of gl_WorkGroupID alone */
+    uint8_t stride_axis[32]; /* push member -> 1 + the gl_GlobalInvocationID component it multiplies, 0 none */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
     uint8_t returned[MAX_DEPTH];
     int depth, guarded_rest;
@@ -89,8 +92,19 @@ static void merge(flow *dst, const flow *src)
     dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_ARITH | F_LOCAL);
     if (!dst->origin)
         dst->origin = src->origin, dst->comp = src->comp;
+    if (!dst->push)
+        dst->push = src->push;
     if (src->axis && dst->axis != src->axis)
         dst->axis = dst->axis ? AXIS_MIXED : src->axis;
+}
+
+/* `gy * p.w`: a push member multiplying one component of gl_GlobalInvocationID (a row or plane stride, as in
+ * `gz * p.cstep + gy * p.w + gx`) is noted for that component, the first met. */
+static void stride(walk *wk, const flow *inv, const flow *by)
+{
+    if ((inv->flags & F_INVOCATION) && inv->axis >= 1 && inv->axis <= 3 && by->push && !(by->flags & F_INVOCATION) &&
+        !wk->stride_axis[by->push - 1])
+        wk->stride_axis[by->push - 1] = inv->axis;
 }
 
 static void set_axis(walk *wk, int a, char kind, uint8_t comp, uint32_t value)
@@ -272,6 +286,8 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_PUSH_VAR)) {
         if (ids[ins[4]].constant && !ids[ins[2]].origin) {
             ids[ins[2]].origin = 1 + ids[ins[4]].value; /* a member of the push block */
+            if (ids[ins[4]].value < 32)
+                ids[ins[2]].push = (uint8_t)(1 + ids[ins[4]].value);
             if (len >= 6 && OK(ins[5]) && ids[ins[5]].constant && ids[ins[5]].value < 4)
                 ids[ins[2]].comp = (uint8_t)(1 + ids[ins[5]].value); /* p.counts.x: one component of it */
         }
@@ -298,6 +314,8 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                 merge(&ids[ins[2]], &ids[ins[i]]);
         if ((op >= SpvOpSNegate && op <= SpvOpFMod) || (op >= SpvOpShiftRightLogical && op <= SpvOpNot))
             ids[ins[2]].flags |= F_ARITH;
+        if (op == SpvOpIMul && len >= 5 && OK(ins[3]) && OK(ins[4]))
+            stride(wk, &ids[ins[3]], &ids[ins[4]]), stride(wk, &ids[ins[4]], &ids[ins[3]]);
         flow *r = &ids[ins[2]];
         if (r->axis == AXIS_VEC && (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 &&
             OK(ins[4]) && ids[ins[4]].constant && ids[ins[4]].value < 3)
@@ -332,6 +350,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     info->bound_push_components = info->bound_block_components = 0;
     info->bound_by_group = 0;
     memset(info->axis_bound, 0, sizeof info->axis_bound);
+    memset(info->push_stride_axis, 0, sizeof info->push_stride_axis);
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
     walk wk = {.info = info, .ids = calloc(w[3], sizeof(flow)), .spec_ids = calloc(w[3], sizeof(uint32_t)),
@@ -349,6 +368,7 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     }
     for (int a = 0; a < 3; a++) { /* a block member by its binding's index and its own */
         info->axis_bound[a] = wk.axis[a];
+    memcpy(info->push_stride_axis, wk.stride_axis, sizeof info->push_stride_axis);
         int k = wk.axis[a].kind == 'u' ? binding_of(&wk, info, (wk.axis[a].value & ~BLOCK_BASE) >> 8) : -1;
         if (wk.axis[a].kind == 'u')
             info->axis_bound[a].value = k < 0 ? 0 : (uint32_t)k << 8 | (wk.axis[a].value & 0xffu);

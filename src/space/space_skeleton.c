@@ -37,6 +37,7 @@ typedef struct problem {
     int spec[3];                /* the specialization constant (index into specs) a size is, -1 */
     int fixed[3];               /* a literal bound: the shader's own size, which the space cannot change */
     const char *member_size[32]; /* push member -> the size it carries, NULL */
+    char stride[32][NAME_CAP * 2 + 4]; /* push member -> the sizes below the axis it strides ("w * h"), "" none */
     uint32_t member_comps[32];  /* and in which components of a vector (0: a scalar) */
     const char *field_size[4][32]; /* the same for parameter block b's members (si->block_members[b]) */
     uint32_t field_comps[4][32];
@@ -602,7 +603,7 @@ static uint32_t write_strided(FILE *o, const vkat_block_member *m, const char *k
 /* A scalar or a vector member under write_values: the problem size where sized (in the components of the bits
  * `comps` of a vector), else 1 (1.0 for floats). */
 static void write_number(FILE *o, const vkat_block_member *m, const char *key, const char *sized, uint32_t comps,
-                         uint32_t next)
+                         uint32_t next, int stride)
 {
     char at[32];
     int vector = m->kind == 'o', is_float = (vector ? m->vec_kind : m->kind) == 'f';
@@ -612,7 +613,10 @@ static void write_number(FILE *o, const vkat_block_member *m, const char *key, c
         fprintf(o, ", %s", mask & (1u << c) ? sized : is_float ? "1.0" : "1");
     fprintf(o, "%s", offset_note(next, n, m->offset, at));
     const char *sign = is_float ? "" : vector ? " (int32 for a signed one)" : " (int32 for a signed member)";
-    if (!vector && mask)
+    if (stride)
+        fprintf(o, "   ; it multiplies gl_GlobalInvocationID.%c in the shader, a stride: the size below%s\n",
+                "xyz"[stride - 1], sign);
+    else if (!vector && mask)
         fprintf(o, "   ; the problem size%s%s\n", is_float ? ", as a float" : "", sign);
     else if (!vector) /* 1, not the size, for other integers: a flag, a stride, a loop count or a second dimension,
                          which at the size would make loops long and a dimension read past the buffers */
@@ -625,11 +629,34 @@ static void write_number(FILE *o, const vkat_block_member *m, const char *key, c
         fprintf(o, "   ; TODO: its values (a %u-vector%s)\n", n, is_float ? "" : "; int32 for a signed one");
 }
 
+/* A push member the shader multiplies a component of gl_GlobalInvocationID by (`gz * p.cstep + gy * p.w + gx`) is
+ * that axis's stride in a dense layout: the product of the sizes below it (1, the default, reads and writes one row
+ * over and over and leaves the rest unwritten: ncnn's layers). Only where each axis below has its own size and the
+ * member carries no size itself. strides[i]: 1 + that axis where written, 0 else. */
+static void push_strides(const vkat_spirv_info *si, problem *pb, uint8_t strides[32])
+{
+    memset(strides, 0, 32);
+    for (uint32_t i = 0; i < si->push_member_count && i < 32; i++) {
+        uint32_t a = si->push_stride_axis[i];
+        if (a < 2 || a > pb->axes || pb->member_size[i] || si->push_members[i].kind != 'i')
+            continue;
+        size_t len = 0;
+        for (uint32_t k = 0; k + 1 < a && pb->of_axis[k] >= 0; k++)
+            len += (size_t)snprintf(pb->stride[i] + len, sizeof pb->stride[i] - len, "%s%s", k ? " * " : "",
+                                    pb->name[pb->of_axis[k]]);
+        if (len && pb->of_axis[a - 2] >= 0) {
+            pb->member_size[i] = pb->stride[i];
+            strides[i] = (uint8_t)a;
+        }
+    }
+}
+
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
  * problem size sized_as[i] where there is one (a vector: in the components of the bits sized_comps[i]), 1 for other
  * integers and 1.0 for floats, a matrix its identity and an array 1 each (write_strided), each a TODO. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
-                         char keys[][NAME_CAP], const char *const *sized_as, const uint32_t *sized_comps)
+                         char keys[][NAME_CAP], const char *const *sized_as, const uint32_t *sized_comps,
+                         const uint8_t *stride_axis)
 {
     if (!count)
         return;
@@ -644,7 +671,7 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
             continue;
         }
         if (m->kind == 'f' || m->kind == 'i' || vector) {
-            write_number(o, m, keys[i], sized_as[i], sized_comps[i], next);
+            write_number(o, m, keys[i], sized_as[i], sized_comps[i], next, stride_axis ? stride_axis[i] : 0);
             next = m->offset + 4 * (vector ? m->components : 1);
         } else if (m->leaf) {
             next = write_strided(o, m, keys[i], next);
@@ -672,7 +699,7 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
             char header[NAME_CAP + 16];
             snprintf(header, sizeof header, "[fields.%s]", buf_names[si->block_binding[b]]);
             write_values(o, header, si->block_members[b], si->block_member_count[b], field_names, pb->field_size[b],
-                         pb->field_comps[b]);
+                         pb->field_comps[b], NULL);
         }
         free(nm);
         free(field_names);
@@ -945,8 +972,10 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     char reference_config[NAME_CAP + 16] = "";
     write_params(o, si, spec_names, wg, &pb, defines, define_count, reference_config, sizeof reference_config);
     write_buffers(o, si, buf_names, &pb, axes);
+    uint8_t strides[32];
+    push_strides(si, &pb, strides);
     write_values(o, "[push]", si->push_members, si->push_member_count, push_names, pb.member_size,
-                 pb.member_comps);
+                 pb.member_comps, strides);
     write_fields(o, si, buf_names, &pb);
     fprintf(o, "[dispatch]\nlocal_size = ");
     for (int k = 0; k < 3; k++) {

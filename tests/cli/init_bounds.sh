@@ -14,6 +14,8 @@
 #     a literal size (the shader's own) or a 1-D one.
 #   - one size over three dimensions (a volume written through an image3D) is 128, not 1024: at 1024 the volume was
 #     4 GiB of r32f texels, past the device's maxBufferSize, and the file was refused (session 19's trial).
+#   - a push member that multiplies gl_GlobalInvocationID.y or .z (a row pitch, ncnn's cstep) is that axis's stride:
+#     the sizes below it, where 1 folded every row or plane onto the first (session 20's trial, ncnn's cast).
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
@@ -71,5 +73,16 @@ if "$BIN" devices >/dev/null 2>&1; then
     check_tunes_as_written "$T/axes_literal.ini" axes_literal.comp
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
+fi
+# strides kept in push members: each gets the sizes below the axis it multiplies (1 folded rows and planes onto one)
+"$BIN" init "$D/strides_push.comp" -o "$T/strides.ini" 2>/dev/null
+check "a plane stride: the sizes below it" grep -q '^cstep = uint32, w \* h ' "$T/strides.ini"
+check "the output's row stride: the x size" grep -q '^outw = uint32, w ' "$T/strides.ini"
+check "the output's plane stride" grep -q '^outcstep = uint32, w \* h ' "$T/strides.ini"
+"$BIN" init "$D/row_pitch.comp" -o "$T/pitch.ini" 2>/dev/null
+check "a row pitch: the width" grep -q '^pitch = uint32, width ' "$T/pitch.ini"
+if "$BIN" devices >/dev/null 2>&1; then
+    check_tunes_as_written "$T/strides.ini" strides.ini
+    check_tunes_as_written "$T/pitch.ini" pitch.ini
 fi
 finish
