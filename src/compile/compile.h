@@ -185,6 +185,10 @@ typedef struct vkat_spirv_info {
          * ubo.count) return;`): how much of it the shader writes depends on that buffer's data. Set by
          * vkat_spirv_find_bound (spirv_bound.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
         uint8_t bounded_by_buffer;
+        /* It is stored to at an index of gl_WorkGroupID alone (`out[gl_WorkGroupID.x] = sum;`): one result per
+         * workgroup, which other workgroup sizes make other results unless one workgroup is one item (a row).
+         * Set by vkat_spirv_find_bound. */
+        uint8_t per_group_output;
         /* How far the shader indexes its run-time array: index = index_multiple * i + index_offset, i the invocation
          * index (gl_GlobalInvocationID.x, or gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x), the
          * largest multiple over its accesses and the largest offset at that multiple (`sums[id * 2 + 2]`: 2, 2); 0,

@@ -33,6 +33,8 @@ enum {
     F_ARITH = 64,     /* passed through arithmetic (not only copies, conversions and extracts) */
     F_FLOAT = 128,    /* a float type, or a constant of one */
     F_LOCAL = 256,    /* derives from an index that varies inside a workgroup (not gl_WorkGroupID alone) */
+    F_GROUP_INDEX = 512,   /* a pointer indexed by gl_WorkGroupID alone (`out[gl_WorkGroupID.x]`) */
+    F_GROUP_STORED = 1024, /* a buffer variable stored to through such a pointer: one result per workgroup */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -217,10 +219,24 @@ static void control(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
     }
 }
 
+/* An access chain [type, result, base, indices...] into a buffer whose indices derive from gl_WorkGroupID alone
+ * (or whose base was so indexed): F_GROUP_INDEX on the result. */
+static void group_index(walk *wk, const uint32_t *ins, uint32_t len)
+{
+    flow *r = &wk->ids[ins[2]];
+    int group = (wk->ids[ins[3]].flags & F_GROUP_INDEX) != 0;
+    for (uint32_t i = 4; i < len && !group; i++)
+        group = ins[i] < wk->bound && (wk->ids[ins[i]].flags & (F_INVOCATION | F_LOCAL)) == F_INVOCATION;
+    if (group && (wk->ids[ins[3]].flags & F_BUFFER))
+        r->flags |= F_GROUP_INDEX;
+}
+
 static void stored(walk *wk, uint32_t pointer)
 {
     if (pointer < wk->bound && (wk->depth || wk->guarded_rest) && wk->ids[pointer].root < wk->bound)
         wk->ids[wk->ids[pointer].root].flags |= F_GUARDED;
+    if (pointer < wk->bound && (wk->ids[pointer].flags & F_GROUP_INDEX) && wk->ids[pointer].root < wk->bound)
+        wk->ids[wk->ids[pointer].root].flags |= F_GROUP_STORED;
 }
 
 /* Is set `set`, binding `binding` one of the parameter blocks vkat_spirv_reflect found (compile.h)? */
@@ -327,6 +343,8 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                 r->axis = AXIS_MIXED; /* gid.xy stays the vector, gid.yx does not */
         if ((last == 4 || op == SpvOpCopyObject) && OK(ins[3]))
             ids[ins[2]].root = ids[ins[3]].root; /* a pointer into the variable its base points into */
+        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && OK(ins[3]))
+            group_index(wk, ins, len);
         if (op == SpvOpCompositeExtract && len >= 5 && OK(ins[3]) && ids[ins[3]].origin &&
             (ids[ins[3]].origin < SPEC_BASE || ids[ins[3]].origin >= BLOCK_BASE) && !ids[ins[3]].comp && ins[4] < 4)
             ids[ins[2]].comp = (uint8_t)(1 + ins[4]); /* a component of a loaded vector member */
@@ -389,6 +407,9 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     for (uint32_t v = 0; v < wk.bound; v++)
         if ((wk.ids[v].flags & F_GUARDED) && (k = binding_of(&wk, info, v)) >= 0)
             info->bindings[k].bounded_by_buffer = 1;
+    for (uint32_t v = 0; v < wk.bound; v++)
+        if ((wk.ids[v].flags & F_GROUP_STORED) && (k = binding_of(&wk, info, v)) >= 0)
+            info->bindings[k].per_group_output = 1;
 done:
     free(wk.ids);
     free(wk.spec_ids);

@@ -261,6 +261,16 @@ static void write_literal_sizes(FILE *o, const vkat_spirv_info *si, char wg[3][N
     }
 }
 
+/* 1 + the binding that holds one result per workgroup (compile.h per_group_output) in a dispatch of one invocation
+ * per item, 0 none: its values depend on the workgroup size. One workgroup per item (a row) does not. */
+static uint32_t per_group_output(const vkat_spirv_info *si)
+{
+    for (uint32_t k = 0; !si->bound_by_group && k < si->binding_count; k++)
+        if (si->bindings[k].per_group_output)
+            return k + 1;
+    return 0;
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
                          const problem *pb, const char *const *defines, size_t define_count, char *reference_config,
                          size_t config_size)
@@ -277,6 +287,13 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
             fprintf(o, "; %s = %s @spec(%u)   ; a %s constant whose default is not a whole number: a parameter's "
                        "values are, so the shader's value stays\n",
                     spec_names[i], spec_value_text(d, buf), d->id, vkat_spec_type_name(d));
+        } else if (dim == 0 && per_group_output(si)) {
+            fprintf(o, "%s = %u @spec(%u)   ; the workgroup's x size, kept at the shader's: '%s' holds one result per "
+                       "workgroup\n; (stored at gl_WorkGroupID), so each other size computes other results than the "
+                       "check's reference; TODO:\n; with a reference shader that combines them, the sizes to try\n",
+                    spec_names[i], d->default_bits, d->id, si->bindings[per_group_output(si) - 1].name);
+            snprintf(reference_config, config_size, "%s=%u", spec_names[i], d->default_bits);
+            tunable = 1;
         } else if (dim == 0) {
             fprintf(o, "%s = ", spec_names[i]);
             write_x_sizes(o, d->default_bits);
@@ -516,8 +533,9 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         char count[sizeof pb->count_text + 96], note[640];
         int indexed = buffer_count(b, buf_names[k], tb, pb, axes, count, sizeof count, note, sizeof note);
         /* indexed at 2 * i + 1 and 2 * i + 2, it does not write every element (a scan's first): kept from zero */
-        int partial = !atomic && !uniform && (b->access & 2) &&
-                      (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered));
+        int per_group = b->per_group_output && per_group_output(si); /* one result per workgroup: the first few */
+        int partial = !atomic && !uniform && (b->access & 2 || per_group) &&
+                      (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered) || per_group);
         /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
         int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"
@@ -534,7 +552,8 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                     atomic             ? "the shader's atomics read and write it"
                     : b->partial_writes ? "the shader writes parts of its elements"
                     : b->bounded_by_buffer ? "how much of it the shader writes depends on a bound read from a buffer"
-                                           : "the shader's stores skip some of its elements");
+                    : per_group ? "the shader writes one result per workgroup into it (at gl_WorkGroupID)"
+                                : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
         if (!runtime) /* a parameter block's members are written in [fields.NAME] */

@@ -15,7 +15,9 @@
 #   - one size over three dimensions (a volume written through an image3D) is 128, not 1024: at 1024 the volume was
 #     4 GiB of r32f texels, past the device's maxBufferSize, and the file was refused (session 19's trial).
 #   - a push member that multiplies gl_GlobalInvocationID.y or .z (a row pitch, ncnn's cstep) is that axis's stride:
-#     the sizes below it, where 1 folded every row or plane onto the first (session 20's trial, ncnn's cast).
+#     the sizes below it, where 1 folded every row or plane onto the first (session 20's trial, ncnn's cast);
+#   - a shader that stores one result per workgroup (`partial[gl_WorkGroupID.x]`) keeps its workgroup size (each
+#     other size failed the check against the default: session 19's trial) and its output is inout from zero.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_bounds" && pwd)
@@ -81,7 +83,13 @@ check "the output's row stride: the x size" grep -q '^outw = uint32, w ' "$T/str
 check "the output's plane stride" grep -q '^outcstep = uint32, w \* h ' "$T/strides.ini"
 "$BIN" init "$D/row_pitch.comp" -o "$T/pitch.ini" 2>/dev/null
 check "a row pitch: the width" grep -q '^pitch = uint32, width ' "$T/pitch.ini"
+# one result per workgroup: the workgroup size stays the shader's, the output inout from zero
+"$BIN" init "$D/partial_sums.comp" -o "$T/partial.ini" 2>/dev/null
+check "per-workgroup results: the size kept at the shader's" \
+    grep -q '^WG = 64 @spec(0) .*one result per' "$T/partial.ini"
+check "the output inout from zero" grep -q '^Partial = float32, n, zero, inout ' "$T/partial.ini"
 if "$BIN" devices >/dev/null 2>&1; then
+    check_tunes_as_written "$T/partial.ini" partial.ini
     check_tunes_as_written "$T/strides.ini" strides.ini
     check_tunes_as_written "$T/pitch.ini" pitch.ini
 fi
