@@ -322,7 +322,7 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         tunable = 1;
     } else if (!tunable) {
         fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader (%u, %u, %u), and\n"
-                   "; replace_local_size = true in [kernel] would tune it, but %s.\n"
+                   "; replace_local_size = true in [kernel] would tune it, but\n; %s.\n"
                    "; A macro the shader reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n",
                 si->local_size[0], si->local_size[1], si->local_size[2], fixed ? fixed : "?");
     }
