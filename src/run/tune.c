@@ -1556,8 +1556,6 @@ static vkat_result start_lane(run_ctx *c, vkat_store *store, unsigned lane_jobs,
     return VKAT_OK;
 }
 
-/* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
- * default there, and a warning when asked otherwise. */
 /* VKAT_ERR_EMPTY_SPACE naming the constraint that leaves nothing at this problem on `dev`, or VKAT_OK. */
 static vkat_result explain_empty(const vkat_space *space, const vkat_value *env, const vkat_device_info *dev,
                                  vkat_error *err)
@@ -1568,6 +1566,8 @@ static vkat_result explain_empty(const vkat_space *space, const vkat_value *env,
     return vkat_space_explain_empty(space, env, where, err);
 }
 
+/* On a CPU device (lavapipe) compiling beside the measurement takes the very cores being measured: serial by
+ * default there, and a warning when asked otherwise. */
 static unsigned preparing_jobs(const vkat_device_info *dev, const vkat_tune_opts *opts)
 {
     int cpu_device = !strcmp(dev->device_type, "cpu");

@@ -660,7 +660,7 @@ done:
 static vkat_result load_kernel(loader *ld)
 {
     vkat_space *s = ld->s;
-    static const char *const keys[] = {"name",     "template",     "entry", "extensions", "features",
+    static const char *const keys[] = {"name",         "template",           "entry", "extensions", "features",
                                        "include_dirs", "replace_local_size", NULL};
     const entry *f[7];
     if (section_keys(ld, SEC_KERNEL, keys, f))
@@ -2666,7 +2666,7 @@ vkat_result vkat_space_field_words(const vkat_space *s, size_t index, const vkat
     return VKAT_OK;
 }
 
-/* " (N = 0 from gemm.ini:11)": the problem sizes below 1 that `e` uses and where each value came from, so that an
+/* " (N = 0 from line 11)": the problem sizes below 1 that `e` uses and where each value came from, so that an
  * empty dispatch or buffer is traced to the size that made it, not only to the line that used it; "" when none. */
 static const char *small_sizes_note(const vkat_space *s, const vkat_expr *e, char *buf, size_t size)
 {
