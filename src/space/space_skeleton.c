@@ -10,6 +10,7 @@
 #include "capabilities.h"
 #include "image_format.h"
 #include "spec_encode.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -177,19 +178,21 @@ static int first_of_id(const vkat_spirv_info *si, uint32_t i)
     return pick == i;
 }
 
-/* The workgroup x sizes to try: powers of two from 32 to 512, and the shader's own default among them. */
+/* The workgroup x sizes to try for a 1-D workgroup: powers of two from 32 to 512. */
+static const uint32_t x_sizes[5] = {32, 64, 128, 256, 512};
+
+/* x_sizes, and the shader's own default among them. */
 static void write_x_sizes(FILE *o, uint32_t def)
 {
-    static const uint32_t sizes[] = {32, 64, 128, 256, 512};
     int placed = def < 1 || def > 1024;
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        if (!placed && def <= sizes[i]) {
+    for (size_t i = 0; i < VKAT_COUNTOF(x_sizes); i++) {
+        if (!placed && def <= x_sizes[i]) {
             fprintf(o, "%s%u", i ? ", " : "", def);
             placed = 1;
-            if (def == sizes[i])
+            if (def == x_sizes[i])
                 continue;
         }
-        fprintf(o, "%s%u", i || def < sizes[0] ? ", " : "", sizes[i]);
+        fprintf(o, "%s%u", i || def < x_sizes[0] ? ", " : "", x_sizes[i]);
     }
     if (!placed)
         fprintf(o, ", %u", def);
@@ -232,27 +235,20 @@ static const char *literal_size_fixed_because(const vkat_spirv_info *si)
     return NULL;
 }
 
-/* The literal workgroup size as parameters (replace_local_size): x over 32..512 for a 1-D workgroup, x and y over
+/* The literal workgroup size as parameters (replace_local_size): x over x_sizes for a 1-D workgroup, x and y over
  * planar sizes for a 2-D one, each with the shader's own first (the check's reference); z stays the shader's. */
 static void write_literal_sizes(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP], char *reference_config,
                                 size_t config_size)
 {
     static const char *const wg_params[2] = {"WG_X", "WG_Y"};
+    static const uint32_t planar[2][VKAT_COUNTOF(x_sizes)] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
     int dims = si->local_size[1] > 1 ? 2 : 1;
     for (int k = 0; k < dims; k++) {
-        static const uint32_t planar[2][5] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
-        uint32_t own = si->local_size[k];
+        const uint32_t *sizes = dims == 1 ? x_sizes : planar[k], own = si->local_size[k];
         fprintf(o, "%s = %u", wg_params[k], own);
-        if (dims == 1) {
-            static const uint32_t sizes[] = {32, 64, 128, 256, 512};
-            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-                if (sizes[i] != own)
-                    fprintf(o, ", %u", sizes[i]);
-        } else {
-            for (size_t i = 0; i < 5; i++)
-                if (planar[k][i] != own)
-                    fprintf(o, ", %u", planar[k][i]);
-        }
+        for (size_t i = 0; i < VKAT_COUNTOF(x_sizes); i++)
+            if (sizes[i] != own)
+                fprintf(o, ", %u", sizes[i]);
         fprintf(o, "   ; the workgroup's %c size, fixed in the shader at %u: each variant's replaces it\n", "xy"[k],
                 own);
         snprintf(wg[k], NAME_CAP, "%s", wg_params[k]);
