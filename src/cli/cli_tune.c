@@ -20,7 +20,7 @@ typedef struct progress_ctx {
 static void show_progress(void *user, const vkat_device_info *device, const vkat_tune_progress *p)
 {
     progress_ctx *c = user;
-    vkat_cli_watchdog_heartbeat();
+    vkat_cli_watchdog_heartbeat(p->evaluated > p->resumed);
     if (!c->enabled)
         return;
     char best[64] = "none yet";

@@ -37,8 +37,9 @@ int vkat_cli_tune_print_groups(const tune_args *a, vkat_tune_run *run, struct js
 /* The watchdog (--watchdog): forks the measuring process and watches its heartbeat. Returns -1 in the child, which
  * goes on to measure, else the run's exit code. */
 int vkat_cli_watchdog_supervise(const tune_args *a);
-/* One beat per evaluated variant, from any thread (a no-op when not supervised). */
-void vkat_cli_watchdog_heartbeat(void);
+/* One beat per progress update, from any thread (a no-op when not supervised); `fresh` once this process has
+ * evaluated a variant itself, not only resumed rows. */
+void vkat_cli_watchdog_heartbeat(int fresh);
 /* The tag this measuring process writes into its "aborted" rows (vkat_tune_desc.claim); NULL when unsupervised. */
 const char *vkat_cli_watchdog_claim(void);
 /* vkat_tune_desc.stage: what the measuring process is doing outside a variant, kept where the watchdog reads it

@@ -17,17 +17,19 @@
 #endif
 #include <unistd.h>
 
-/* The measuring child's heartbeat to its watchdog (-1: not supervised). One byte per evaluated variant; write() of
- * one byte to a pipe is atomic, so device threads need no lock. */
+/* The measuring child's heartbeat to its watchdog (-1: not supervised). One byte per progress update, FRESH once
+ * the child has evaluated a variant itself (not only resumed rows); write() of one byte to a pipe is atomic, so
+ * device threads need no lock. */
 static int heartbeat_fd = -1;
+enum { BEAT = 1, BEAT_FRESH = 2 };
 /* Set before each fork: the tag the measuring process puts in its "aborted" rows, so that the watchdog blames
  * only what this process was running, not rows an earlier killed run or another kernel left. */
 static char watchdog_claim[64];
 
-void vkat_cli_watchdog_heartbeat(void)
+void vkat_cli_watchdog_heartbeat(int fresh)
 {
     if (heartbeat_fd >= 0) {
-        char b = 1;
+        char b = fresh ? BEAT_FRESH : BEAT;
         if (write(heartbeat_fd, &b, 1) < 0)
             heartbeat_fd = -1;
     }
@@ -157,10 +159,11 @@ static int blame(const tune_args *a, int hung, int status, char *reason, size_t 
 }
 
 /* Reads the child's heartbeat until it exits (its end of the pipe closes) or goes `seconds` without one (then it
- * is killed); reaps it into *status. Returns 1 when it hung. */
-static int watch_child(int fd, pid_t pid, double seconds, int *status)
+ * is killed); reaps it into *status and sets *fresh when it evaluated a variant itself. Returns 1 when it hung. */
+static int watch_child(int fd, pid_t pid, double seconds, int *status, int *fresh)
 {
     int hung = 0;
+    *fresh = 0;
     for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
         int n = poll(&p, 1, (int)(seconds * 1000));
@@ -172,8 +175,10 @@ static int watch_child(int fd, pid_t pid, double seconds, int *status)
             break;
         }
         char buf[256];
-        if (read(fd, buf, sizeof buf) <= 0)
+        ssize_t got = read(fd, buf, sizeof buf);
+        if (got <= 0)
             break; /* the child closed its end: it exited */
+        *fresh |= buf[got - 1] == BEAT_FRESH;
     }
     close(fd);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -235,7 +240,8 @@ int vkat_cli_watchdog_supervise(const tune_args *a)
         supervised_child = pid;
         sigprocmask(SIG_SETMASK, &old, NULL);
         int status = 0;
-        int hung = watch_child(fds[0], pid, a->watchdog, &status);
+        int fresh = 0;
+        int hung = watch_child(fds[0], pid, a->watchdog, &status, &fresh);
         supervised_child = 0;
         int stopped = stopped_code(status);
         if (!hung && stopped >= 0)
@@ -249,6 +255,21 @@ int vkat_cli_watchdog_supervise(const tune_args *a)
             return code;
         if (stopped >= 0)
             return stopped; /* hung while asked to stop: the variant is blamed, nothing restarts */
+        /* Died (or hung) between variants after evaluating some itself: a variant that wrote out of bounds can
+         * corrupt a CPU driver's memory, which a later free() notices. Every finished row is stored, so a new child
+         * resumes; one that fails again before evaluating anything new ends the run below. */
+        if (blamed == 0 && fresh && restarts < 100) {
+            char how[64];
+            if (hung)
+                snprintf(how, sizeof how, "stopped making progress for %.0f s", a->watchdog);
+            else
+                snprintf(how, sizeof how, "died of signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+            vkat_cli_log(VKAT_LOG_WARN, "the measuring process %s between variants, while %s; no variant was "
+                         "running, so none is blamed (a variant that wrote out of bounds may have corrupted the "
+                         "driver's memory earlier); restarting",
+                         how, stage_page && stage_page[0] ? stage_page : "measuring");
+            continue;
+        }
         if (blamed == 0) {
             const char *what = hung ? "the measuring process stopped making progress" : "the measuring process died";
             if (stage_page && stage_page[0])
