@@ -7,8 +7,10 @@
  * invocations. */
 #include "descriptors.h"
 #include "spec_encode.h"
+#include "spirv_shared_bounds.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,6 +400,47 @@ vkat_result vkat_check_local_size(const vkat_space *s, const char *section, cons
                      si->local_size[2], where);
 }
 
+/* The line of `path` that declares shared array NAME (`shared float tile[64];`), else 0. */
+static int shared_decl_line(const char *path, const char *name)
+{
+    char *src = name[0] ? vkat_read_file(path, NULL) : NULL;
+    int line = 0, at = 1;
+    size_t n = strlen(name);
+    for (const char *p = src; p && *p && !line; at++) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char text[512];
+        snprintf(text, sizeof text, "%.*s", (int)len, p);
+        const char *code = text + strspn(text, " \t"), *shared = strstr(code, "shared");
+        for (const char *q = strstr(code, name); shared && q && !line; q = strstr(q + 1, name)) {
+            const char *after = q + n + strspn(q + n, " ");
+            int word_start = q == code || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+            if (strncmp(code, "//", 2) && shared < q && *after == '[' && word_start)
+                line = at;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    free(src);
+    return line;
+}
+
+/* A variant whose every workgroup indexes a shared array past its end (spirv_shared_bounds.h) fails as invalid
+ * code: undefined on a GPU, and on a CPU driver it corrupts the process's heap, yet it can pass the check. */
+static vkat_result check_shared_bounds(const vkat_space *s, const vkat_spirv *spirv, const vkat_spec_value *spec,
+                                       size_t spec_count, const vkat_spirv_info *si, vkat_error *e)
+{
+    vkat_shared_overrun o;
+    if (!vkat_spirv_shared_overrun(spirv, spec, spec_count, si->local_size, &o))
+        return VKAT_OK;
+    const char *file = o.file[0] ? o.file : s->template_path;
+    int line = o.line ? (int)o.line : shared_decl_line(file, o.name);
+    return vkat_fail(e, VKAT_ERR_VALIDATE, file, line,
+                     "every workgroup of %u x %u x %u invocations %s shared array '%s' at index %llu of a dimension "
+                     "of %u, before any branch: its shared memory is sized for smaller workgroups",
+                     si->local_size[0], si->local_size[1], si->local_size[2], o.store ? "writes" : "reads",
+                     o.name[0] ? o.name : "?", (unsigned long long)o.index, o.length);
+}
+
 vkat_result vkat_check_kernel_module(const vkat_space *s, const vkat_spirv *spirv, const vkat_spec_value *spec,
                                      size_t spec_count, const vkat_launch *launch, vkat_spirv_info *si,
                                      vkat_error *e)
@@ -411,5 +454,7 @@ vkat_result vkat_check_kernel_module(const vkat_space *s, const vkat_spirv *spir
         r = vkat_check_spec_constants(s, s->template_path, si, spec, spec_count, e);
     if (r == VKAT_OK)
         r = vkat_check_local_size(s, "[dispatch]", s->local_size[0], launch->local_size, s->template_path, si, e);
+    if (r == VKAT_OK)
+        r = check_shared_bounds(s, spirv, spec, spec_count, si, e);
     return r;
 }
