@@ -185,6 +185,10 @@ typedef struct vkat_spirv_info {
          * ubo.count) return;`): how much of it the shader writes depends on that buffer's data. Set by
          * vkat_spirv_find_bound (spirv_bound.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
         uint8_t bounded_by_buffer;
+        /* Stored to only under comparisons with the parameter block member that bounds the invocations (the
+         * problem size init makes of it: bound_block's member, or an axis_bound of kind 'u'), not other data.
+         * Set by vkat_spirv_find_bound; 0 where bounded_by_buffer is set. */
+        uint8_t bounded_by_size_member;
         /* It is stored to at an index of gl_WorkGroupID alone (`out[gl_WorkGroupID.x] = sum;`): one result per
          * workgroup, which other workgroup sizes make other results unless one workgroup is one item (a row).
          * Set by vkat_spirv_find_bound. */

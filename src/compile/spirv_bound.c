@@ -35,6 +35,9 @@ enum {
     F_LOCAL = 256,    /* derives from an index that varies inside a workgroup (not gl_WorkGroupID alone) */
     F_GROUP_INDEX = 512,   /* a pointer indexed by gl_WorkGroupID alone (`out[gl_WorkGroupID.x]`) */
     F_GROUP_STORED = 1024, /* a buffer variable stored to through such a pointer: one result per workgroup */
+    F_BLOCKBOUND = 2048,   /* a condition comparing an invocation index with a parameter block's member (guard) */
+    F_GUARDED_SIZE = 4096, /* a buffer variable stored to only under such conditions, of the member that bounds the
+                              invocations (init makes it the problem size) */
 };
 
 enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
@@ -42,6 +45,7 @@ enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
 typedef struct flow {
     uint32_t origin;  /* 0 none; 1 + push member; SPEC_BASE + spec id; BLOCK_BASE | variable << 8 | member */
     uint32_t value;   /* OpConstant: its value (an access chain's member index) */
+    uint32_t guard;   /* F_BLOCKBOUND: the block member's origin, the first met */
     uint32_t root;    /* pointers: the variable they point into */
     int32_t set, binding;
     uint16_t flags;
@@ -55,6 +59,7 @@ typedef struct flow {
 #define SPEC_BASE 0x10000u
 #define BLOCK_BASE 0x80000000u /* a parameter block's member: its variable (< 2^23) and member (< 256) */
 #define MAX_DEPTH 32
+#define GUARD_DATA 1u /* a guard by buffer data other than one parameter block member */
 
 typedef struct walk {
     const vkat_spirv_info *info;
@@ -66,8 +71,12 @@ typedef struct walk {
     int found_by_group; /* the first bound found compares an index of gl_WorkGroupID alone */
     uint8_t stride_axis[32]; /* push member -> 1 + the gl_GlobalInvocationID component it multiplies, 0 none */
     uint32_t region[MAX_DEPTH]; /* merge labels of the selections a buffer-bounded condition branches on */
+    uint32_t region_guard[MAX_DEPTH]; /* what each compares with: a block member's origin, or GUARD_DATA */
     uint8_t returned[MAX_DEPTH];
-    int depth, guarded_rest;
+    int depth;
+    uint32_t rest_guard; /* after `if (i >= count) return;`: what follows runs under that bound (0: none) */
+    uint32_t pair_var[32], pair_guard[32]; /* stores under one block member's bound: checked against the end's */
+    int pairs;
     uint32_t loop_merge[MAX_DEPTH]; /* merge labels of the loops the walk is inside */
     int loops;
     __typeof__(((vkat_spirv_info *)0)->axis_bound[0]) axis[3];
@@ -91,7 +100,11 @@ static int value_op(uint32_t op)
 
 static void merge(flow *dst, const flow *src)
 {
-    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_ARITH | F_LOCAL);
+    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_BLOCKBOUND | F_ARITH | F_LOCAL);
+    if (src->guard && dst->guard && src->guard != dst->guard)
+        dst->flags |= F_BUFBOUND; /* `x >= b.w || y >= b.h`: two members, counted as data */
+    if (!dst->guard)
+        dst->guard = src->guard;
     if (!dst->origin)
         dst->origin = src->origin, dst->comp = src->comp;
     if (!dst->push)
@@ -186,7 +199,9 @@ static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
         wk->found = bound->origin; /* `p.x >= s.x || p.y >= s.y`: each component compared */
         wk->found_mask |= comps;
     }
-    if (bound && (!bound->origin || bound->origin >= BLOCK_BASE) && (bound->flags & F_BUFFER))
+    if (bound && bound->origin >= BLOCK_BASE && (bound->flags & F_BUFFER))
+        wk->ids[res].flags |= F_BLOCKBOUND, wk->ids[res].guard = bound->origin;
+    else if (bound && !bound->origin && (bound->flags & F_BUFFER))
         wk->ids[res].flags |= F_BUFBOUND;
 }
 
@@ -194,7 +209,7 @@ static void compare(walk *wk, uint32_t op, uint32_t res, uint32_t a, uint32_t b)
 static void control(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     if (op == SpvOpFunction)
-        wk->depth = wk->guarded_rest = wk->loops = 0;
+        wk->depth = wk->loops = 0, wk->rest_guard = 0;
     else if (op == SpvOpSelectionMerge && len >= 2)
         wk->pending_merge = ins[1];
     else if (op == SpvOpLoopMerge) {
@@ -202,8 +217,10 @@ static void control(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         if (len >= 2 && wk->loops < MAX_DEPTH)
             wk->loop_merge[wk->loops++] = ins[1];
     } else if (op == SpvOpBranchConditional && len >= 4 && ins[1] < wk->bound) {
-        if ((wk->ids[ins[1]].flags & F_BUFBOUND) && wk->pending_merge && wk->depth < MAX_DEPTH) {
+        const flow *c = &wk->ids[ins[1]];
+        if ((c->flags & (F_BUFBOUND | F_BLOCKBOUND)) && wk->pending_merge && wk->depth < MAX_DEPTH) {
             wk->region[wk->depth] = wk->pending_merge;
+            wk->region_guard[wk->depth] = c->flags & F_BUFBOUND ? GUARD_DATA : c->guard;
             wk->returned[wk->depth++] = 0;
         }
         wk->pending_merge = 0;
@@ -211,8 +228,10 @@ static void control(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         while (wk->loops && wk->loop_merge[wk->loops - 1] == ins[1])
             wk->loops--;
         while (wk->depth && wk->region[wk->depth - 1] == ins[1])
-            if (wk->returned[--wk->depth])
-                wk->guarded_rest = 1; /* `if (i >= count) return;`: what follows runs under the bound */
+            if (wk->returned[--wk->depth]) { /* `if (i >= count) return;`: what follows runs under the bound */
+                uint32_t g = wk->region_guard[wk->depth];
+                wk->rest_guard = !wk->rest_guard || wk->rest_guard == g ? g : GUARD_DATA;
+            }
     } else if ((op == SpvOpReturn || op == SpvOpReturnValue || op == SpvOpKill ||
                 op == SpvOpTerminateInvocation) && wk->depth) {
         wk->returned[wk->depth - 1] = 1;
@@ -231,10 +250,25 @@ static void group_index(walk *wk, const uint32_t *ins, uint32_t len)
         r->flags |= F_GROUP_INDEX;
 }
 
+/* A store under buffer-bounded conditions: F_GUARDED on its variable, or, when they all compare with one parameter
+ * block member, a pair that the end of the walk checks against the member found to bound the invocations. */
+static void guarded_store(walk *wk, uint32_t var)
+{
+    uint32_t g = wk->rest_guard;
+    for (int d = 0; d < wk->depth; d++)
+        g = !g || g == wk->region_guard[d] ? wk->region_guard[d] : GUARD_DATA;
+    if (g != GUARD_DATA && wk->pairs < (int)(sizeof wk->pair_var / sizeof wk->pair_var[0])) {
+        wk->pair_var[wk->pairs] = var;
+        wk->pair_guard[wk->pairs++] = g;
+    } else {
+        wk->ids[var].flags |= F_GUARDED;
+    }
+}
+
 static void stored(walk *wk, uint32_t pointer)
 {
-    if (pointer < wk->bound && (wk->depth || wk->guarded_rest) && wk->ids[pointer].root < wk->bound)
-        wk->ids[wk->ids[pointer].root].flags |= F_GUARDED;
+    if (pointer < wk->bound && (wk->depth || wk->rest_guard) && wk->ids[pointer].root < wk->bound)
+        guarded_store(wk, wk->ids[pointer].root);
     if (pointer < wk->bound && (wk->ids[pointer].flags & F_GROUP_INDEX) && wk->ids[pointer].root < wk->bound)
         wk->ids[wk->ids[pointer].root].flags |= F_GROUP_STORED;
 }
@@ -404,9 +438,21 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         info->bound_block_member = (int32_t)(wk.found_block & 0xffu);
         info->bound_block_components = wk.found_block_mask;
     }
-    for (uint32_t v = 0; v < wk.bound; v++)
-        if ((wk.ids[v].flags & F_GUARDED) && (k = binding_of(&wk, info, v)) >= 0)
+    for (int p = 0; p < wk.pairs; p++) {
+        uint32_t g = wk.pair_guard[p];
+        int size = g == wk.found_block;
+        for (int a = 0; a < 3; a++)
+            size |= wk.axis[a].kind == 'u' && wk.axis[a].value == g;
+        wk.ids[wk.pair_var[p]].flags |= size ? F_GUARDED_SIZE : F_GUARDED;
+    }
+    for (uint32_t v = 0; v < wk.bound; v++) {
+        if ((k = binding_of(&wk, info, v)) < 0)
+            continue;
+        if (wk.ids[v].flags & F_GUARDED)
             info->bindings[k].bounded_by_buffer = 1;
+        else if (wk.ids[v].flags & F_GUARDED_SIZE)
+            info->bindings[k].bounded_by_size_member = 1;
+    }
     for (uint32_t v = 0; v < wk.bound; v++)
         if ((wk.ids[v].flags & F_GROUP_STORED) && (k = binding_of(&wk, info, v)) >= 0)
             info->bindings[k].per_group_output = 1;

@@ -496,6 +496,29 @@ static const vkat_block_member *axis_member(const vkat_spirv_info *si, int a, in
                : NULL;
 }
 
+/* Is every parameter block member that bounds the invocations a problem size here (its [fields] entry carries
+ * one)? An output stored only under those bounds is then written up to the size: `out`, which the check covers
+ * element by element, rather than `inout` from zero. */
+static int bounding_members_sized(const vkat_spirv_info *si, const problem *pb)
+{
+    int any = 0, b = block_of(si, si->bound_block);
+    if (b >= 0 && si->bound_block_member >= 0) {
+        if (b >= 4 || si->bound_block_member >= 32 || !pb->field_size[b][si->bound_block_member])
+            return 0;
+        any = 1;
+    }
+    for (int a = 0; a < 3; a++) {
+        if (si->axis_bound[a].kind != 'u')
+            continue;
+        int ab = block_of(si, (int32_t)(si->axis_bound[a].value >> 8));
+        uint32_t m = si->axis_bound[a].value & 0xffu;
+        if (ab < 0 || ab >= 4 || m >= 32 || !pb->field_size[ab][m])
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP], const problem *pb,
                           uint32_t axes)
 {
@@ -531,7 +554,8 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         /* indexed at 2 * i + 1 and 2 * i + 2, it does not write every element (a scan's first): kept from zero */
         int per_group = b->per_group_output && per_group_output(si); /* one result per workgroup: the first few */
         int partial = !atomic && !uniform && (b->access & 2 || per_group) &&
-                      (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered) || per_group);
+                      (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered) || per_group ||
+                       (b->bounded_by_size_member && !bounding_members_sized(si, pb)));
         /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
         int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"
@@ -547,7 +571,8 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
             fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
                     atomic             ? "the shader's atomics read and write it"
                     : b->partial_writes ? "the shader writes parts of its elements"
-                    : b->bounded_by_buffer ? "how much of it the shader writes depends on a bound read from a buffer"
+                    : b->bounded_by_buffer || b->bounded_by_size_member
+                        ? "how much of it the shader writes depends on a bound read from a buffer"
                     : per_group ? "the shader writes one result per workgroup into it (at gl_WorkGroupID)"
                                 : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,

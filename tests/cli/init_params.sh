@@ -4,8 +4,9 @@
 #   - a readonly storage block without a run-time array (Godot's compositor passes: `vec2 raster_size`) compared as
 #     floats with the converted invocation index is a parameter block: [fields] for it, its vec2 the size in both
 #     components. Random data there made raster_size < 1 and the pass wrote nothing;
-#   - an unqualified storage block nothing stores to, with an int count bounding the invocations, the same; a
-#     storage block holding a 256-entry table stays data;
+#   - an unqualified storage block nothing stores to, with an int count bounding the invocations, the same; the
+#     output stored under that count alone is `out` (init sets the count to the size), one stored under another
+#     member as well stays inout from zero; a storage block holding a 256-entry table stays data;
 #   - a uniform block's mat4 and mat3 are their identities (a mat3's columns 16 bytes apart in std140), its float
 #     array 1 each: as zero words every output was the same whatever the input;
 #   - float push constants compared per axis are a size each, passed as floats, and so are a uniform block's
@@ -38,8 +39,12 @@ check "the written image over both axes, an output" \
 check "an unqualified block nothing stores to: an input with [fields]" \
     lines "$T/count.ini" '^u = float32, 3, random(-1, 1), in @set(0) @binding(0) .*\[fields\]' '^\[fields.u\]$'
 check "its int count is the size" lines "$T/count.ini" '^count = 1024 @none ' '^count = uint32, count '
+check "the output stored under that count alone: out, which the reference must fill" \
+    grep -q '^Dst = float32, count, zero, out ' "$T/count.ini"
 
-sed 's/^\(Dst = .*\), inout /\1, out /' "$T/count.ini" >"$T/count_out.ini"
+"$BIN" init "$D/count_and_limit.comp" -o "$T/limit.ini" 2>/dev/null
+check "stored under a second member that is not the size: inout, from zero" \
+    lines "$T/limit.ini" '^limit = uint32, 1 ' '^Dst = float32, count, zero, inout '
 sed 's/^scale = float32, 1.0/scale = uint32, 1/' "$T/count.ini" >"$T/count_kind.ini"
 
 "$BIN" init "$D/table_block.comp" -o "$T/table.ini" 2>/dev/null
@@ -77,7 +82,7 @@ check "float literals: the counts they let through" lines "$T/literal.ini" '^NX 
 if "$BIN" devices >/dev/null 2>&1; then
     check_tunes_as_written "$T/raster.ini" raster_params.comp
     check_tunes_as_written "$T/count.ini" count_params.comp
-    check_tunes_as_written "$T/count_out.ini" "count_params.comp with its output an 'out' the reference fills"
+    check_tunes_as_written "$T/limit.ini" count_and_limit.comp
     check_tunes_as_written "$T/matrix.ini" matrix_ubo.comp
     check_tunes_as_written "$T/matrix_ref.ini" "matrix_ubo.comp against a reference that assumes init's values"
     check_tunes_as_written "$T/axes.ini" push_float_axes.comp
