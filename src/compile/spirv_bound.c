@@ -40,7 +40,10 @@ enum {
                               invocations (init makes it the problem size) */
 };
 
-enum { AXIS_VEC = 4, AXIS_MIXED = 5 }; /* flow.axis beyond 1 + a component */
+/* flow.axis beyond 1 + a component: gl_GlobalInvocationID, gl_WorkGroupID and gl_LocalInvocationID as vectors,
+ * and the components of the last two, which added (`gl_WorkGroupID.x * 16 + gl_LocalInvocationID.x`) make the
+ * global index of that axis */
+enum { AXIS_VEC = 4, AXIS_MIXED = 5, AXIS_GVEC = 6, AXIS_LVEC = 7, AXIS_G0 = 8, AXIS_L0 = 11 };
 
 typedef struct flow {
     uint32_t origin;  /* 0 none; 1 + push member; SPEC_BASE + spec id; BLOCK_BASE | variable << 8 | member */
@@ -98,6 +101,17 @@ static int value_op(uint32_t op)
            (op >= SpvOpShiftRightLogical && op <= SpvOpNot);
 }
 
+/* The axis of a value combining one of axis a with one of axis b (a != b, both set): a workgroup's and a local
+ * invocation's component of one axis make that axis's global index, anything else is mixed. */
+static uint8_t group_plus_local(uint8_t a, uint8_t b)
+{
+    if (a > b) {
+        uint8_t t = a;
+        a = b, b = t;
+    }
+    return a >= AXIS_G0 && a < AXIS_G0 + 3 && b == a - AXIS_G0 + AXIS_L0 ? (uint8_t)(1 + a - AXIS_G0) : AXIS_MIXED;
+}
+
 static void merge(flow *dst, const flow *src)
 {
     dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_BLOCKBOUND | F_ARITH | F_LOCAL);
@@ -110,7 +124,7 @@ static void merge(flow *dst, const flow *src)
     if (!dst->push)
         dst->push = src->push;
     if (src->axis && dst->axis != src->axis)
-        dst->axis = dst->axis ? AXIS_MIXED : src->axis;
+        dst->axis = !dst->axis ? src->axis : group_plus_local(dst->axis, src->axis);
 }
 
 /* `gy * p.w`: a push member multiplying one component of gl_GlobalInvocationID (a row or plane stride, as in
@@ -300,6 +314,10 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
             ids[ins[1]].flags |= F_INVOCATION | (ins[3] == SpvBuiltInWorkgroupId ? 0 : F_LOCAL);
         if (ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInGlobalInvocationId)
             ids[ins[1]].axis = AXIS_VEC;
+        else if (ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInWorkgroupId)
+            ids[ins[1]].axis = AXIS_GVEC;
+        else if (ins[2] == SpvDecorationBuiltIn && ins[3] == SpvBuiltInLocalInvocationId)
+            ids[ins[1]].axis = AXIS_LVEC;
         else if (ins[2] == SpvDecorationSpecId)
             wk->spec_ids[ins[1]] = ins[3] + 1;
         else if (ins[2] == SpvDecorationDescriptorSet)
@@ -367,12 +385,14 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         if (op == SpvOpIMul && len >= 5 && OK(ins[3]) && OK(ins[4]))
             stride(wk, &ids[ins[3]], &ids[ins[4]]), stride(wk, &ids[ins[4]], &ids[ins[3]]);
         flow *r = &ids[ins[2]];
-        if (r->axis == AXIS_VEC && (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 &&
-            OK(ins[4]) && ids[ins[4]].constant && ids[ins[4]].value < 3)
-            r->axis = (uint8_t)(1 + ids[ins[4]].value); /* gl_GlobalInvocationID.y */
-        else if (r->axis == AXIS_VEC && op == SpvOpCompositeExtract && len >= 5 && ins[4] < 3)
-            r->axis = (uint8_t)(1 + ins[4]);
-        for (uint32_t i = 5; r->axis == AXIS_VEC && op == SpvOpVectorShuffle && i < len; i++)
+        int vec = r->axis == AXIS_VEC || r->axis == AXIS_GVEC || r->axis == AXIS_LVEC;
+        uint8_t first_comp = r->axis == AXIS_VEC ? 1 : r->axis == AXIS_GVEC ? AXIS_G0 : AXIS_L0;
+        if (vec && (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[4]) &&
+            ids[ins[4]].constant && ids[ins[4]].value < 3)
+            r->axis = (uint8_t)(first_comp + ids[ins[4]].value); /* gl_GlobalInvocationID.y */
+        else if (vec && op == SpvOpCompositeExtract && len >= 5 && ins[4] < 3)
+            r->axis = (uint8_t)(first_comp + ins[4]);
+        for (uint32_t i = 5; vec && op == SpvOpVectorShuffle && i < len; i++)
             if (ins[i] != i - 5)
                 r->axis = AXIS_MIXED; /* gid.xy stays the vector, gid.yx does not */
         if ((last == 4 || op == SpvOpCopyObject) && OK(ins[3]))

@@ -9,6 +9,9 @@
 #     p.height`), two specialization constants, or two literals (#defines: Mandelbrot's `x >= WIDTH || y >= HEIGHT`,
 #     as in the trial), the buffers their product and the workgroups over both axes; with one size the buffer was
 #     overrun (literals) or one row tuned (push members);
+#   - the same where each axis's index is written gl_WorkGroupID * TILE + gl_LocalInvocationID (a tiled
+#     transpose): before, only the first axis was bounded and the second was 1; a literal compared with
+#     gl_LocalInvocationID alone bounds part of a workgroup, not an axis;
 #   - a literal that guards part of the work after a bound read from a buffer (`if (i < 16u)`) is not the size;
 #   - a 2-D dispatch gets [problem.cpu] sizes of 256 for a CPU device (lavapipe, the default without a GPU), but not
 #     a literal size (the shader's own) or a 1-D one.
@@ -58,6 +61,15 @@ check "an image's one size too" sh -c "sed -n '/^\[problem.cpu\]/,/^\[/p' '$T/ex
 check "not a literal size" sh -c "! grep -q '^\[problem.cpu\]' '$T/axes_literal.ini'"
 check "not a 1-D problem" sh -c "! grep -q '^\[problem.cpu\]' '$T/component.ini'"
 
+"$BIN" init "$D/tile_transpose.comp" -o "$T/transpose.ini" 2>/dev/null
+check "an index written gl_WorkGroupID * TILE + gl_LocalInvocationID: a size per axis" \
+    lines "$T/transpose.ini" '^width = 1024 @push ' '^height = 1024 @push ' '^height = uint32, height '
+check "the tiles over both axes" lines "$T/transpose.ini" '^B = float32, width \* height, zero, out ' \
+    '^groups = cdiv(width, 16), cdiv(height, 16) '
+"$BIN" init "$D/local_guard.comp" -o "$T/local_guard.ini" 2>/dev/null
+check "a literal compared with gl_LocalInvocationID.x: not an axis's size" \
+    lines "$T/local_guard.ini" '^width = 1024 @push ' '^height = 1024 @push ' '^groups = cdiv(width, 16), cdiv(height, 4) '
+
 "$BIN" init "$D/guard_literal.comp" -o "$T/guard.ini" 2>/dev/null
 check "a literal guarding part of the work after a buffer's bound: not the size" \
     grep -q '^N = 1024 @none ' "$T/guard.ini"
@@ -73,6 +85,8 @@ if "$BIN" devices >/dev/null 2>&1; then
     check_tunes_as_written "$T/axes_push.ini" axes_push.comp
     check_tunes_as_written "$T/axes_spec.ini" axes_spec.comp
     check_tunes_as_written "$T/axes_literal.ini" axes_literal.comp
+    check_tunes_as_written "$T/transpose.ini" tile_transpose.comp
+    check_tunes_as_written "$T/local_guard.ini" local_guard.comp
 else
     echo "skip: tuning the written files (no Vulkan device; install mesa-vulkan-drivers for lavapipe)"
 fi

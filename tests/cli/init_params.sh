@@ -18,13 +18,6 @@ set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 D=$(cd "$SRC/tests/data/init_params" && pwd)
 
-# lines FILE PATTERN...: FILE has a line matching each PATTERN
-lines() {
-    f=$1
-    shift
-    for p in "$@"; do grep -q -- "$p" "$f" || return 1; done
-}
-
 "$BIN" init "$D/raster_params.comp" -o "$T/raster.ini" 2>/dev/null
 check "a readonly storage parameter block: an input" \
     grep -q '^params = float32, 4, random(-1, 1), in @set(0) @binding(0) .*\[fields\]' "$T/raster.ini"

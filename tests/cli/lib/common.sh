@@ -2,6 +2,7 @@
 # a scratch directory removed on exit, and the counter behind the closing "N passed, N failed" line.
 #   . "$(dirname "$0")/lib/common.sh" "$@"     # then: need_device; need_python WHY; check WHAT CMD...; check_tune
 #                                               # or check_tunes_as_written (or ok NAME / fail NAME WHY); finish
+#                                               # lines FILE PATTERN...: FILE has a line matching each
 # A long script may be split into parts that ctest runs side by side: a header line "# ctest parts: A B ..." makes
 # tests/CMakeLists.txt register one test per part with VKAT_TEST_PART set, and the script runs a section only when
 # `in_part A` says so. Run by hand (VKAT_TEST_PART unset), a script runs every part.
@@ -39,6 +40,13 @@ check() {
     what=$1
     shift
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
+}
+
+# lines FILE PATTERN...: FILE has a line matching each PATTERN
+lines() {
+    f=$1
+    shift
+    for p in "$@"; do grep -q -- "$p" "$f" || return 1; done
 }
 
 ok() {
