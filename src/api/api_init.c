@@ -1,8 +1,10 @@
 /* api_init.c — vkat_space_skeleton (include/vkautotune.h): the shader compiled and reflected as it is (with the
  * macros given), then its starting space file (space_skeleton.c). What `vkautotune init` prints is the CLI's. */
 #include "compile.h"
+#include "define_rewrite.h"
 #include "includes.h"
 #include "device.h"
+#include "local_size_rewrite.h"
 #include "space_skeleton.h"
 #include "spirv_bound.h"
 #include "spirv_index.h"
@@ -60,6 +62,31 @@ static vkat_result one_kind_per_binding(const vkat_spirv_info *si, const char *p
     return VKAT_OK;
 }
 
+/* The macros the shader #defines itself (an integer) and declares its workgroup size by, per axis, with their values
+ * (0: none); a macro given with -D is not the shader's own, so it is left out. */
+static void size_macros(const char *source, const char *const *defines, size_t define_count,
+                        char macros[3][VKAT_SIZE_MACRO_CAP], uint32_t values[3])
+{
+    char names[3][64];
+    vkat_local_size_names(source, names);
+    for (int k = 0; k < 3; k++) {
+        macros[k][0] = 0;
+        values[k] = 0;
+        const char *body, *end;
+        int line, given = 0;
+        for (size_t i = 0; i < define_count; i++)
+            given |= !strncmp(defines[i], names[k], strlen(names[k])) &&
+                     (defines[i][strlen(names[k])] == '=' || !defines[i][strlen(names[k])]);
+        if (!names[k][0] || given || strlen(names[k]) >= VKAT_SIZE_MACRO_CAP ||
+            !vkat_define_find(source, names[k], &body, &end, &line))
+            continue;
+        char *stop;
+        unsigned long v = strtoul(body, &stop, 0);
+        if (stop > body && (stop == end || ((*stop == 'u' || *stop == 'U') && stop + 1 == end)) && v > 0 && v <= 1024)
+            snprintf(macros[k], VKAT_SIZE_MACRO_CAP, "%s", names[k]), values[k] = (uint32_t)v;
+    }
+}
+
 vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
                                 size_t include_dir_count, const char *const *defines, size_t define_count,
                                 char **text, vkat_error *err)
@@ -70,6 +97,9 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     if (!source)
         return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
     vkat_result r = vkat_shader_text_check(shader_path, source, size, err);
+    char macros[3][VKAT_SIZE_MACRO_CAP];
+    uint32_t macro_values[3];
+    size_macros(source, defines, define_count, macros, macro_values);
     if (!r && define_count)
         r = with_defines(source, shader_path, defines, define_count, &defined, err);
     vkat_compile_opts opts = {include_dirs, include_dir_count, 0, VKAT_SPIRV_OPT_NONE};
@@ -97,7 +127,11 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         char name[64];
         size_t n = strcspn(base, ".");
         snprintf(name, sizeof name, "%.*s", (int)(n ? n : strlen(base)), base);
-        if (!(*text = vkat_space_skeleton_text(si, name, template_ref, defines, define_count)))
+        for (int k = 0; k < 3; k++) /* the module's own size: a macro redefined in an #if branch is not it */
+            if (macro_values[k] != si->local_size[k])
+                macros[k][0] = 0;
+        if (!(*text = vkat_space_skeleton_text(si, name, template_ref, defines, define_count,
+                                               (const char (*)[VKAT_SIZE_MACRO_CAP])macros)))
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     }
     free(si);

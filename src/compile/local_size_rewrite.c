@@ -156,3 +156,44 @@ vkat_result vkat_local_size_rewrite(const char *source, const uint32_t size[3], 
     *out = grown;
     return VKAT_OK;
 }
+
+/* The identifier an axis's value is in the qualifiers [open, close) (`local_size_x = TILE`), into names[axis]. */
+static void qualifier_names(const char *open, const char *close, char names[3][64])
+{
+    for (const char *q = open; q < close;) {
+        const char *start = skip_blank(q), *end = start;
+        while (end < close && *end != ',')
+            end++;
+        const char *name_end = start;
+        while (name_end < end && ident_char(*name_end))
+            name_end++;
+        int axis = axis_of(start, (size_t)(name_end - start));
+        const char *v = skip_blank(name_end);
+        if (axis >= 0 && axis < 3 && *v == '=') {
+            const char *id = skip_blank(v + 1), *id_end = id;
+            while (id_end < end && ident_char(*id_end))
+                id_end++;
+            const char *after = skip_blank(id_end);
+            if (id_end > id && !isdigit((unsigned char)*id) && (after >= end || *after == ',' || after >= close) &&
+                (size_t)(id_end - id) < 64)
+                snprintf(names[axis], 64, "%.*s", (int)(id_end - id), id);
+        }
+        q = end < close ? end + 1 : close;
+    }
+}
+
+void vkat_local_size_names(const char *source, char names[3][64])
+{
+    memset(names, 0, 3 * 64);
+    for (const char *p = source; *p;) {
+        if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+            p = skip_blank(p);
+            continue;
+        }
+        const char *close;
+        if (strncmp(p, "layout", 6) == 0 && (p == source || !ident_char(p[-1])) && !ident_char(p[6]) &&
+            layout_in(p, &close))
+            qualifier_names(strchr(p, '(') + 1, close, names);
+        p++;
+    }
+}

@@ -17,4 +17,8 @@
  * breaks). *count is how many declarations were rewritten; with none, *out is NULL. VKAT_ERR_NOMEM only. */
 vkat_result vkat_local_size_rewrite(const char *source, const uint32_t size[3], char **out, int *count);
 
+/* The macro each axis's size is declared by in `source`'s `layout(...) in;` (`local_size_x = TILE`: "TILE"), into
+ * names[axis]; "" where an axis is a literal, a _id, or not declared. */
+void vkat_local_size_names(const char *source, char names[3][64]);
+
 #endif

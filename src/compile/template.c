@@ -4,6 +4,7 @@
  * (GLSL >= 3.30 and ESSL >= 3.00 give `#line N` C's meaning: the next line is N). This file only edits text; it
  * must not compile, and must not know what the defines mean. */
 #include "template.h"
+#include "define_rewrite.h"
 #include "local_size_rewrite.h"
 #include "util.h"
 
@@ -169,6 +170,50 @@ vkat_result vkat_template_enable_includes(const char *source, char **out)
     return VKAT_OK;
 }
 
+/* Is `name` one of [kernel] replace_defines? Its values replace the template's own #define instead of coming first. */
+static int replaced_define(const vkat_space *s, const char *name)
+{
+    for (size_t i = 0; i < s->replace_define_count; i++)
+        if (!strcmp(s->replace_defines[i], name))
+            return 1;
+    return 0;
+}
+
+/* *out is `source` with each replace_defines parameter's own `#define NAME ...` line carrying its value in env. */
+static vkat_result rewrite_defines(const vkat_space *s, const char *source, const char *path, const vkat_value *env,
+                                   char **out, vkat_error *err)
+{
+    char *text = NULL;
+    for (size_t i = 0; i < s->param_count; i++) {
+        const vkat_param *p = &s->params[i];
+        if (p->kind != VKAT_PARAM_DEFINE || !replaced_define(s, p->name))
+            continue;
+        vkat_value v = env[p->slot];
+        char value[64];
+        if (p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count)
+            snprintf(value, sizeof value, "%s", p->texts[v.i]);
+        else if (v.is_float)
+            snprintf(value, sizeof value, "%.17g", v.f);
+        else
+            snprintf(value, sizeof value, "%lld", (long long)v.i);
+        char *next = NULL;
+        int found = 0;
+        if (vkat_define_rewrite(text ? text : source, p->name, value, &next, &found) != VKAT_OK) {
+            free(text);
+            return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory");
+        }
+        if (!found) {
+            free(text);
+            return vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_defines_line,
+                             "replace_defines: %s has no `#define %s ...` line of its own to replace", path, p->name);
+        }
+        free(text);
+        text = next;
+    }
+    *out = text;
+    return VKAT_OK;
+}
+
 vkat_result vkat_template_for_config(const vkat_space *s, const char *source, const char *path,
                                      const vkat_value *env, const vkat_launch *launch, int reference, char **out,
                                      vkat_error *err)
@@ -182,7 +227,7 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
             defs[n++] = (vkat_define){s->problem[i].name, env[s->problem[i].slot], NULL};
     for (size_t i = 0; !reference && i < s->param_count; i++) {
         const vkat_param *p = &s->params[i];
-        if (p->kind != VKAT_PARAM_DEFINE)
+        if (p->kind != VKAT_PARAM_DEFINE || replaced_define(s, p->name))
             continue;
         vkat_value v = env[p->slot];
         const char *text = p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count ? p->texts[v.i] : NULL;
@@ -204,8 +249,12 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_local_size_line,
                       "replace_local_size: %s declares no workgroup size by value (`layout(local_size_x = 64) in;`) "
                       "to replace", path);
-    else
-        r = vkat_template_instantiate(resized ? resized : source, path, defs, n, out, err);
+    char *redefined = NULL;
+    if (r == VKAT_OK && !reference && s->replace_define_count)
+        r = rewrite_defines(s, resized ? resized : source, path, env, &redefined, err);
+    if (r == VKAT_OK)
+        r = vkat_template_instantiate(redefined ? redefined : resized ? resized : source, path, defs, n, out, err);
+    free(redefined);
     free(resized);
     free(defs);
     return r;

@@ -660,9 +660,10 @@ done:
 static vkat_result load_kernel(loader *ld)
 {
     vkat_space *s = ld->s;
-    static const char *const keys[] = {"name",         "template",           "entry", "extensions", "features",
-                                       "include_dirs", "replace_local_size", NULL};
-    const entry *f[7];
+    static const char *const keys[] = {"name",         "template",           "entry",           "extensions",
+                                       "features",     "include_dirs",       "replace_local_size", "replace_defines",
+                                       NULL};
+    const entry *f[8];
     if (section_keys(ld, SEC_KERNEL, keys, f))
         return ld->failed;
     int kline = ld->section_line[SEC_KERNEL];
@@ -690,6 +691,9 @@ static vkat_result load_kernel(loader *ld)
         s->replace_local_size = on;
         s->replace_local_size_line = f[6]->line;
     }
+    if (f[7] && word_list(ld, f[7], &s->replace_defines, &s->replace_define_count))
+        return ld->failed;
+    s->replace_defines_line = f[7] ? f[7]->line : 0;
     FILE *t = fopen(s->template_path, "rb");
     if (!t)
         return lfail(ld, VKAT_ERR_IO, f[1] ? f[1]->line : kline, "cannot open template '%s': %s", s->template_path,
@@ -1137,6 +1141,26 @@ static size_t macro_name(const char *s)
 
 /* [defines]: fixed text macros ("A_TYPE = float16_t", "LOAD(b, i) = b[i]"). Their names must not be problem sizes
  * or parameters. */
+/* Each replace_defines name is a parameter the template gets as a #define (not a specialization constant). */
+static vkat_result check_replace_defines(loader *ld)
+{
+    const vkat_space *s = ld->s;
+    for (size_t i = 0; i < s->replace_define_count; i++) {
+        const vkat_param *p = NULL;
+        for (size_t k = 0; k < s->param_count && !p; k++)
+            if (!strcmp(s->params[k].name, s->replace_defines[i]))
+                p = &s->params[k];
+        if (!p)
+            return lfail(ld, VKAT_ERR_SPACE, s->replace_defines_line,
+                         "replace_defines: '%s' is not a parameter in [params] (each name is one whose values replace "
+                         "the template's own `#define %s ...`)", s->replace_defines[i], s->replace_defines[i]);
+        if (p->kind != VKAT_PARAM_DEFINE)
+            return lfail(ld, VKAT_ERR_SPACE, s->replace_defines_line,
+                         "replace_defines: '%s' is a specialization constant (@spec), not a #define", p->name);
+    }
+    return VKAT_OK;
+}
+
 static vkat_result load_defines(loader *ld)
 {
     vkat_space *s = ld->s;
@@ -2131,7 +2155,8 @@ static vkat_result load_text(const char *text, size_t size, const char *path, co
         goto done;
     if ((!ld.kernel_optional || ld.section_line[SEC_KERNEL]) && load_kernel(&ld))
         goto done;
-    if (load_problem(&ld) || load_params(&ld) || load_defines(&ld) || load_constraints(&ld) ||
+    if (load_problem(&ld) || load_params(&ld) || check_replace_defines(&ld) || load_defines(&ld) ||
+        load_constraints(&ld) ||
         load_buffers(&ld) || check_buffer_sizes(&ld) || load_push(&ld) || check_push_sizes(&ld) || load_fields(&ld) ||
         load_dispatch_metrics(&ld) || load_check(&ld) || load_compare(&ld) || load_passes(&ld))
         goto done;
@@ -2205,6 +2230,7 @@ void vkat_space_destroy(vkat_space *s)
     free(s->template_path);
     free(s->entry);
     free_strings(s->extensions, s->extension_count);
+    free_strings(s->replace_defines, s->replace_define_count);
     free_strings(s->features, s->feature_count);
     vkat_symtab_destroy(s->symbols);
     for (size_t i = 0; i < s->problem_count; i++)

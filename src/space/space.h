@@ -165,6 +165,11 @@ typedef struct vkat_space {
     /* replace_local_size = true: each variant's literal workgroup size (`layout(local_size_x = 64) in;`, as most
      * shaders written without a tuner declare it) becomes [dispatch] local_size (template.h); 0 otherwise */
     int replace_local_size, replace_local_size_line;
+    /* replace_defines = NAME, ...: parameters whose values replace the template's own `#define NAME ...` line in
+     * each variant (define_rewrite.h) instead of being #defined before it */
+    char **replace_defines;
+    size_t replace_define_count;
+    int replace_defines_line;
     char **extensions;   /* required Vulkan extensions */
     size_t extension_count;
     char **features; /* required Vulkan features by member name (see vkat_feature_names) */

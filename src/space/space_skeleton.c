@@ -267,9 +267,50 @@ static uint32_t per_group_output(const vkat_spirv_info *si)
     return 0;
 }
 
+/* Does a macro the shader #defines itself size its workgroup (`#define TILE 16`, `layout(local_size_x = TILE) in;`:
+ * macros[axis], checked by the caller against the module)? Then replace_defines tunes it, and everything else the
+ * macro sizes (shared tiles, strides) follows, so shared memory and group builtins do not keep the size fixed;
+ * one result per workgroup does (each other size computes other results). */
+static int macro_sized(const vkat_spirv_info *si, const char (*macros)[VKAT_SIZE_MACRO_CAP])
+{
+    int any = 0;
+    for (int k = 0; macros && k < 3; k++)
+        any |= macros[k][0] && si->local_size_spec[k] < 0;
+    return any && !per_group_output(si);
+}
+
+/* The macros of macro_sized as parameters, the shader's own value first (the check's reference): one used for x and
+ * y alike (a square tile) over 4-32, a 1-D one over x_sizes, two of a 2-D workgroup over planar sizes each. */
+static void write_macro_sizes(FILE *o, const vkat_spirv_info *si, const char (*macros)[VKAT_SIZE_MACRO_CAP],
+                              char wg[3][NAME_CAP], char *reference_config, size_t config_size)
+{
+    static const uint32_t square[] = {4, 8, 16, 32}, planar[2][5] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
+    for (int k = 0; k < 3; k++) {
+        if (!macros[k][0] || si->local_size_spec[k] >= 0)
+            continue;
+        snprintf(wg[k], NAME_CAP, "%s", macros[k]);
+        int first = 1;
+        for (int j = 0; j < k; j++)
+            first &= strcmp(macros[j], macros[k]) != 0;
+        if (!first)
+            continue;
+        int tile = k == 0 && !strcmp(macros[1], macros[0]), planes = si->local_size[1] > 1 && k < 2;
+        const uint32_t *sizes = tile ? square : planes ? planar[k] : x_sizes, own = si->local_size[k];
+        size_t count = tile ? VKAT_COUNTOF(square) : planes ? VKAT_COUNTOF(planar[0]) : VKAT_COUNTOF(x_sizes);
+        fprintf(o, "%s = %u", macros[k], own);
+        for (size_t i = 0; i < count; i++)
+            if (sizes[i] != own)
+                fprintf(o, ", %u", sizes[i]);
+        fprintf(o, "   ; the workgroup's %s (the shader's `#define %s %u`): each variant's replaces it\n",
+                tile ? "x and y size" : k == 0 ? "x size" : k == 1 ? "y size" : "z size", macros[k], own);
+        size_t used = strlen(reference_config);
+        snprintf(reference_config + used, config_size - used, "%s%s=%u", used ? "," : "", macros[k], own);
+    }
+}
+
 static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][NAME_CAP], char wg[3][NAME_CAP],
-                         const problem *pb, const char *const *defines, size_t define_count, char *reference_config,
-                         size_t config_size)
+                         const problem *pb, const char *const *defines, size_t define_count,
+                         const char (*macros)[VKAT_SIZE_MACRO_CAP], char *reference_config, size_t config_size)
 {
     fprintf(o, "[params]\n");
     int tunable = 0;
@@ -313,7 +354,10 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         tunable = 1;
     }
     const char *fixed = literal_size_fixed_because(si);
-    if (!fixed && !wg[0][0]) {
+    if (!wg[0][0] && macro_sized(si, macros)) {
+        write_macro_sizes(o, si, macros, wg, reference_config, config_size);
+        tunable = 1;
+    } else if (!fixed && !wg[0][0]) {
         write_literal_sizes(o, si, wg, reference_config, config_size);
         tunable = 1;
     } else if (!tunable) {
@@ -952,7 +996,8 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
-                               const char *const *defines, size_t define_count)
+                               const char *const *defines, size_t define_count,
+                               const char (*macros)[VKAT_SIZE_MACRO_CAP])
 {
     names *nm = calloc(1, sizeof *nm);
     char(*spec_names)[NAME_CAP] = calloc(64, NAME_CAP), (*buf_names)[NAME_CAP] = calloc(32, NAME_CAP),
@@ -998,9 +1043,20 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
-    if (!literal_size_fixed_because(si))
+    if (macro_sized(si, macros)) {
+        fprintf(o, "replace_defines =");
+        for (int k = 0, n = 0; k < 3; k++) {
+            int again = 0;
+            for (int j = 0; j < k; j++)
+                again |= !strcmp(macros[j], macros[k]);
+            if (macros[k][0] && si->local_size_spec[k] < 0 && !again)
+                fprintf(o, "%s%s", n++ ? ", " : " ", macros[k]);
+        }
+        fprintf(o, "   ; the shader's own #define of its workgroup size: each variant's value replaces it\n");
+    } else if (!literal_size_fixed_because(si)) {
         fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
                    "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);
+    }
     write_needs(o, si);
     fprintf(o, "\n");
     fprintf(o, "[problem]\n");
@@ -1010,7 +1066,8 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "\n");
     write_problem_cpu(o, &pb, axes);
     char reference_config[NAME_CAP + 16] = "";
-    write_params(o, si, spec_names, wg, &pb, defines, define_count, reference_config, sizeof reference_config);
+    write_params(o, si, spec_names, wg, &pb, defines, define_count, macros, reference_config,
+                 sizeof reference_config);
     write_buffers(o, si, buf_names, &pb, axes);
     uint8_t strides[32];
     push_strides(si, &pb, strides);

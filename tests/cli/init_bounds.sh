@@ -65,7 +65,7 @@ check "not a 1-D problem" sh -c "! grep -q '^\[problem.cpu\]' '$T/component.ini'
 check "an index written gl_WorkGroupID * TILE + gl_LocalInvocationID: a size per axis" \
     lines "$T/transpose.ini" '^width = 1024 @push ' '^height = 1024 @push ' '^height = uint32, height '
 check "the tiles over both axes" lines "$T/transpose.ini" '^B = float32, width \* height, zero, out ' \
-    '^groups = cdiv(width, 16), cdiv(height, 16) '
+    '^groups = cdiv(width, TILE), cdiv(height, TILE) '
 "$BIN" init "$D/local_guard.comp" -o "$T/local_guard.ini" 2>/dev/null
 check "a literal compared with gl_LocalInvocationID.x: not an axis's size" \
     lines "$T/local_guard.ini" '^width = 1024 @push ' '^height = 1024 @push ' '^groups = cdiv(width, 16), cdiv(height, 4) '
