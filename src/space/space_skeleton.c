@@ -956,6 +956,45 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
     return axes;
 }
 
+/* [dispatch]: the workgroup size (its parameters, else the shader's) and enough workgroups to cover the problem on
+ * each axis: one per row where the shader bounds gl_WorkGroupID.x, at most GROUPS_PER_CU per compute unit for a
+ * grid-stride loop. */
+static void write_dispatch(FILE *o, const vkat_spirv_info *si, const problem *pb, char wg[3][NAME_CAP], uint32_t axes,
+                           size_t define_count)
+{
+    fprintf(o, "[dispatch]\nlocal_size = ");
+    for (int k = 0; k < 3; k++) {
+        if (wg[k][0])
+            fprintf(o, "%s%s", k ? ", " : "", wg[k]);
+        else
+            fprintf(o, "%s%u", k ? ", " : "", si->local_size[k]);
+    }
+    if (!wg[0][0] && define_count)
+        fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
+    char per_group[3][NAME_CAP];
+    fprintf(o, "\ngroups = ");
+    for (uint32_t k = 0; k < axes; k++) {
+        snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
+        if (k < pb->axes && pb->of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
+            fprintf(o, "%s1", k ? ", " : "");
+        else if (k == 0 && pb->count == 1 && si->bound_by_group) /* one workgroup per row the shader bounds */
+            fprintf(o, "%s", pb->name[0]);
+        else if (k == 0 && grid_stride(si)) /* a device that does not say its compute units (lavapipe) counts 1 */
+            fprintf(o, "GROUPS_PER_CU == 0 ? cdiv(%s, %s) : min(cdiv(%s, %s), max(device.compute_units, 1) * "
+                       "GROUPS_PER_CU)", pb->name[pb->of_axis[0]], wg[0][0] ? wg[0] : per_group[0],
+                    pb->name[pb->of_axis[0]], wg[0][0] ? wg[0] : per_group[0]);
+        else
+            fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb->axes ? pb->name[pb->of_axis[k]] : pb->name[0],
+                    wg[k][0] ? wg[k] : per_group[k]);
+    }
+    if (grid_stride(si))
+        fprintf(o, "   ; at most GROUPS_PER_CU per compute unit (a device that does not say how many it has, as "
+                   "lavapipe, counts 1): the\n; loop does the rest\n\n");
+    else
+        fprintf(o, "   ; TODO: how many workgroups cover the problem%s\n\n",
+                pb->count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count)
 {
@@ -1022,37 +1061,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     write_values(o, "[push]", si->push_members, si->push_member_count, push_names, pb.member_size,
                  pb.member_comps, strides);
     write_fields(o, si, buf_names, &pb);
-    fprintf(o, "[dispatch]\nlocal_size = ");
-    for (int k = 0; k < 3; k++) {
-        if (wg[k][0])
-            fprintf(o, "%s%s", k ? ", " : "", wg[k]);
-        else
-            fprintf(o, "%s%u", k ? ", " : "", si->local_size[k]);
-    }
-    if (!wg[0][0] && define_count)
-        fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
-    char per_group[3][NAME_CAP];
-    fprintf(o, "\ngroups = ");
-    for (uint32_t k = 0; k < axes; k++) {
-        snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
-        if (k < pb.axes && pb.of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
-            fprintf(o, "%s1", k ? ", " : "");
-        else if (k == 0 && pb.count == 1 && si->bound_by_group) /* one workgroup per row the shader bounds */
-            fprintf(o, "%s", pb.name[0]);
-        else if (k == 0 && grid_stride(si)) /* a device that does not say its compute units (lavapipe) counts 1 */
-            fprintf(o, "GROUPS_PER_CU == 0 ? cdiv(%s, %s) : min(cdiv(%s, %s), max(device.compute_units, 1) * "
-                       "GROUPS_PER_CU)", pb.name[pb.of_axis[0]], wg[0][0] ? wg[0] : per_group[0],
-                    pb.name[pb.of_axis[0]], wg[0][0] ? wg[0] : per_group[0]);
-        else
-            fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb.axes ? pb.name[pb.of_axis[k]] : pb.name[0],
-                    wg[k][0] ? wg[k] : per_group[k]);
-    }
-    if (grid_stride(si))
-        fprintf(o, "   ; at most GROUPS_PER_CU per compute unit (a device that does not say how many it has, as "
-                   "lavapipe, counts 1): the\n; loop does the rest\n\n");
-    else
-        fprintf(o, "   ; TODO: how many workgroups cover the problem%s\n\n",
-                pb.count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
+    write_dispatch(o, si, &pb, wg, axes, define_count);
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",
