@@ -1,13 +1,15 @@
 /* test_spirv_index.c — vkat_spirv_find_index (spirv_index.h): the multiple and offset of the invocation index each
  * buffer's run-time array is indexed at, on shaders written here as glslang compiles them, and the same modules
- * after SPIRV-Tools' ssa passes (local variables become phis, a loop's counter a phi in its header). Needs no
- * device. */
+ * after SPIRV-Tools' ssa passes (local variables become phis, a loop's counter a phi in its header); and whether
+ * the group builtins make grid-stride loops and nothing else (grid_stride). Needs no device. */
 #include "compile.h"
 #include "spirv_bound.h"
 #include "spirv_index.h"
 #include "test.h"
 
 #include <vulkan/vulkan_core.h>
+
+static int grid_stride_want = -1; /* what check_module expects of info->grid_stride, -1 nothing */
 
 typedef struct want {
     uint32_t binding, multiple;
@@ -88,6 +90,117 @@ static const char *reduce_fixed_src =
     "    dst[gl_GlobalInvocationID.x] = src[i] + src[i + 128u];\n"
     "}\n";
 
+/* Grid-stride loops (compile.h grid_stride): the shader of a CUDA port, a fixed size and the stride in a variable. */
+static const char *gs_fixed_src =
+    "#version 450\n"
+    "layout(local_size_x = 256) in;\n"
+    "layout(std430, binding = 0) readonly buffer A { float a[]; };\n"
+    "layout(std430, binding = 1) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; float alpha; } p;\n"
+    "void main() {\n"
+    "    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += stride) b[i] = p.alpha * a[i];\n"
+    "}\n";
+
+/* A spec-constant size, the start from the group's offset, a while loop, the stride inline the other way round. */
+static const char *gs_spec_src =
+    "#version 450\n"
+    "layout(local_size_x_id = 0) in;\n"
+    "layout(constant_id = 1) const uint N = 1000u;\n"
+    "layout(std430, binding = 0) buffer B { int b[]; };\n"
+    "void main() {\n"
+    "    uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x;\n"
+    "    while (i < N) { b[i] = b[i] * 3 + int(i); i += gl_WorkGroupSize.x * gl_NumWorkGroups.x; }\n"
+    "}\n";
+
+/* gl_NumWorkGroups.x flattening a 2-D index: not a grid stride. */
+static const char *gs_flatten_src =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(std430, binding = 0) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    uvec3 gid = gl_GlobalInvocationID;\n"
+    "    uint i = gid.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x + gid.x;\n"
+    "    if (i < p.n) b[i] = 1.0;\n"
+    "}\n";
+
+/* A grid-stride reduction: each invocation's partial sum at its own index, which depends on the grid. */
+static const char *gs_partial_src =
+    "#version 450\n"
+    "layout(local_size_x = 128) in;\n"
+    "layout(std430, binding = 0) readonly buffer A { float a[]; };\n"
+    "layout(std430, binding = 1) writeonly buffer B { float partial[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    float s = 0.0;\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 128u) s += a[i];\n"
+    "    partial[gl_GlobalInvocationID.x] = s;\n"
+    "}\n";
+
+/* A stride of half the invocations, and a grid-stride loop beside a read of gl_LocalInvocationID. */
+static const char *gs_half_src =
+    "#version 450\n"
+    "layout(local_size_x = 256) in;\n"
+    "layout(std430, binding = 0) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 128u) b[i] = 1.0;\n"
+    "}\n";
+
+static const char *gs_local_src =
+    "#version 450\n"
+    "layout(local_size_x = 256) in;\n"
+    "layout(std430, binding = 0) buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 256u) b[i] = 1.0;\n"
+    "    if (gl_LocalInvocationID.x == 0u) b[0] = 2.0;\n"
+    "}\n";
+
+/* Rows in a grid-stride loop, a column loop inside: the row indexes everything. gl_LocalInvocationIndex as the
+ * local x of a 1-D workgroup. */
+static const char *gs_rows_src =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(std430, binding = 0) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint rows; uint cols; } p;\n"
+    "void main() {\n"
+    "    uint stride = gl_WorkGroupSize.x * gl_NumWorkGroups.x;\n"
+    "    for (uint r = gl_WorkGroupID.x * 64u + gl_LocalInvocationIndex; r < p.rows; r += stride)\n"
+    "        for (uint c = 0u; c < p.cols; c++) b[r * p.cols + c] = float(c);\n"
+    "}\n";
+
+/* A 2-D workgroup; gl_WorkGroupID.y read beside the loop; a subgroup's position read beside it. */
+static const char *gs_planar_src =
+    "#version 450\n"
+    "layout(local_size_x = 64, local_size_y = 2) in;\n"
+    "layout(std430, binding = 0) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 64u) b[i] = 1.0;\n"
+    "}\n";
+
+static const char *gs_group_y_src =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(std430, binding = 0) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 64u) b[i] = 1.0;\n"
+    "    b[p.n + gl_WorkGroupID.y] = 2.0;\n"
+    "}\n";
+
+static const char *gs_subgroup_src =
+    "#version 450\n"
+    "#extension GL_KHR_shader_subgroup_basic : require\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(std430, binding = 0) writeonly buffer B { float b[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() {\n"
+    "    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 64u) b[i] = float(gl_SubgroupID);\n"
+    "}\n";
+
 static void check_module(const char *what, const vkat_spirv *m, const want *w, size_t count)
 {
     vkat_error err = {0};
@@ -95,6 +208,8 @@ static void check_module(const char *what, const vkat_spirv *m, const want *w, s
     CHECK_MSG(vkat_spirv_reflect(m, NULL, 0, info, &err) == VKAT_OK, "%s: %s", what, err.message);
     vkat_spirv_find_bound(m->words, m->count, info);
     vkat_spirv_find_index(m->words, m->count, info);
+    CHECK_MSG(grid_stride_want < 0 || info->grid_stride == grid_stride_want, "%s: grid_stride %d, want %d", what,
+              info->grid_stride, grid_stride_want);
     for (size_t i = 0; i < count; i++) {
         uint32_t k = 0;
         while (k < info->binding_count && info->bindings[k].binding != w[i].binding)
@@ -128,6 +243,14 @@ static void check_shader(const char *name, const char *src, const want *w, size_
     vkat_spirv_free(&ssa);
 }
 
+/* The module's grid_stride, as glslang writes it and after the ssa passes. */
+static void check_grid_stride(const char *name, const char *src, int want_it)
+{
+    grid_stride_want = want_it;
+    check_shader(name, src, NULL, 0);
+    grid_stride_want = -1;
+}
+
 int main(void)
 {
     /* 2 * id + 1 read, 2 * id + 2 written (element 0 never); gl_WorkGroupSize.x from the spec constant */
@@ -146,5 +269,17 @@ int main(void)
     const want reduce[] = {{0, 2, 1, 0, 0}, {1, 1, 0, 0, 1}};
     check_shader("reduce_spec.comp", reduce_spec_src, reduce, 2);
     check_shader("reduce_fixed.comp", reduce_fixed_src, reduce, 2);
+    check_grid_stride("gs_fixed.comp", gs_fixed_src, 1);
+    check_grid_stride("gs_spec.comp", gs_spec_src, 1);
+    check_grid_stride("gs_flatten.comp", gs_flatten_src, 0);
+    check_grid_stride("gs_partial.comp", gs_partial_src, 0);
+    check_grid_stride("gs_half.comp", gs_half_src, 0);
+    check_grid_stride("gs_local.comp", gs_local_src, 0);
+    check_grid_stride("gs_rows.comp", gs_rows_src, 1);
+    check_grid_stride("gs_planar.comp", gs_planar_src, 0);
+    check_grid_stride("gs_group_y.comp", gs_group_y_src, 0);
+    check_grid_stride("gs_subgroup.comp", gs_subgroup_src, 0);
+    check_grid_stride("vec4.comp", vec4_src, 0);
+    check_grid_stride("scan.comp", scan_src, 0);
     TEST_END();
 }

@@ -87,6 +87,37 @@ static void size_macros(const char *source, const char *const *defines, size_t d
     }
 }
 
+/* The module's guesses (spirv_bound.h, spirv_index.h): init's only, not on the tuner's path, which reflects every
+ * variant. */
+static void guess(const vkat_spirv *m, vkat_spirv_info *si)
+{
+    vkat_spirv_find_bound(m->words, m->count, si);
+    vkat_spirv_find_index(m->words, m->count, si);
+}
+
+/* A fixed workgroup size folds gl_WorkGroupSize.x to its value, which a literal stride (`gl_NumWorkGroups.x * 256u`)
+ * also is: the stride is the dispatch's invocations at every size only if, compiled at another size, it still is. */
+static int stride_follows_size(const char *text, const char *path, const vkat_compile_opts *opts,
+                               const vkat_spirv_info *si)
+{
+    uint32_t other[3] = {si->local_size[0] == 64 ? 128 : 64, 1, 1};
+    char *moved = NULL;
+    int count = 0, follows = 0;
+    vkat_spirv m = {0};
+    vkat_error err = {0};
+    vkat_spirv_info *at = malloc(sizeof *at);
+    if (at && !vkat_local_size_rewrite(text, other, &moved, &count) && moved &&
+        !vkat_compile_glsl_opts(moved, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, &m, &err) &&
+        !vkat_spirv_reflect(&m, NULL, 0, at, &err)) {
+        guess(&m, at);
+        follows = at->grid_stride;
+    }
+    free(at);
+    free(moved);
+    vkat_spirv_free(&m);
+    return follows;
+}
+
 vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
                                 size_t include_dir_count, const char *const *defines, size_t define_count,
                                 char **text, vkat_error *err)
@@ -107,8 +138,6 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     if (!r)
         r = vkat_compile_glsl_opts(defined ? defined : source, shader_path, VK_MAKE_API_VERSION(0, 1, 3, 0), &opts, &m,
                                    err);
-    free(source);
-    free(defined);
     vkat_spirv_info *si = r ? NULL : malloc(sizeof *si);
     if (!r && !si)
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
@@ -116,10 +145,12 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = vkat_spirv_reflect(&m, NULL, 0, si, err);
     if (!r)
         r = one_kind_per_binding(si, shader_path, err);
-    if (!r) { /* init's guesses only: not on the tuner's path, which reflects every variant */
-        vkat_spirv_find_bound(m.words, m.count, si);
-        vkat_spirv_find_index(m.words, m.count, si);
-    }
+    if (!r)
+        guess(&m, si);
+    if (!r && si->grid_stride && si->local_size_spec[0] < 0)
+        si->grid_stride = stride_follows_size(defined ? defined : source, shader_path, &opts, si);
+    free(source);
+    free(defined);
     if (!r) {
         /* the kernel's name: the shader's file name without its extensions */
         const char *base = strrchr(shader_path, '/');

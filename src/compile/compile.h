@@ -146,6 +146,12 @@ typedef struct vkat_spirv_info {
     /* It reads gl_WorkGroupID, gl_LocalInvocationID(Index), gl_NumWorkGroups or a subgroup's position: what each
      * invocation computes may then depend on the workgroup size (glslang declares only the builtins a shader uses) */
     int reads_group_builtins;
+    /* Those it reads (not a subgroup's position) only make grid-stride loops on x: each element i from the global x
+     * index (gl_GlobalInvocationID.x, or gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x) while below
+     * a bound, i += gl_NumWorkGroups.x * gl_WorkGroupSize.x, and i indexes what the loop does: then what the shader
+     * computes depends on neither the workgroup size nor the workgroup count. Set by vkat_spirv_find_index
+     * (spirv_index.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
+    int grid_stride;
     /* Descriptor bindings the module declares (storage buffers, uniforms, images), so a template can be checked
      * against its space's buffers before a pipeline exists. */
     uint32_t binding_count;

@@ -10,8 +10,10 @@
  * constant, IMul and ShiftLeftLogical by a constant, integer conversions, local variables, phis and selects (the
  * larger of both sides, every atom being >= 0). Anything else is unknown. The walk repeats until the forms stop
  * changing, since local variables and phis carry values round loops; what still grows then is unknown. A loop
- * counter compared with a constant in its loop's header (`k < 4`) is at most that constant less one. It is a guess
- * for a starting space, never a check: it must not refuse anything. */
+ * counter compared with a constant in its loop's header (`k < 4`) is at most that constant less one. The same forms
+ * tell a grid-stride loop (`i += gl_NumWorkGroups.x * gl_WorkGroupSize.x`) from any other read of the group builtins
+ * (compile.h grid_stride), for init to tune the workgroup size and count of such a shader. It is a guess for a
+ * starting space, never a check: it must not refuse anything. */
 #include "spirv_index.h"
 #include "spirv_compare.h"
 
@@ -19,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_G, T_L, T_WS, T_W, T_S, T_TERMS }; /* global x, local x, workgroup x * size x, workgroup x, size x */
+/* global x, local x, workgroup x * size x, workgroup x, size x, workgroups x (gl_NumWorkGroups), workgroups x *
+ * size x */
+enum { T_G, T_L, T_WS, T_W, T_S, T_N, T_NS, T_TERMS };
 enum { ST_NONE, ST_KNOWN, ST_UNKNOWN };     /* not met yet (this pass), an affine form, not one */
 enum { K_VALUE, K_FVAR, K_FPART, K_INPUT, K_BLOCK, K_ARRAY, K_ELEM }; /* what an id is, for pointers */
 
@@ -47,6 +51,8 @@ typedef struct node {
     int64_t lo;       /* with has_lo: the least constant stored to a local variable or a phi takes (its start) */
     uint8_t kind, is_rt, is_signed, has_max, has_lo, widened;
     uint8_t x_of; /* K_FPART: component 0 of its local vector (`g.x` of `uvec2 g = gl_GlobalInvocationID.xy`) */
+    uint8_t gs, gs_prev; /* a variable's or a phi's GS_ bits this walk and the walk before (grid-stride loops) */
+    uint32_t inc_base;   /* an IAdd of a grid stride: its other operand (`i + stride`), else 0 */
 } node;
 
 typedef struct walk {
@@ -63,6 +69,8 @@ typedef struct walk {
     uint32_t prev_a[32]; /* best_a after the walk before */
     int64_t guard_a, guard_b; /* the largest multiple of i the shader compares with its size (`2 * i + 1 < n`) */
     uint64_t stored_at[32]; /* the offsets r < 64 the stores at prev_a write (bit r: a * i + r) */
+    int gs_loops, gs_escape, gs_refused; /* grid-stride loops found; a read of the builtins outside them; a subgroup
+                                            builtin read (this walk) */
 } walk;
 
 static form unknown_form(void)
@@ -154,6 +162,11 @@ static form mul(form x, form y)
         r.c[T_WS] = (x.c[T_W] + x.c[T_S]) * (y.c[T_W] + y.c[T_S]);
         return checked(r);
     }
+    if ((only(&x, T_N) && only(&y, T_S)) || (only(&x, T_S) && only(&y, T_N))) {
+        form r = const_form(0); /* gl_NumWorkGroups.x * gl_WorkGroupSize.x: a grid stride */
+        r.c[T_NS] = (x.c[T_N] + x.c[T_S]) * (y.c[T_N] + y.c[T_S]);
+        return checked(r);
+    }
     return unknown_form();
 }
 
@@ -168,7 +181,7 @@ static int resolve(const walk *wk, form x, int64_t *a, int64_t *b)
 {
     const vkat_spirv_info *si = wk->info;
     int fixed = si->local_size_spec[0] < 0 && si->local_size[0];
-    if (x.st != ST_KNOWN || x.vec)
+    if (x.st != ST_KNOWN || x.vec || x.c[T_N] || x.c[T_NS]) /* the grid's size is no invocation's index */
         return 0;
     if (fixed) { /* glslang folds gl_WorkGroupSize.x to the literal */
         int64_t s0 = si->local_size[0];
@@ -260,6 +273,125 @@ static void guard_compare(walk *wk, uint32_t x, uint32_t y)
         wk->guard_a = a, wk->guard_b = b;
 }
 
+/* Instructions without a result id: the rest in a function body have [type, result, ...] and are unknown. */
+static int no_result(uint32_t op)
+{
+    return op == SpvOpStore || op == SpvOpBranch || op == SpvOpBranchConditional || op == SpvOpSelectionMerge ||
+           op == SpvOpLoopMerge || op == SpvOpReturn || op == SpvOpReturnValue || op == SpvOpLabel ||
+           op == SpvOpSwitch || op == SpvOpKill || op == SpvOpUnreachable || op == SpvOpControlBarrier ||
+           op == SpvOpMemoryBarrier || op == SpvOpAtomicStore || op == SpvOpCopyMemory || op == SpvOpLine ||
+           op == SpvOpNoLine || op == SpvOpFunctionEnd || op == SpvOpImageWrite || op == SpvOpTerminateInvocation ||
+           op == SpvOpEmitMeshTasksEXT || op == SpvOpSetMeshOutputsEXT || op == SpvOpCooperativeMatrixStoreKHR;
+}
+
+/* ---- Grid-stride loops ------------------------------------------------------------------------------------------
+ * `for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x)`: each element
+ * below the bound is done by one invocation, the same whatever the workgroup size and count. An induction value is
+ * a local variable (or, after the ssa passes, a phi) that a loop's header compares and whose every store (incoming
+ * value) is a start, the global x index, or an increment, itself plus the grid stride. The forms above follow the
+ * builtins: a form with any invocation atom is restricted, and a use of one that they do not follow (a buffer's
+ * index, a comparison, a conversion, a component other than x, a variable they give up on) is an escape, except an
+ * induction value's start and increment. One escape and the shader is not taken for a grid-stride one. */
+
+enum { GS_START = 1, GS_INC = 2, GS_OTHER = 4, GS_TESTED = 8, GS_IN = 16 }; /* node.gs: its stores or incoming */
+
+static int restricted(const walk *wk, uint32_t id)
+{
+    if (id >= wk->bound || wk->f[id].st != ST_KNOWN)
+        return 0;
+    for (int t = 0; t < T_TERMS; t++)
+        if (wk->f[id].c[t])
+            return 1;
+    return wk->f[id].lii;
+}
+
+/* The global x index: gl_GlobalInvocationID.x, or gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x. */
+static int gs_start(const walk *wk, uint32_t id)
+{
+    int64_t a, b;
+    return id < wk->bound && resolve(wk, wk->f[id], &a, &b) && a == 1 && b == 0;
+}
+
+/* gl_NumWorkGroups.x * gl_WorkGroupSize.x, in either order; glslang folds a fixed size to its value. */
+static int gs_stride(const walk *wk, const form *x)
+{
+    const vkat_spirv_info *si = wk->info;
+    if (si->local_size_spec[0] < 0)
+        return si->local_size[0] && only(x, T_N) && x->c[T_N] == (int64_t)si->local_size[0];
+    return only(x, T_NS) && x->c[T_NS] == 1;
+}
+
+static int gs_induction(uint8_t bits)
+{
+    return (bits & (GS_START | GS_INC | GS_TESTED | GS_OTHER)) == (GS_START | GS_INC | GS_TESTED);
+}
+
+/* A store of `value` to `ptr`: into a local variable, what it is to an induction variable; elsewhere (a buffer, part
+ * of a local array or vector) a restricted value escapes. */
+static void gs_store(walk *wk, uint32_t ptr, uint32_t value)
+{
+    node *p = &wk->n[ptr];
+    if (p->kind != K_FVAR) {
+        wk->gs_escape |= restricted(wk, value);
+        return;
+    }
+    uint32_t base = wk->n[value].inc_base;
+    p->gs |= gs_start(wk, value) ? GS_START : base && wk->n[base].loaded == ptr ? GS_INC : GS_OTHER;
+    p->gs |= restricted(wk, value) ? GS_IN : 0;
+}
+
+static void gs_phi(walk *wk, const uint32_t *ins, uint32_t len)
+{
+    node *p = &wk->n[ins[2]];
+    for (uint32_t i = 3; i + 1 < len; i += 2) {
+        uint32_t v = ins[i];
+        if (v >= wk->bound)
+            continue;
+        p->gs |= gs_start(wk, v) ? GS_START : wk->n[v].inc_base == ins[2] ? GS_INC : GS_OTHER;
+        p->gs |= restricted(wk, v) ? GS_IN : 0;
+    }
+}
+
+/* A function body's instruction, its result's form known: does it use a restricted value the forms do not follow?
+ * Loads and stores of local variables and phis are judged by their variable's bits at the end of the walk. */
+static void gs_uses(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
+{
+    if (op == SpvOpLoad || op == SpvOpStore || op == SpvOpPhi || op == SpvOpVariable || op == SpvOpLabel ||
+        op == SpvOpBranch || op == SpvOpBranchConditional || op == SpvOpLoopMerge || op == SpvOpSelectionMerge ||
+        op == SpvOpLine || op == SpvOpNoLine || op == SpvOpFunctionEnd || op == SpvOpFunctionParameter)
+        return;
+    if (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain) {
+        if (len < 5)
+            return;
+        for (uint32_t i = 4; i < len; i++)
+            wk->gs_escape |= restricted(wk, ins[i]); /* `out[gl_WorkGroupID.x]`, `lds[gl_LocalInvocationID.x]` */
+        const node *b = &wk->n[ins[3]];
+        if (restricted(wk, ins[3]) &&
+            (b->kind == K_INPUT ? wk->f[ins[2]].st != ST_KNOWN : b->kind == K_FVAR && !wk->n[ins[2]].x_of))
+            wk->gs_escape = 1; /* gl_WorkGroupID.y, or part of a local vector other than x */
+        return;
+    }
+    uint32_t res = no_result(op) ? 0 : ins[2], first = res ? 3 : 1;
+    if (res && (res >= wk->bound || wk->f[res].st == ST_KNOWN))
+        return; /* followed: its own uses are judged */
+    uint32_t base = res ? wk->n[res].inc_base : 0;
+    if (op == SpvOpIAdd && base && gs_induction(wk->n[wk->n[base].loaded].gs_prev))
+        return; /* an induction variable's increment */
+    for (uint32_t i = first; i < len; i++)
+        wk->gs_escape |= restricted(wk, ins[i]);
+}
+
+/* After a walk: the induction values, and the variables and phis that gave up a restricted value they took. */
+static void gs_end(walk *wk)
+{
+    for (uint32_t i = 0; i < wk->bound; i++) {
+        if (gs_induction(wk->n[i].gs))
+            wk->gs_loops++;
+        else if ((wk->n[i].gs & GS_IN) && wk->f[i].st != ST_KNOWN)
+            wk->gs_escape = 1;
+    }
+}
+
 /* ---- Values ------------------------------------------------------------------------------------------------- */
 
 static void load(walk *wk, uint32_t res, uint32_t ptr)
@@ -283,6 +415,7 @@ static void store(walk *wk, uint32_t ptr, uint32_t value)
 {
     node *p = &wk->n[ptr];
     const form *v = &wk->f[value];
+    gs_store(wk, ptr, value);
     if (p->kind == K_FVAR && is_const(v) && (!p->has_lo || v->b < p->lo))
         p->has_lo = 1, p->lo = v->b;
     if (p->kind == K_ELEM)
@@ -309,6 +442,10 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
 {
 #define ARG(i) (len > (i) && ins[i] < wk->bound ? wk->f[ins[i]] : unknown_form())
     form x = ARG(3), y = ARG(4), r = unknown_form();
+    wk->n[ins[2]].inc_base = op != SpvOpIAdd || len < 5 ? 0
+                             : gs_stride(wk, &y)        ? ins[3]
+                             : gs_stride(wk, &x)        ? ins[4]
+                                                        : 0;
     if (op == SpvOpIAdd)
         r = add(x, y, 1);
     else if (op == SpvOpISub && (is_const(&y) || y.st == ST_NONE)) /* `i - 1`, not `n - i` */
@@ -358,20 +495,10 @@ static void phi(walk *wk, const uint32_t *ins, uint32_t len)
         r = join(r, v);
     }
     p->loaded = res;
+    gs_phi(wk, ins, len);
     wk->f[res] = p->has_max ? const_form(p->loop_max) : p->widened ? unknown_form() : r;
     if (p->has_max)
         wk->f[res].span = p->has_lo && p->lo <= p->loop_max ? p->loop_max - p->lo : 0;
-}
-
-/* Instructions without a result id: the rest in a function body have [type, result, ...] and are unknown. */
-static int no_result(uint32_t op)
-{
-    return op == SpvOpStore || op == SpvOpBranch || op == SpvOpBranchConditional || op == SpvOpSelectionMerge ||
-           op == SpvOpLoopMerge || op == SpvOpReturn || op == SpvOpReturnValue || op == SpvOpLabel ||
-           op == SpvOpSwitch || op == SpvOpKill || op == SpvOpUnreachable || op == SpvOpControlBarrier ||
-           op == SpvOpMemoryBarrier || op == SpvOpAtomicStore || op == SpvOpCopyMemory || op == SpvOpLine ||
-           op == SpvOpNoLine || op == SpvOpFunctionEnd || op == SpvOpImageWrite || op == SpvOpTerminateInvocation ||
-           op == SpvOpEmitMeshTasksEXT || op == SpvOpSetMeshOutputsEXT || op == SpvOpCooperativeMatrixStoreKHR;
 }
 
 /* ---- The walk ----------------------------------------------------------------------------------------------- */
@@ -416,12 +543,19 @@ static void decorate(walk *wk, const uint32_t *ins, uint32_t len)
     else if (what == SpvDecorationBinding)
         r->bind = (int32_t)v;
     else if (what == SpvDecorationBuiltIn && (v == SpvBuiltInGlobalInvocationId || v == SpvBuiltInLocalInvocationId ||
-                                              v == SpvBuiltInWorkgroupId || v == SpvBuiltInLocalInvocationIndex)) {
+                                              v == SpvBuiltInWorkgroupId || v == SpvBuiltInLocalInvocationIndex ||
+                                              v == SpvBuiltInNumWorkgroups)) {
         *f = const_form(0);
-        f->c[v == SpvBuiltInGlobalInvocationId ? T_G : v == SpvBuiltInWorkgroupId ? T_W : T_L] = 1;
+        f->c[v == SpvBuiltInGlobalInvocationId ? T_G
+             : v == SpvBuiltInWorkgroupId      ? T_W
+             : v == SpvBuiltInNumWorkgroups    ? T_N
+                                               : T_L] = 1;
         f->vec = v != SpvBuiltInLocalInvocationIndex;
         f->lii = v == SpvBuiltInLocalInvocationIndex;
         r->kind = K_INPUT;
+    } else if (what == SpvDecorationBuiltIn && (v == SpvBuiltInSubgroupId || v == SpvBuiltInNumSubgroups ||
+                                              v == SpvBuiltInSubgroupLocalInvocationId)) {
+        wk->gs_refused = 1; /* which invocations share a subgroup: not followed */
     }
 }
 
@@ -518,9 +652,13 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         wk->f[ins[2]] = unknown_form();
         loop_compare(wk, op, ins[2], ins[3], ins[4]);
         guard_compare(wk, ins[3], ins[4]);
+        for (int i = 3; wk->loop_head && i <= 4; i++) /* `i < p.n` in a loop's header: i is a loop's */
+            wk->n[wk->n[ins[i]].loaded].gs |= GS_TESTED;
     } else if (!no_result(op) && OK(2)) {
         wk->f[ins[2]] = unknown_form();
     }
+    if (wk->in_function && (no_result(op) || OK(2)))
+        gs_uses(wk, op, ins, len);
 #undef OK
 }
 
@@ -541,6 +679,9 @@ static void walk_module(walk *wk, const uint32_t *w, size_t n)
     memset(wk->stored_at, 0, sizeof wk->stored_at);
     wk->guard_a = wk->guard_b = 0;
     wk->in_function = wk->loop_head = 0;
+    wk->gs_loops = wk->gs_escape = wk->gs_refused = 0;
+    for (uint32_t i = 0; i < wk->bound; i++)
+        wk->n[i].gs_prev = wk->n[i].gs, wk->n[i].gs = 0;
     for (size_t at = 5; at < n;) {
         uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
         if (len == 0 || at + len > n)
@@ -548,6 +689,7 @@ static void walk_module(walk *wk, const uint32_t *w, size_t n)
         step(wk, w + at, len, op);
         at += len;
     }
+    gs_end(wk);
 }
 
 /* A binding's multiple and offset, and whether its stores write every element up to the largest index (offsets 0
@@ -572,6 +714,7 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
     for (uint32_t k = 0; k < info->binding_count; k++)
         info->bindings[k].index_multiple = 0, info->bindings[k].index_offset = 0, info->bindings[k].index_unknown = 0,
         info->bindings[k].index_covered = info->bindings[k].index_guarded = 0;
+    info->grid_stride = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 20)) /* about 200 bytes an id: a guess is not worth more */
         return;
     walk wk = {.f = calloc(w[3], sizeof(form)), .n = calloc(w[3], sizeof(node)), .bound = w[3], .info = info};
@@ -603,6 +746,9 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
                     &info->bindings[k].index_covered, &info->bindings[k].index_guarded);
     for (uint32_t k = 0; k < info->binding_count && k < 32; k++)
         info->bindings[k].index_unknown = wk.unknown[k];
+    int one_d = info->local_size[1] == 1 && info->local_size[2] == 1 && info->local_size_spec[1] < 0 &&
+                info->local_size_spec[2] < 0; /* a 2-D workgroup's invocations of one x would share each element */
+    info->grid_stride = wk.gs_loops && !wk.gs_escape && !wk.gs_refused && one_d;
 done:
     free(prev);
     free(wk.f);

@@ -214,6 +214,19 @@ static int is_size_spec(const problem *pb, uint32_t i)
     return 0;
 }
 
+/* Does the shader read the group builtins only for grid-stride loops (compile.h grid_stride), with nothing else that
+ * combines invocations (shared memory, subgroup operations)? Then neither its workgroup size nor its workgroup count
+ * changes what it computes, and both are tuned. */
+static int grid_stride(const vkat_spirv_info *si)
+{
+    if (!si->grid_stride || si->shared_bytes)
+        return 0;
+    for (uint32_t i = 0; i < si->capability_count; i++)
+        if (vkat_capability_subgroup_operation(si->capabilities[i]) >= 0)
+            return 0;
+    return 1;
+}
+
 /* Why a workgroup size the shader fixes in its source (`layout(local_size_x = 64) in;`) cannot be replaced per
  * variant without changing what it computes, or NULL when it can: every invocation's work must depend on
  * gl_GlobalInvocationID alone. Shared memory is sized by the shader (often for that one size: a larger workgroup
@@ -226,7 +239,7 @@ static const char *literal_size_fixed_because(const vkat_spirv_info *si)
             return "a specialization constant sets part of it";
     if (si->shared_bytes)
         return "the shader's shared memory may be sized for it";
-    if (si->reads_group_builtins)
+    if (si->reads_group_builtins && !grid_stride(si))
         return "the shader reads gl_WorkGroupID, gl_LocalInvocationID or its subgroup's position, whose meaning "
                "depends on it";
     for (uint32_t i = 0; i < si->capability_count; i++)
@@ -255,6 +268,16 @@ static void write_literal_sizes(FILE *o, const vkat_spirv_info *si, char wg[3][N
         size_t used = strlen(reference_config);
         snprintf(reference_config + used, config_size - used, "%s%s=%u", k ? "," : "", wg_params[k], own);
     }
+}
+
+/* The workgroup count of a grid-stride shader as a parameter ([dispatch] groups), 0 first: one invocation per
+ * element as the shader is dispatched, the check's reference. */
+static void write_groups_per_cu(FILE *o, char *reference_config, size_t config_size)
+{
+    fprintf(o, "GROUPS_PER_CU = 0, 1, 2, 4, 8, 16, 32   ; workgroups per compute unit; 0: one invocation per "
+               "element, as the shader is\n; dispatched (the check's reference)\n");
+    size_t used = strlen(reference_config);
+    snprintf(reference_config + used, config_size - used, "%sGROUPS_PER_CU=0", used ? "," : "");
 }
 
 /* 1 + the binding that holds one result per workgroup (compile.h per_group_output) in a dispatch of one invocation
@@ -313,6 +336,10 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
                          const char (*macros)[VKAT_SIZE_MACRO_CAP], char *reference_config, size_t config_size)
 {
     fprintf(o, "[params]\n");
+    if (grid_stride(si))
+        fprintf(o, "; A grid-stride loop (i from gl_GlobalInvocationID.x, i += gl_NumWorkGroups.x * "
+                   "gl_WorkGroupSize.x) is all the\n; shader reads the group builtins for: each element is computed "
+                   "alike at any workgroup size and\n; count, so both are tuned\n");
     int tunable = 0;
     for (uint32_t i = 0; i < si->spec_count; i++) {
         const vkat_spec_decl *d = &si->specs[i];
@@ -360,6 +387,9 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
     } else if (!fixed && !wg[0][0]) {
         write_literal_sizes(o, si, wg, reference_config, config_size);
         tunable = 1;
+    }
+    if (grid_stride(si)) {
+        write_groups_per_cu(o, reference_config, config_size);
     } else if (!tunable) {
         fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader (%u, %u, %u), and\n"
                    "; replace_local_size = true in [kernel] would tune it, but\n; %s.\n"
@@ -995,6 +1025,45 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
     return axes;
 }
 
+/* [dispatch]: the workgroup size (its parameters, else the shader's) and enough workgroups to cover the problem on
+ * each axis: one per row where the shader bounds gl_WorkGroupID.x, at most GROUPS_PER_CU per compute unit for a
+ * grid-stride loop. */
+static void write_dispatch(FILE *o, const vkat_spirv_info *si, const problem *pb, char wg[3][NAME_CAP], uint32_t axes,
+                           size_t define_count)
+{
+    fprintf(o, "[dispatch]\nlocal_size = ");
+    for (int k = 0; k < 3; k++) {
+        if (wg[k][0])
+            fprintf(o, "%s%s", k ? ", " : "", wg[k]);
+        else
+            fprintf(o, "%s%u", k ? ", " : "", si->local_size[k]);
+    }
+    if (!wg[0][0] && define_count)
+        fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
+    char per_group[3][NAME_CAP];
+    fprintf(o, "\ngroups = ");
+    for (uint32_t k = 0; k < axes; k++) {
+        snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
+        if (k < pb->axes && pb->of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
+            fprintf(o, "%s1", k ? ", " : "");
+        else if (k == 0 && pb->count == 1 && si->bound_by_group) /* one workgroup per row the shader bounds */
+            fprintf(o, "%s", pb->name[0]);
+        else if (k == 0 && grid_stride(si)) /* a device that does not say its compute units (lavapipe) counts 1 */
+            fprintf(o, "GROUPS_PER_CU == 0 ? cdiv(%s, %s) : min(cdiv(%s, %s), max(device.compute_units, 1) * "
+                       "GROUPS_PER_CU)", pb->name[pb->of_axis[0]], wg[0][0] ? wg[0] : per_group[0],
+                    pb->name[pb->of_axis[0]], wg[0][0] ? wg[0] : per_group[0]);
+        else
+            fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb->axes ? pb->name[pb->of_axis[k]] : pb->name[0],
+                    wg[k][0] ? wg[k] : per_group[k]);
+    }
+    if (grid_stride(si))
+        fprintf(o, "   ; at most GROUPS_PER_CU per compute unit (a device that does not say how many it has, as "
+                   "lavapipe, counts 1): the\n; loop does the rest\n\n");
+    else
+        fprintf(o, "   ; TODO: how many workgroups cover the problem%s\n\n",
+                pb->count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count,
                                const char (*macros)[VKAT_SIZE_MACRO_CAP])
@@ -1065,7 +1134,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
                 pb.value[k], pb.binding[k], pb.note[k]);
     fprintf(o, "\n");
     write_problem_cpu(o, &pb, axes);
-    char reference_config[NAME_CAP + 16] = "";
+    char reference_config[NAME_CAP + 40] = "";
     write_params(o, si, spec_names, wg, &pb, defines, define_count, macros, reference_config,
                  sizeof reference_config);
     write_buffers(o, si, buf_names, &pb, axes);
@@ -1074,29 +1143,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     write_values(o, "[push]", si->push_members, si->push_member_count, push_names, pb.member_size,
                  pb.member_comps, strides);
     write_fields(o, si, buf_names, &pb);
-    fprintf(o, "[dispatch]\nlocal_size = ");
-    for (int k = 0; k < 3; k++) {
-        if (wg[k][0])
-            fprintf(o, "%s%s", k ? ", " : "", wg[k]);
-        else
-            fprintf(o, "%s%u", k ? ", " : "", si->local_size[k]);
-    }
-    if (!wg[0][0] && define_count)
-        fprintf(o, "   ; TODO: where a macro sets the workgroup size, name it here");
-    char per_group[3][NAME_CAP];
-    fprintf(o, "\ngroups = ");
-    for (uint32_t k = 0; k < axes; k++) {
-        snprintf(per_group[k], NAME_CAP, "%u", si->local_size[k]);
-        if (k < pb.axes && pb.of_axis[k] < 0) /* an axis between bounded ones that nothing bounds */
-            fprintf(o, "%s1", k ? ", " : "");
-        else if (k == 0 && pb.count == 1 && si->bound_by_group) /* one workgroup per row the shader bounds */
-            fprintf(o, "%s", pb.name[0]);
-        else
-            fprintf(o, "%scdiv(%s, %s)", k ? ", " : "", k < pb.axes ? pb.name[pb.of_axis[k]] : pb.name[0],
-                    wg[k][0] ? wg[k] : per_group[k]);
-    }
-    fprintf(o, "   ; TODO: how many workgroups cover the problem%s\n\n",
-            pb.count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
+    write_dispatch(o, si, &pb, wg, axes, define_count);
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",

@@ -2,8 +2,9 @@
 # init.sh — `vkautotune init`: a starting space file written from a shader's SPIR-V.
 #   - for axpy_sets.comp (buffers in two descriptor sets with gaps, a push block whose first member is the size, the
 #     workgroup size a specialization constant named WG): each buffer in its slot with its direction, the size bound
-#     @push, WG tunable, the check against the shader at WG's default ([check] config); the file tunes as written
-#     on the device, every variant checked, and its template path is relative to where it was written;
+#     @push, WG tunable, and its grid-stride loop's workgroup count too (GROUPS_PER_CU), the check against the shader
+#     at its defaults ([check] config); the file tunes as written on the device, every variant checked, and its
+#     template path is relative to where it was written;
 #   - reverse_wg.comp (three workgroup constants, an anonymous push block) tunes as written too;
 #   - a template that needs macros fails with its compile error and a hint, and compiles with -D (the macros become
 #     parameters of one value);
@@ -35,7 +36,8 @@ check "the push block's first integer is the problem size, @push" grep -q '^n = 
 check "the float member a float32" grep -q '^a = float32, 1.0' "$T/sub/axpy.ini"
 check "the workgroup constant WG tunable, by its name" grep -q '^WG = 32, 64, 128, 256, 512 @spec(0)' "$T/sub/axpy.ini"
 check "local_size follows WG" grep -q '^local_size = WG, 1, 1' "$T/sub/axpy.ini"
-check "the check: the shader at its own defaults" grep -q '^config = WG=64$' "$T/sub/axpy.ini"
+check "its grid-stride loop: the workgroup count a parameter" grep -q '^GROUPS_PER_CU = 0, ' "$T/sub/axpy.ini"
+check "the check: the shader at its own defaults" grep -q '^config = WG=64,GROUPS_PER_CU=0$' "$T/sub/axpy.ini"
 check "the template relative to the file" grep -q "^template = \.\./.*tests/data/unmodified/shaders/axpy_sets.comp$" \
     "$T/sub/axpy.ini"
 
