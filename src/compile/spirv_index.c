@@ -10,8 +10,10 @@
  * constant, IMul and ShiftLeftLogical by a constant, integer conversions, local variables, phis and selects (the
  * larger of both sides, every atom being >= 0). Anything else is unknown. The walk repeats until the forms stop
  * changing, since local variables and phis carry values round loops; what still grows then is unknown. A loop
- * counter compared with a constant in its loop's header (`k < 4`) is at most that constant less one. It is a guess
- * for a starting space, never a check: it must not refuse anything. */
+ * counter compared with a constant in its loop's header (`k < 4`, or converted: `int d < uint n`) is at most that
+ * constant less one. An index of such counters alone (`pos[j]` for j < 20000, an n-body loop) reaches as far
+ * whatever the invocations: noted apart (index_fixed). It is a guess for a starting space, never a check: it must
+ * not refuse anything. */
 #include "spirv_index.h"
 #include "spirv_compare.h"
 
@@ -59,6 +61,7 @@ typedef struct walk {
     int64_t cand_max;
     uint32_t best_a[32];
     int64_t best_b[32];
+    int64_t best_fixed[32]; /* the largest constant index (a = 0), -1 none */
     uint8_t unknown[32];
     uint32_t prev_a[32]; /* best_a after the walk before */
     int64_t guard_a, guard_b; /* the largest multiple of i the shader compares with its size (`2 * i + 1 < n`) */
@@ -196,7 +199,9 @@ static void access(walk *wk, uint32_t binding, uint32_t index)
     if (!resolve(wk, wk->f[index], &a, &b))
         wk->unknown[k] = 1;
     else if (a > 0 && ((uint32_t)a > wk->best_a[k] || ((uint32_t)a == wk->best_a[k] && b > wk->best_b[k])))
-        wk->best_a[k] = (uint32_t)a, wk->best_b[k] = b; /* a fixed element (a = 0, a counter's) does not grow */
+        wk->best_a[k] = (uint32_t)a, wk->best_b[k] = b;
+    else if (a == 0 && b > wk->best_fixed[k]) /* a fixed element (a counter's) does not grow with N, but is read */
+        wk->best_fixed[k] = b;
 }
 
 /* A store to an element: which offsets of the largest multiple it writes, to tell whether the stores leave any
@@ -320,7 +325,7 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
     else if (op == SpvOpShiftLeftLogical && is_const(&y) && y.b >= 0 && y.b < 31)
         r = mul(x, const_form(1LL << y.b));
     else if (op == SpvOpBitcast || op == SpvOpUConvert || op == SpvOpSConvert || op == SpvOpCopyObject)
-        r = x;
+        r = x, wk->n[ins[2]].loaded = ins[3] < wk->bound ? wk->n[ins[3]].loaded : 0; /* `int d < uint n` */
     else if (op == SpvOpSelect)
         r = join(y, ARG(5));
     else if (op == SpvOpCompositeExtract && len == 5 && x.vec && ins[4] == 0) /* gl_GlobalInvocationID.x */
@@ -538,6 +543,7 @@ static void walk_module(walk *wk, const uint32_t *w, size_t n)
     memset(wk->best_a, 0, sizeof wk->best_a);
     memset(wk->best_b, 0, sizeof wk->best_b);
     memset(wk->unknown, 0, sizeof wk->unknown);
+    memset(wk->best_fixed, 0xff, sizeof wk->best_fixed);
     memset(wk->stored_at, 0, sizeof wk->stored_at);
     wk->guard_a = wk->guard_b = 0;
     wk->in_function = wk->loop_head = 0;
@@ -571,7 +577,7 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     for (uint32_t k = 0; k < info->binding_count; k++)
         info->bindings[k].index_multiple = 0, info->bindings[k].index_offset = 0, info->bindings[k].index_unknown = 0,
-        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0;
+        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0, info->bindings[k].index_fixed = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 20)) /* about 200 bytes an id: a guess is not worth more */
         return;
     walk wk = {.f = calloc(w[3], sizeof(form)), .n = calloc(w[3], sizeof(node)), .bound = w[3], .info = info};
@@ -602,7 +608,8 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
         set_binding(&wk, k, &info->bindings[k].index_multiple, &info->bindings[k].index_offset,
                     &info->bindings[k].index_covered, &info->bindings[k].index_guarded);
     for (uint32_t k = 0; k < info->binding_count && k < 32; k++)
-        info->bindings[k].index_unknown = wk.unknown[k];
+        info->bindings[k].index_unknown = wk.unknown[k],
+        info->bindings[k].index_fixed = wk.best_fixed[k] >= 0 ? (uint32_t)wk.best_fixed[k] + 1 : 0;
 done:
     free(prev);
     free(wk.f);

@@ -438,6 +438,24 @@ static int indexed_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *
     return 1;
 }
 
+/* At least the items an index reaches whatever the invocation (`pos[j]` for j below a literal, an n-body loop over
+ * a fixed count), where that is more than the count gives at the default sizes: max(COUNT, ITEMS). Sized by the
+ * invocations alone, such a loop read far past the buffer's end, which no check sees. */
+static void fixed_reach(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name, uint64_t header,
+                        uint64_t per, uint64_t at_default, char *count, size_t size, char *note, size_t note_size)
+{
+    uint64_t items = header + per * b->index_fixed;
+    size_t len = strlen(note), n = strlen(count);
+    if (!b->index_fixed || items <= at_default || n + 32 > size)
+        return;
+    memmove(count + 4, count, n + 1);
+    memcpy(count, "max(", 4);
+    snprintf(count + 4 + n, size - 4 - n, ", %llu)", (unsigned long long)items);
+    if (len < note_size)
+        snprintf(note + len, note_size - len, "; %s: the shader reads element %u whatever the invocation (a loop over "
+                 "a fixed count), so at least %llu items\n", name, b->index_fixed - 1, (unsigned long long)items);
+}
+
 /* A buffer's element count in elements of its type (tb bytes): a block without a run-time array is as many as its
  * bytes (a uniform block of mixed members included), one with a run-time array the members before it and then per
  * item of the array (its stride) the count indexed_count gives. Returns whether the index sized it. */
@@ -455,6 +473,10 @@ static int buffer_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b
     size_t at = header ? (size_t)snprintf(count, size, "%u + ", header) : 0;
     if (at < size)
         affine_text(count + at, size - at, (uint64_t)per * mult, pb->count_text, (int64_t)per * extra);
+    uint64_t n = 1; /* the items at the default sizes */
+    for (uint32_t i = 0; i < pb->count; i++)
+        n *= pb->value[i];
+    fixed_reach(b, name, header, per, header + per * (mult * n + (uint64_t)extra), count, size, note, note_size);
     return by_index;
 }
 

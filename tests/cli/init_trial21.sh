@@ -1,0 +1,31 @@
+#!/bin/sh
+# init_trial21.sh — `vkautotune init` and a tune on idioms of session 21's trial of public compute shaders
+# (records/session21-thirdparty-trial.md), each in a shader written here; every file tunes as written:
+#   - a push member the shader shifts by (`1u << p.level`, a bitonic sort's stage) is an exponent, not a size:
+#     a comparison of the invocation with a value so derived does not make it the problem size;
+#   - a loop counter compared after a conversion (`int d < uint DIAGONALS`) is bounded like one compared as it is,
+#     so an index of it (`A[ROWS * d + r]`, diagonal storage) sizes the buffer;
+#   - an index the shader reaches whatever the invocation (`pos[j]` for j below a #define, an n-body loop) sizes the
+#     buffer to at least that: sized by the invocations alone, the loop read far past its end.
+set -u
+. "$(dirname "$0")/lib/common.sh" "$@"
+need_device
+D=$(cd "$SRC/tests/data/init_trial21" && pwd)
+
+"$BIN" init "$D/log2_bound.comp" -o "$T/log2.ini" 2>/dev/null
+check "a shifted push member is not the size: the member compared after it is" \
+    grep -q '^n = 1024 @push .*(the shader bounds its invocations by it)' "$T/log2.ini"
+check "the exponent keeps a plain value" grep -q '^level = uint32, 1   ; TODO: its value' "$T/log2.ini"
+check_tunes_as_written "$T/log2.ini" "a power-of-two block given as its exponent"
+
+"$BIN" init "$D/loop_cast.comp" -o "$T/band.ini" 2>/dev/null
+check "a converted loop counter bounds its index: three diagonals of N" \
+    grep -q '^Band = float32, N + 2048, random(-1, 1), in @set(0) @binding(0)' "$T/band.ini"
+check_tunes_as_written "$T/band.ini" "diagonal storage"
+
+"$BIN" init "$D/fixed_reach.comp" -o "$T/reach.ini" 2>/dev/null
+check "a loop over a fixed count reads that many whatever N" \
+    grep -q '^Pos = float32, max(N, 4096), random(-1, 1), in @set(0) @binding(0)' "$T/reach.ini"
+check "the note says why" grep -q '^; Pos: the shader reads element 4095 whatever the invocation' "$T/reach.ini"
+check_tunes_as_written "$T/reach.ini" "a loop over a fixed count"
+finish
