@@ -660,9 +660,9 @@ done:
 static vkat_result load_kernel(loader *ld)
 {
     vkat_space *s = ld->s;
-    static const char *const keys[] = {"name",         "template",           "entry", "extensions", "features",
-                                       "include_dirs", "replace_local_size", NULL};
-    const entry *f[7];
+    static const char *const keys[] = {"name",         "template",           "entry",        "extensions", "features",
+                                       "include_dirs", "replace_local_size", "glsl_version", NULL};
+    const entry *f[8];
     if (section_keys(ld, SEC_KERNEL, keys, f))
         return ld->failed;
     int kline = ld->section_line[SEC_KERNEL];
@@ -689,6 +689,15 @@ static vkat_result load_kernel(loader *ld)
                          f[6]->value);
         s->replace_local_size = on;
         s->replace_local_size_line = f[6]->line;
+    }
+    if (f[7]) { /* the versions with compute shaders */
+        char *end = NULL;
+        long v = strtol(f[7]->value, &end, 10);
+        if (end == f[7]->value || *end || (v != 430 && v != 440 && v != 450 && v != 460))
+            return lfail(ld, VKAT_ERR_SPACE, f[7]->line, "glsl_version must be 430, 440, 450 or 460, got '%s'",
+                         f[7]->value);
+        s->glsl_version = (int)v;
+        s->glsl_version_line = f[7]->line;
     }
     FILE *t = fopen(s->template_path, "rb");
     if (!t)

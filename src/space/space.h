@@ -165,6 +165,9 @@ typedef struct vkat_space {
     /* replace_local_size = true: each variant's literal workgroup size (`layout(local_size_x = 64) in;`, as most
      * shaders written without a tuner declare it) becomes [dispatch] local_size (template.h); 0 otherwise */
     int replace_local_size, replace_local_size_line;
+    /* glsl_version = 450: the template (and a reference or pass shader) has no #version line, which its build adds
+     * (glslc's -std=450, MNN's shader build); each variant's source starts with `#version N`. 0: none. */
+    int glsl_version, glsl_version_line;
     char **extensions;   /* required Vulkan extensions */
     size_t extension_count;
     char **features; /* required Vulkan features by member name (see vkat_feature_names) */

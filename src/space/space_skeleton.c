@@ -949,7 +949,7 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
-                               const char *const *defines, size_t define_count)
+                               const char *const *defines, size_t define_count, int glsl_version)
 {
     names *nm = calloc(1, sizeof *nm);
     char(*spec_names)[NAME_CAP] = calloc(64, NAME_CAP), (*buf_names)[NAME_CAP] = calloc(32, NAME_CAP),
@@ -995,6 +995,9 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    if (glsl_version)
+        fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
+                   "shader build)\n", glsl_version);
     if (!literal_size_fixed_because(si))
         fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
                    "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);

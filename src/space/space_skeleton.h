@@ -8,6 +8,6 @@
  * without specialization), named `kernel_name`, its template written as `template_ref`, compiled with `defines`
  * ("NAME=VALUE" or "NAME", which become one-value parameters). */
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
-                               const char *const *defines, size_t define_count);
+                               const char *const *defines, size_t define_count, int glsl_version);
 
 #endif

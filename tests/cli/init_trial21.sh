@@ -6,7 +6,9 @@
 #   - a loop counter compared after a conversion (`int d < uint DIAGONALS`) is bounded like one compared as it is,
 #     so an index of it (`A[ROWS * d + r]`, diagonal storage) sizes the buffer;
 #   - an index the shader reaches whatever the invocation (`pos[j]` for j below a #define, an n-body loop) sizes the
-#     buffer to at least that: sized by the invocations alone, the loop read far past its end.
+#     buffer to at least that: sized by the invocations alone, the loop read far past its end;
+#   - a shader without a #version line (MNN's: its build adds one) takes [kernel] glsl_version, which init writes;
+#     the key with a shader that has its own #version, or a version without compute shaders, is an error at its line.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -28,4 +30,18 @@ check "a loop over a fixed count reads that many whatever N" \
     grep -q '^Pos = float32, max(N, 4096), random(-1, 1), in @set(0) @binding(0)' "$T/reach.ini"
 check "the note says why" grep -q '^; Pos: the shader reads element 4095 whatever the invocation' "$T/reach.ini"
 check_tunes_as_written "$T/reach.ini" "a loop over a fixed count"
+
+"$BIN" init "$D/no_version.comp" -D FLOAT=float -o "$T/nover.ini" 2>/dev/null
+check "no #version: init writes glsl_version" grep -q '^glsl_version = 450   ; the shader has no #version' \
+    "$T/nover.ini"
+check_tunes_as_written "$T/nover.ini" "a shader without #version"
+sed 's/^glsl_version = 450 .*/glsl_version = 450/; s#^template = .*#template = '"$D"'/log2_bound.comp#' "$T/nover.ini" \
+    >"$T/own.ini"
+"$BIN" --space "$T/own.ini" --db "$T/own.db" --budget 1 >/dev/null 2>"$T/own.err"
+check "glsl_version with a #version of its own: an error at the key's line" \
+    grep -q "own.ini:7: glsl_version: .*log2_bound.comp has a #version line of its own; remove the key" "$T/own.err"
+sed 's/^glsl_version = 450 .*/glsl_version = 330/' "$T/nover.ini" >"$T/v330.ini"
+"$BIN" --space "$T/v330.ini" --db "$T/v330.db" --budget 1 >/dev/null 2>"$T/v330.err"
+check "a version without compute shaders is refused at its line" \
+    grep -q "v330.ini:7: glsl_version must be 430, 440, 450 or 460, got '330'" "$T/v330.err"
 finish
