@@ -8,7 +8,9 @@
 #   - an index the shader reaches whatever the invocation (`pos[j]` for j below a #define, an n-body loop) sizes the
 #     buffer to at least that: sized by the invocations alone, the loop read far past its end;
 #   - a shader without a #version line (MNN's: its build adds one) takes [kernel] glsl_version, which init writes;
-#     the key with a shader that has its own #version, or a version without compute shaders, is an error at its line.
+#     the key with a shader that has its own #version, or a version without compute shaders, is an error at its line;
+#   - a reference that writes only zeros (a size at 0: a float specialization constant's default, Kompute's way) is
+#     warned of: every variant that does nothing passed its check.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -30,6 +32,7 @@ check "a loop over a fixed count reads that many whatever N" \
     grep -q '^Pos = float32, max(N, 4096), random(-1, 1), in @set(0) @binding(0)' "$T/reach.ini"
 check "the note says why" grep -q '^; Pos: the shader reads element 4095 whatever the invocation' "$T/reach.ini"
 check_tunes_as_written "$T/reach.ini" "a loop over a fixed count"
+check "a reference with real outputs: no warning of zeros" sh -c "! grep -q 'wrote only zeros' '$T/t.err'"
 
 "$BIN" init "$D/no_version.comp" -D FLOAT=float -o "$T/nover.ini" 2>/dev/null
 check "no #version: init writes glsl_version" grep -q '^glsl_version = 450   ; the shader has no #version' \
@@ -44,4 +47,9 @@ sed 's/^glsl_version = 450 .*/glsl_version = 330/' "$T/nover.ini" >"$T/v330.ini"
 "$BIN" --space "$T/v330.ini" --db "$T/v330.db" --budget 1 >/dev/null 2>"$T/v330.err"
 check "a version without compute shaders is refused at its line" \
     grep -q "v330.ini:7: glsl_version must be 430, 440, 450 or 460, got '330'" "$T/v330.err"
+
+"$BIN" init "$D/spec_zero.comp" -o "$T/zero.ini" 2>/dev/null
+check_tunes_as_written "$T/zero.ini" "a size left at 0"
+check "a reference of zeros is warned of" grep -q "zero.ini: the reference wrote only zeros to 'B': a variant that \
+does nothing passes the check too" "$T/t.err"
 finish
