@@ -49,6 +49,10 @@ typedef struct node {
     int64_t lo;       /* with has_lo: the least constant stored to a local variable or a phi takes (its start) */
     uint8_t kind, is_rt, is_signed, has_max, has_lo, widened;
     uint8_t x_of; /* K_FPART: component 0 of its local vector (`g.x` of `uvec2 g = gl_GlobalInvocationID.xy`) */
+    /* a value loaded from element i + at of binding from - 1 (i the invocation index), or a local variable first
+     * given one: the ends of a range (CSR's row offsets, `X[i + 1] - X[i]`, `for (j = X[i]; j < X[i + 1]; j++)`) */
+    uint32_t from;
+    int64_t at;
 } node;
 
 typedef struct walk {
@@ -66,6 +70,7 @@ typedef struct walk {
     uint32_t prev_a[32]; /* best_a after the walk before */
     int64_t guard_a, guard_b; /* the largest multiple of i the shader compares with its size (`2 * i + 1 < n`) */
     uint64_t stored_at[32]; /* the offsets r < 64 the stores at prev_a write (bit r: a * i + r) */
+    uint8_t ranges[32];     /* its elements i and i + 1 are read as the ends of a range */
 } walk;
 
 static form unknown_form(void)
@@ -282,6 +287,20 @@ static void load(walk *wk, uint32_t res, uint32_t ptr)
         wk->f[res] = unknown_form(); /* a buffer's data, a push member, part of a local array */
     if (p->kind == K_FVAR)
         wk->n[res].loaded = ptr;
+    int64_t a, b;
+    wk->n[res].from = 0;
+    if (p->kind == K_ELEM && p->binding && resolve(wk, wk->f[ptr], &a, &b) && a == 1)
+        wk->n[res].from = p->binding, wk->n[res].at = b;
+    else if (p->kind == K_FVAR && p->from) /* a counter that starts at a buffer's element */
+        wk->n[res].from = p->from, wk->n[res].at = p->at;
+}
+
+/* Two values read from elements i + b and i + b + 1 of one buffer, subtracted or compared: a range's ends. */
+static void range_ends(walk *wk, uint32_t x, uint32_t y)
+{
+    const node *u = &wk->n[x], *v = &wk->n[y];
+    if (u->from && u->from == v->from && u->from <= 32 && (u->at - v->at == 1 || v->at - u->at == 1))
+        wk->ranges[u->from - 1] = 1;
 }
 
 static void store(walk *wk, uint32_t ptr, uint32_t value)
@@ -290,6 +309,8 @@ static void store(walk *wk, uint32_t ptr, uint32_t value)
     const form *v = &wk->f[value];
     if (p->kind == K_FVAR && is_const(v) && (!p->has_lo || v->b < p->lo))
         p->has_lo = 1, p->lo = v->b;
+    if (p->kind == K_FVAR && !p->from && wk->n[value].from)
+        p->from = wk->n[value].from, p->at = wk->n[value].at;
     if (p->kind == K_ELEM)
         stored(wk, p->binding, &wk->f[ptr]);
     if (p->kind == K_FVAR && !p->widened)
@@ -318,6 +339,8 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
         r = add(x, y, 1);
     else if (op == SpvOpISub && (is_const(&y) || y.st == ST_NONE)) /* `i - 1`, not `n - i` */
         r = add(x, y, -1);
+    if (op == SpvOpISub && len > 4 && ins[3] < wk->bound && ins[4] < wk->bound)
+        range_ends(wk, ins[3], ins[4]);
     else if (op == SpvOpIMul)
         r = mul(x, y);
     else if (op == SpvOpShiftLeftLogical && y.st == ST_NONE)
@@ -325,7 +348,11 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
     else if (op == SpvOpShiftLeftLogical && is_const(&y) && y.b >= 0 && y.b < 31)
         r = mul(x, const_form(1LL << y.b));
     else if (op == SpvOpBitcast || op == SpvOpUConvert || op == SpvOpSConvert || op == SpvOpCopyObject)
-        r = x, wk->n[ins[2]].loaded = ins[3] < wk->bound ? wk->n[ins[3]].loaded : 0; /* `int d < uint n` */
+    {
+        const node *from = ins[3] < wk->bound ? &wk->n[ins[3]] : NULL; /* `int d < uint n` compares d converted */
+        r = x, wk->n[ins[2]].loaded = from ? from->loaded : 0;
+        wk->n[ins[2]].from = from ? from->from : 0, wk->n[ins[2]].at = from ? from->at : 0;
+    }
     else if (op == SpvOpSelect)
         r = join(y, ARG(5));
     else if (op == SpvOpCompositeExtract && len == 5 && x.vec && ins[4] == 0) /* gl_GlobalInvocationID.x */
@@ -523,6 +550,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         wk->f[ins[2]] = unknown_form();
         loop_compare(wk, op, ins[2], ins[3], ins[4]);
         guard_compare(wk, ins[3], ins[4]);
+        range_ends(wk, ins[3], ins[4]);
     } else if (!no_result(op) && OK(2)) {
         wk->f[ins[2]] = unknown_form();
     }
@@ -544,6 +572,7 @@ static void walk_module(walk *wk, const uint32_t *w, size_t n)
     memset(wk->best_b, 0, sizeof wk->best_b);
     memset(wk->unknown, 0, sizeof wk->unknown);
     memset(wk->best_fixed, 0xff, sizeof wk->best_fixed);
+    memset(wk->ranges, 0, sizeof wk->ranges);
     memset(wk->stored_at, 0, sizeof wk->stored_at);
     wk->guard_a = wk->guard_b = 0;
     wk->in_function = wk->loop_head = 0;
@@ -577,7 +606,8 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     for (uint32_t k = 0; k < info->binding_count; k++)
         info->bindings[k].index_multiple = 0, info->bindings[k].index_offset = 0, info->bindings[k].index_unknown = 0,
-        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0, info->bindings[k].index_fixed = 0;
+        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0, info->bindings[k].index_fixed = 0,
+        info->bindings[k].range_ends = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 20)) /* about 200 bytes an id: a guess is not worth more */
         return;
     walk wk = {.f = calloc(w[3], sizeof(form)), .n = calloc(w[3], sizeof(node)), .bound = w[3], .info = info};
@@ -609,7 +639,8 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
                     &info->bindings[k].index_covered, &info->bindings[k].index_guarded);
     for (uint32_t k = 0; k < info->binding_count && k < 32; k++)
         info->bindings[k].index_unknown = wk.unknown[k],
-        info->bindings[k].index_fixed = wk.best_fixed[k] >= 0 ? (uint32_t)wk.best_fixed[k] + 1 : 0;
+        info->bindings[k].index_fixed = wk.best_fixed[k] >= 0 ? (uint32_t)wk.best_fixed[k] + 1 : 0,
+        info->bindings[k].range_ends = wk.ranges[k];
 done:
     free(prev);
     free(wk.f);

@@ -561,10 +561,17 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                           : read_only ? "in"
                           : (b->access & 2) ? "out"
                                             : "inout";
+        /* a range's ends (CSR's row offsets): nondecreasing, one item each, which keeps the ranges inside the
+         * other buffers' N items; random ones wrapped below zero, ranges of 4 billion items */
+        int ranges = b->range_ends && !strcmp(dir, "in") && type[0] != 'f';
         const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"
                            : type[0] == 'f'                             ? "random(-1, 1)"
+                           : ranges                                     ? "iota(0, 1)"
                                                                         : "random(0, 16)";
         fprintf(o, "%s", note);
+        if (ranges)
+            fprintf(o, "; %s: the shader reads elements i and i + 1 as the ends of a range (row offsets), so "
+                       "iota(0, 1): one item each\n", buf_names[k]);
         if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
             fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
                     atomic             ? "the shader's atomics read and write it"
@@ -948,6 +955,20 @@ static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint
     return axes;
 }
 
+static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
+                         int glsl_version)
+{
+    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    if (glsl_version)
+        fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
+                   "shader build)\n", glsl_version);
+    if (!literal_size_fixed_because(si))
+        fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
+                   "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);
+    write_needs(o, si);
+    fprintf(o, "\n");
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count, int glsl_version)
 {
@@ -994,15 +1015,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
             template_ref);
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
-    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
-    if (glsl_version)
-        fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
-                   "shader build)\n", glsl_version);
-    if (!literal_size_fixed_because(si))
-        fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
-                   "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);
-    write_needs(o, si);
-    fprintf(o, "\n");
+    write_kernel(o, si, kernel_name, template_ref, glsl_version);
     fprintf(o, "[problem]\n");
     for (uint32_t k = 0; k < pb.count; k++)
         fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],

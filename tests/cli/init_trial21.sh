@@ -9,6 +9,8 @@
 #     buffer to at least that: sized by the invocations alone, the loop read far past its end;
 #   - a shader without a #version line (MNN's: its build adds one) takes [kernel] glsl_version, which init writes;
 #     the key with a shader that has its own #version, or a version without compute shaders, is an error at its line;
+#   - a buffer whose elements i and i + 1 are a range's ends (CSR's row offsets: their difference a count, or a
+#     loop from one to the other) starts as iota(0, 1): random ones made ranges that wrapped below zero;
 #   - a reference that writes only zeros (a size at 0: a float specialization constant's default, Kompute's way) is
 #     warned of: every variant that does nothing passed its check.
 set -u
@@ -47,6 +49,13 @@ sed 's/^glsl_version = 450 .*/glsl_version = 330/' "$T/nover.ini" >"$T/v330.ini"
 "$BIN" --space "$T/v330.ini" --db "$T/v330.db" --budget 1 >/dev/null 2>"$T/v330.err"
 check "a version without compute shaders is refused at its line" \
     grep -q "v330.ini:7: glsl_version must be 430, 440, 450 or 460, got '330'" "$T/v330.err"
+
+"$BIN" init "$D/csr_rows.comp" -o "$T/csr.ini" 2>/dev/null
+check "row offsets: iota(0, 1)" grep -q '^RowStart = uint32, rows + 1, iota(0, 1), in @set(0) @binding(0)' "$T/csr.ini"
+check "the note says why" grep -q '^; RowStart: the shader reads elements i and i + 1 as the ends of a range' \
+    "$T/csr.ini"
+check "the column indices stay small" grep -q '^Cols = uint32, rows, random(0, 16), in' "$T/csr.ini"
+check_tunes_as_written "$T/csr.ini" "a CSR matrix times a vector"
 
 "$BIN" init "$D/spec_zero.comp" -o "$T/zero.ini" 2>/dev/null
 check_tunes_as_written "$T/zero.ini" "a size left at 0"
