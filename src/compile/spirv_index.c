@@ -331,16 +331,25 @@ static void loop_compare(walk *wk, uint32_t op, uint32_t res, uint32_t x, uint32
     wk->cand_max = wk->f[limit].b - (strict ? 1 : 0);
 }
 
+/* A conversion's result is its operand for what the walk follows: a loop counter compared converted (`int d <
+ * uint n`), a buffer's element (`int(X[i])`). */
+static void converted(walk *wk, uint32_t res, uint32_t of)
+{
+    const node *from = of < wk->bound ? &wk->n[of] : NULL;
+    wk->n[res].loaded = from ? from->loaded : 0;
+    wk->n[res].from = from ? from->from : 0, wk->n[res].at = from ? from->at : 0;
+}
+
 static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
 {
 #define ARG(i) (len > (i) && ins[i] < wk->bound ? wk->f[ins[i]] : unknown_form())
     form x = ARG(3), y = ARG(4), r = unknown_form();
+    if (op == SpvOpISub && len > 4 && ins[3] < wk->bound && ins[4] < wk->bound)
+        range_ends(wk, ins[3], ins[4]); /* `X[i + 1] - X[i]` */
     if (op == SpvOpIAdd)
         r = add(x, y, 1);
     else if (op == SpvOpISub && (is_const(&y) || y.st == ST_NONE)) /* `i - 1`, not `n - i` */
         r = add(x, y, -1);
-    if (op == SpvOpISub && len > 4 && ins[3] < wk->bound && ins[4] < wk->bound)
-        range_ends(wk, ins[3], ins[4]);
     else if (op == SpvOpIMul)
         r = mul(x, y);
     else if (op == SpvOpShiftLeftLogical && y.st == ST_NONE)
@@ -348,11 +357,7 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
     else if (op == SpvOpShiftLeftLogical && is_const(&y) && y.b >= 0 && y.b < 31)
         r = mul(x, const_form(1LL << y.b));
     else if (op == SpvOpBitcast || op == SpvOpUConvert || op == SpvOpSConvert || op == SpvOpCopyObject)
-    {
-        const node *from = ins[3] < wk->bound ? &wk->n[ins[3]] : NULL; /* `int d < uint n` compares d converted */
-        r = x, wk->n[ins[2]].loaded = from ? from->loaded : 0;
-        wk->n[ins[2]].from = from ? from->from : 0, wk->n[ins[2]].at = from ? from->at : 0;
-    }
+        r = x, converted(wk, ins[2], ins[3]);
     else if (op == SpvOpSelect)
         r = join(y, ARG(5));
     else if (op == SpvOpCompositeExtract && len == 5 && x.vec && ins[4] == 0) /* gl_GlobalInvocationID.x */
