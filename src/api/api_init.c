@@ -128,11 +128,17 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     if (!source)
         return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
     vkat_result r = vkat_shader_text_check(shader_path, source, size, err);
+    /* without #version (its build adds one), as version 450: what glslang assumes here too */
+    int glsl_version = !r && !vkat_template_has_version(source) ? 450 : 0;
+    char *versioned = NULL;
+    if (glsl_version && define_count && vkat_template_add_version(source, glsl_version, &versioned))
+        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     char macros[3][VKAT_SIZE_MACRO_CAP];
     uint32_t macro_values[3];
     size_macros(source, defines, define_count, macros, macro_values);
     if (!r && define_count)
-        r = with_defines(source, shader_path, defines, define_count, &defined, err);
+        r = with_defines(versioned ? versioned : source, shader_path, defines, define_count, &defined, err);
+    free(versioned);
     vkat_compile_opts opts = {include_dirs, include_dir_count, 0, VKAT_SPIRV_OPT_NONE};
     vkat_spirv m = {0};
     if (!r)
@@ -162,7 +168,7 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
             if (macro_values[k] != si->local_size[k])
                 macros[k][0] = 0;
         if (!(*text = vkat_space_skeleton_text(si, name, template_ref, defines, define_count,
-                                               (const char (*)[VKAT_SIZE_MACRO_CAP])macros)))
+                                               (const char (*)[VKAT_SIZE_MACRO_CAP])macros, glsl_version)))
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     }
     free(si);

@@ -98,6 +98,15 @@ uint16_t vkat_float_to_bf16(float f)
 
 /* ---- Comparison --------------------------------------------------------------------------------------------- */
 
+int vkat_check_all_zero(const void *data, uint64_t bytes)
+{
+    const unsigned char *b = data;
+    for (uint64_t i = 0; b && i < bytes; i++)
+        if (b[i])
+            return 0;
+    return 1;
+}
+
 int vkat_check_is_float(vkat_elem_type t)
 {
     return t == VKAT_FLOAT32 || t == VKAT_FLOAT16 || t == VKAT_BFLOAT16 || t == VKAT_UNORM8 || t == VKAT_UNORM16;

@@ -24,6 +24,10 @@ typedef struct vkat_check_report {
 void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, uint64_t count, const void *poison,
                         const vkat_check_opts *opts, vkat_check_report *out);
 
+/* 1 when every byte of `data` (`bytes` long; NULL or 0 bytes: none) is zero: an output that says nothing of what a
+ * kernel computed, since a kernel that does nothing writes it too. */
+int vkat_check_all_zero(const void *data, uint64_t bytes);
+
 /* Conversions used by checks and buffer fills. */
 /* 1 for the types compared by tolerance (floats and 8-bit UNORM), 0 for those compared exactly (integers). */
 int vkat_check_is_float(vkat_elem_type t);

@@ -212,6 +212,13 @@ typedef struct vkat_spirv_info {
         uint32_t index_multiple;
         int32_t index_offset;
         uint8_t index_unknown, index_covered, index_guarded;
+        /* 1 + the largest index of an access whatever the invocation (`pos[j]` for j below a literal, an n-body
+         * loop over a fixed count), 0 none. Set by vkat_spirv_find_index. */
+        uint32_t index_fixed;
+        /* Its elements i and i + 1 are read as the two ends of a range (CSR's row offsets: `X[i + 1] - X[i]` items
+         * from X[i] on, or a loop from one to the other): random values made ranges that wrapped below zero. Set
+         * by vkat_spirv_find_index. */
+        uint8_t range_ends;
         /* A struct element whose scalars are all one 32-bit type: 'f', 'i' or 'u' (a particle of vec4s), else 0. */
         char elem_leaf;
     } bindings[32];

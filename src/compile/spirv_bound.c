@@ -127,6 +127,16 @@ static void merge(flow *dst, const flow *src)
         dst->axis = !dst->axis ? src->axis : group_plus_local(dst->axis, src->axis);
 }
 
+/* merge for operand `which` (0: the first) of `op`: a shift's amount (`1u << p.level`, a bitonic sort's stage) is an
+ * exponent, so the result is not that member's size; what else it carries (an invocation index) it passes on. */
+static void merge_operand(flow *dst, const flow *src, uint32_t op, uint32_t which)
+{
+    flow amount = *src;
+    if (which == 1 && (op == SpvOpShiftLeftLogical || op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic))
+        amount.origin = 0, amount.push = 0, amount.comp = 0;
+    merge(dst, &amount);
+}
+
 /* `gy * p.w`: a push member multiplying one component of gl_GlobalInvocationID (a row or plane stride, as in
  * `gz * p.cstep + gy * p.w + gx`) is noted for that component, the first met. */
 static void stride(walk *wk, const flow *inv, const flow *by)
@@ -336,7 +346,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
     } else if (op == SpvOpSpecConstantOp && len >= 5 && OK(ins[2])) {
         for (uint32_t i = 4; i < len; i++)
             if (OK(ins[i]))
-                merge(&ids[ins[2]], &ids[ins[i]]);
+                merge_operand(&ids[ins[2]], &ids[ins[i]], ins[3], i - 4);
     } else if (op == SpvOpVariable && len >= 4 && OK(ins[2])) {
         if (ins[3] == SpvStorageClassPushConstant)
             ids[ins[2]].flags |= F_PUSH_VAR;
@@ -379,7 +389,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
                                                                                                             : len;
         for (uint32_t i = first; i < last && i < len; i++)
             if (OK(ins[i]))
-                merge(&ids[ins[2]], &ids[ins[i]]);
+                merge_operand(&ids[ins[2]], &ids[ins[i]], op, i - first);
         if ((op >= SpvOpSNegate && op <= SpvOpFMod) || (op >= SpvOpShiftRightLogical && op <= SpvOpNot))
             ids[ins[2]].flags |= F_ARITH;
         if (op == SpvOpIMul && len >= 5 && OK(ins[3]) && OK(ins[4]))

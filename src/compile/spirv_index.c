@@ -10,10 +10,12 @@
  * constant, IMul and ShiftLeftLogical by a constant, integer conversions, local variables, phis and selects (the
  * larger of both sides, every atom being >= 0). Anything else is unknown. The walk repeats until the forms stop
  * changing, since local variables and phis carry values round loops; what still grows then is unknown. A loop
- * counter compared with a constant in its loop's header (`k < 4`) is at most that constant less one. The same forms
- * tell a grid-stride loop (`i += gl_NumWorkGroups.x * gl_WorkGroupSize.x`) from any other read of the group builtins
- * (compile.h grid_stride), for init to tune the workgroup size and count of such a shader. It is a guess for a
- * starting space, never a check: it must not refuse anything. */
+ * counter compared with a constant in its loop's header (`k < 4`, or converted: `int d < uint n`) is at most that
+ * constant less one. An index of such counters alone (`pos[j]` for j < 20000, an n-body loop) reaches as far
+ * whatever the invocations: noted apart (index_fixed). The same forms tell a grid-stride loop (`i +=
+ * gl_NumWorkGroups.x * gl_WorkGroupSize.x`) from any other read of the group builtins (compile.h grid_stride), for
+ * init to tune the workgroup size and count of such a shader. It is a guess for a starting space, never a check: it
+ * must not refuse anything. */
 #include "spirv_index.h"
 #include "spirv_compare.h"
 
@@ -53,6 +55,10 @@ typedef struct node {
     uint8_t x_of; /* K_FPART: component 0 of its local vector (`g.x` of `uvec2 g = gl_GlobalInvocationID.xy`) */
     uint8_t gs, gs_prev; /* a variable's or a phi's GS_ bits this walk and the walk before (grid-stride loops) */
     uint32_t inc_base;   /* an IAdd of a grid stride: its other operand (`i + stride`), else 0 */
+    /* a value loaded from element i + at of binding from - 1 (i the invocation index), or a local variable first
+     * given one: the ends of a range (CSR's row offsets, `X[i + 1] - X[i]`, `for (j = X[i]; j < X[i + 1]; j++)`) */
+    uint32_t from;
+    int64_t at;
 } node;
 
 typedef struct walk {
@@ -65,12 +71,14 @@ typedef struct walk {
     int64_t cand_max;
     uint32_t best_a[32];
     int64_t best_b[32];
+    int64_t best_fixed[32]; /* the largest constant index (a = 0), -1 none */
     uint8_t unknown[32];
     uint32_t prev_a[32]; /* best_a after the walk before */
     int64_t guard_a, guard_b; /* the largest multiple of i the shader compares with its size (`2 * i + 1 < n`) */
     uint64_t stored_at[32]; /* the offsets r < 64 the stores at prev_a write (bit r: a * i + r) */
     int gs_loops, gs_escape, gs_refused; /* grid-stride loops found; a read of the builtins outside them; a subgroup
                                             builtin read (this walk) */
+    uint8_t ranges[32];     /* its elements i and i + 1 are read as the ends of a range */
 } walk;
 
 static form unknown_form(void)
@@ -209,7 +217,9 @@ static void access(walk *wk, uint32_t binding, uint32_t index)
     if (!resolve(wk, wk->f[index], &a, &b))
         wk->unknown[k] = 1;
     else if (a > 0 && ((uint32_t)a > wk->best_a[k] || ((uint32_t)a == wk->best_a[k] && b > wk->best_b[k])))
-        wk->best_a[k] = (uint32_t)a, wk->best_b[k] = b; /* a fixed element (a = 0, a counter's) does not grow */
+        wk->best_a[k] = (uint32_t)a, wk->best_b[k] = b;
+    else if (a == 0 && b > wk->best_fixed[k]) /* a fixed element (a counter's) does not grow with N, but is read */
+        wk->best_fixed[k] = b;
 }
 
 /* A store to an element: which offsets of the largest multiple it writes, to tell whether the stores leave any
@@ -409,6 +419,20 @@ static void load(walk *wk, uint32_t res, uint32_t ptr)
         wk->f[res] = unknown_form(); /* a buffer's data, a push member, part of a local array */
     if (p->kind == K_FVAR)
         wk->n[res].loaded = ptr;
+    int64_t a, b;
+    wk->n[res].from = 0;
+    if (p->kind == K_ELEM && p->binding && resolve(wk, wk->f[ptr], &a, &b) && a == 1)
+        wk->n[res].from = p->binding, wk->n[res].at = b;
+    else if (p->kind == K_FVAR && p->from) /* a counter that starts at a buffer's element */
+        wk->n[res].from = p->from, wk->n[res].at = p->at;
+}
+
+/* Two values read from elements i + b and i + b + 1 of one buffer, subtracted or compared: a range's ends. */
+static void range_ends(walk *wk, uint32_t x, uint32_t y)
+{
+    const node *u = &wk->n[x], *v = &wk->n[y];
+    if (u->from && u->from == v->from && u->from <= 32 && (u->at - v->at == 1 || v->at - u->at == 1))
+        wk->ranges[u->from - 1] = 1;
 }
 
 static void store(walk *wk, uint32_t ptr, uint32_t value)
@@ -418,6 +442,8 @@ static void store(walk *wk, uint32_t ptr, uint32_t value)
     gs_store(wk, ptr, value);
     if (p->kind == K_FVAR && is_const(v) && (!p->has_lo || v->b < p->lo))
         p->has_lo = 1, p->lo = v->b;
+    if (p->kind == K_FVAR && !p->from && wk->n[value].from)
+        p->from = wk->n[value].from, p->at = wk->n[value].at;
     if (p->kind == K_ELEM)
         stored(wk, p->binding, &wk->f[ptr]);
     if (p->kind == K_FVAR && !p->widened)
@@ -438,6 +464,15 @@ static void loop_compare(walk *wk, uint32_t op, uint32_t res, uint32_t x, uint32
     wk->cand_max = wk->f[limit].b - (strict ? 1 : 0);
 }
 
+/* A conversion's result is its operand for what the walk follows: a loop counter compared converted (`int d <
+ * uint n`), a buffer's element (`int(X[i])`). */
+static void converted(walk *wk, uint32_t res, uint32_t of)
+{
+    const node *from = of < wk->bound ? &wk->n[of] : NULL;
+    wk->n[res].loaded = from ? from->loaded : 0;
+    wk->n[res].from = from ? from->from : 0, wk->n[res].at = from ? from->at : 0;
+}
+
 static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
 {
 #define ARG(i) (len > (i) && ins[i] < wk->bound ? wk->f[ins[i]] : unknown_form())
@@ -446,6 +481,8 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
                              : gs_stride(wk, &y)        ? ins[3]
                              : gs_stride(wk, &x)        ? ins[4]
                                                         : 0;
+    if (op == SpvOpISub && len > 4 && ins[3] < wk->bound && ins[4] < wk->bound)
+        range_ends(wk, ins[3], ins[4]); /* `X[i + 1] - X[i]` */
     if (op == SpvOpIAdd)
         r = add(x, y, 1);
     else if (op == SpvOpISub && (is_const(&y) || y.st == ST_NONE)) /* `i - 1`, not `n - i` */
@@ -457,7 +494,7 @@ static void arith(walk *wk, uint32_t op, const uint32_t *ins, uint32_t len)
     else if (op == SpvOpShiftLeftLogical && is_const(&y) && y.b >= 0 && y.b < 31)
         r = mul(x, const_form(1LL << y.b));
     else if (op == SpvOpBitcast || op == SpvOpUConvert || op == SpvOpSConvert || op == SpvOpCopyObject)
-        r = x;
+        r = x, converted(wk, ins[2], ins[3]);
     else if (op == SpvOpSelect)
         r = join(y, ARG(5));
     else if (op == SpvOpCompositeExtract && len == 5 && x.vec && ins[4] == 0) /* gl_GlobalInvocationID.x */
@@ -654,6 +691,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         guard_compare(wk, ins[3], ins[4]);
         for (int i = 3; wk->loop_head && i <= 4; i++) /* `i < p.n` in a loop's header: i is a loop's */
             wk->n[wk->n[ins[i]].loaded].gs |= GS_TESTED;
+        range_ends(wk, ins[3], ins[4]);
     } else if (!no_result(op) && OK(2)) {
         wk->f[ins[2]] = unknown_form();
     }
@@ -676,6 +714,8 @@ static void walk_module(walk *wk, const uint32_t *w, size_t n)
     memset(wk->best_a, 0, sizeof wk->best_a);
     memset(wk->best_b, 0, sizeof wk->best_b);
     memset(wk->unknown, 0, sizeof wk->unknown);
+    memset(wk->best_fixed, 0xff, sizeof wk->best_fixed);
+    memset(wk->ranges, 0, sizeof wk->ranges);
     memset(wk->stored_at, 0, sizeof wk->stored_at);
     wk->guard_a = wk->guard_b = 0;
     wk->in_function = wk->loop_head = 0;
@@ -713,7 +753,8 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
 {
     for (uint32_t k = 0; k < info->binding_count; k++)
         info->bindings[k].index_multiple = 0, info->bindings[k].index_offset = 0, info->bindings[k].index_unknown = 0,
-        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0;
+        info->bindings[k].index_covered = info->bindings[k].index_guarded = 0, info->bindings[k].index_fixed = 0,
+        info->bindings[k].range_ends = 0;
     info->grid_stride = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 20)) /* about 200 bytes an id: a guess is not worth more */
         return;
@@ -745,7 +786,9 @@ void vkat_spirv_find_index(const uint32_t *w, size_t n, vkat_spirv_info *info)
         set_binding(&wk, k, &info->bindings[k].index_multiple, &info->bindings[k].index_offset,
                     &info->bindings[k].index_covered, &info->bindings[k].index_guarded);
     for (uint32_t k = 0; k < info->binding_count && k < 32; k++)
-        info->bindings[k].index_unknown = wk.unknown[k];
+        info->bindings[k].index_unknown = wk.unknown[k],
+        info->bindings[k].index_fixed = wk.best_fixed[k] >= 0 ? (uint32_t)wk.best_fixed[k] + 1 : 0,
+        info->bindings[k].range_ends = wk.ranges[k];
     int one_d = info->local_size[1] == 1 && info->local_size[2] == 1 && info->local_size_spec[1] < 0 &&
                 info->local_size_spec[2] < 0; /* a 2-D workgroup's invocations of one x would share each element */
     info->grid_stride = wk.gs_loops && !wk.gs_escape && !wk.gs_refused && one_d;

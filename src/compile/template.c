@@ -93,6 +93,28 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
     return VKAT_OK;
 }
 
+int vkat_template_has_version(const char *source)
+{
+    for (const char *p = source; *p;) {
+        const char *nl = strchr(p, '\n');
+        if (is_version_line(p, nl ? nl : p + strlen(p)))
+            return 1;
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return 0;
+}
+
+vkat_result vkat_template_add_version(const char *source, int version, char **out)
+{
+    size_t cap = strlen(source) + 32;
+    if (!(*out = malloc(cap)))
+        return VKAT_ERR_NOMEM;
+    snprintf(*out, cap, "#version %d\n#line 1\n%s", version, source);
+    return VKAT_OK;
+}
+
 /* Is this line Godot's stage marker `#[compute]` (blanks around it allowed)? */
 static bool is_godot_compute_marker(const char *p, const char *end)
 {
@@ -238,24 +260,33 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     static const char *const ls[3] = {"VKAT_LOCAL_SIZE_X", "VKAT_LOCAL_SIZE_Y", "VKAT_LOCAL_SIZE_Z"};
     for (int a = 0; a < 3; a++)
         defs[n++] = (vkat_define){ls[a], vkat_int(launch->local_size[a]), NULL};
-    char *resized = NULL; /* a reference shader of its own keeps its workgroup size ([check] local_size says it) */
-    int rewritten = 0;
-    vkat_result r = s->replace_local_size && !reference
-                        ? vkat_local_size_rewrite(source, launch->local_size, &resized, &rewritten)
-                        : VKAT_OK;
+    char *resized = NULL, *versioned = NULL; /* a reference of its own keeps its size ([check] local_size says it) */
+    int rewritten = 0, has_version = vkat_template_has_version(source);
+    vkat_result r = s->glsl_version && !has_version ? vkat_template_add_version(source, s->glsl_version, &versioned)
+                                                    : VKAT_OK;
+    if (!r && s->replace_local_size && !reference)
+        r = vkat_local_size_rewrite(versioned ? versioned : source, launch->local_size, &resized, &rewritten);
     if (r)
         r = vkat_fail(err, r, path, 0, "out of memory");
+    else if (s->glsl_version && has_version)
+        r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->glsl_version_line,
+                      "glsl_version: %s has a #version line of its own; remove the key", path);
+    else if (!has_version && !s->glsl_version)
+        r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 1, "template has no #version line (where the shader's build "
+                      "adds one, as glslc's -std=450 or MNN's shader build do, give [kernel] glsl_version = 450)");
     else if (s->replace_local_size && !reference && !rewritten)
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_local_size_line,
                       "replace_local_size: %s declares no workgroup size by value (`layout(local_size_x = 64) in;`) "
                       "to replace", path);
     char *redefined = NULL;
     if (r == VKAT_OK && !reference && s->replace_define_count)
-        r = rewrite_defines(s, resized ? resized : source, path, env, &redefined, err);
+        r = rewrite_defines(s, resized ? resized : versioned ? versioned : source, path, env, &redefined, err);
     if (r == VKAT_OK)
-        r = vkat_template_instantiate(redefined ? redefined : resized ? resized : source, path, defs, n, out, err);
+        r = vkat_template_instantiate(redefined ? redefined : resized ? resized : versioned ? versioned : source, path,
+                                      defs, n, out, err);
     free(redefined);
     free(resized);
+    free(versioned);
     free(defs);
     return r;
 }

@@ -20,6 +20,14 @@ typedef struct vkat_define {
 vkat_result vkat_template_instantiate(const char *source, const char *path, const vkat_define *defines, size_t count,
                                       char **out, vkat_error *err);
 
+/* Does `source` have a #version line? */
+int vkat_template_has_version(const char *source);
+
+/* `source` as GLSL `version` where it has no #version line of its own (its build adds one: glslc's -std=450, MNN's
+ * shader build): *out is `#version N`, `#line 1` and the source, so that messages keep its line numbers.
+ * VKAT_ERR_NOMEM only. */
+vkat_result vkat_template_add_version(const char *source, int version, char **out);
+
 /* When `source` has an #include line but does not name GL_GOOGLE_include_directive, *out is the source with
  * `#extension GL_GOOGLE_include_directive : enable` and a #line after its #version line (as glslc enables it for
  * every shader); else *out is NULL. VKAT_ERR_NOMEM only. */

@@ -353,6 +353,29 @@ static vkat_result check_reference_wrote(run_ctx *c, vkat_kernel *k, const vkat_
 static void describe_wrong(const vkat_buffer_spec *b, const char *name, uint64_t off, const vkat_check_report *rep,
                            char *out, size_t size);
 
+/* A reference that wrote zeros to every output checks little: a variant that computes nothing matches it. Said as
+ * a warning, since zeros may be the answer, but most often a size is 0 (a specialization constant's default, which
+ * `vkautotune init` keeps: a Kompute shader's float constants) and the kernel did no work. */
+static void warn_zero_reference(const run_ctx *c)
+{
+    const vkat_space *s = c->space;
+    char names[256] = "";
+    size_t len = 0, outputs = 0;
+    for (size_t i = 0; i < s->buffer_count; i++) {
+        if (!(s->buffers[i].dir & VKAT_DIR_OUT))
+            continue;
+        if (!vkat_check_all_zero(c->reference[i], c->buffers[i].count * vkat_elem_type_size(s->buffers[i].type)))
+            return;
+        if (len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s'", outputs ? ", " : "",
+                                    s->buffers[i].name);
+        outputs++;
+    }
+    if (outputs)
+        vkat_log(VKAT_LOG_WARN, "%s: the reference wrote only zeros to %s: a variant that does nothing passes the "
+                 "check too; is a size 0 (a specialization constant's default, a push value)?", s->path, names);
+}
+
 /* A reference whose outputs change from one run to the next (an atomic that hands out positions, a race, shared
  * memory read before it is written) would make every variant, its own configuration included, look wrong: a second
  * run must give the first run's outputs, within the check's tolerance. */
@@ -514,6 +537,8 @@ run:
         r = check_reference_wrote(c, k, &launch, timeout_ns, err);
     if (r == VKAT_OK)
         r = check_reference_repeats(c, k, &launch, timeout_ns, err);
+    if (r == VKAT_OK)
+        warn_zero_reference(c);
     if (r != VKAT_OK && err && !err->file[0])
         snprintf(err->file, sizeof err->file, "%s", s->reference_path ? s->reference_path : s->path);
     vkat_kernel_destroy(k);

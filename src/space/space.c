@@ -662,8 +662,8 @@ static vkat_result load_kernel(loader *ld)
     vkat_space *s = ld->s;
     static const char *const keys[] = {"name",         "template",           "entry",           "extensions",
                                        "features",     "include_dirs",       "replace_local_size", "replace_defines",
-                                       NULL};
-    const entry *f[8];
+                                       "glsl_version", NULL};
+    const entry *f[9];
     if (section_keys(ld, SEC_KERNEL, keys, f))
         return ld->failed;
     int kline = ld->section_line[SEC_KERNEL];
@@ -694,6 +694,15 @@ static vkat_result load_kernel(loader *ld)
     if (f[7] && word_list(ld, f[7], &s->replace_defines, &s->replace_define_count))
         return ld->failed;
     s->replace_defines_line = f[7] ? f[7]->line : 0;
+    if (f[8]) { /* the versions with compute shaders */
+        char *end = NULL;
+        long v = strtol(f[8]->value, &end, 10);
+        if (end == f[8]->value || *end || (v != 430 && v != 440 && v != 450 && v != 460))
+            return lfail(ld, VKAT_ERR_SPACE, f[8]->line, "glsl_version must be 430, 440, 450 or 460, got '%s'",
+                         f[8]->value);
+        s->glsl_version = (int)v;
+        s->glsl_version_line = f[8]->line;
+    }
     FILE *t = fopen(s->template_path, "rb");
     if (!t)
         return lfail(ld, VKAT_ERR_IO, f[1] ? f[1]->line : kline, "cannot open template '%s': %s", s->template_path,

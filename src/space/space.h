@@ -170,6 +170,9 @@ typedef struct vkat_space {
     char **replace_defines;
     size_t replace_define_count;
     int replace_defines_line;
+    /* glsl_version = 450: the template (and a reference or pass shader) has no #version line, which its build adds
+     * (glslc's -std=450, MNN's shader build); each variant's source starts with `#version N`. 0: none. */
+    int glsl_version, glsl_version_line;
     char **extensions;   /* required Vulkan extensions */
     size_t extension_count;
     char **features; /* required Vulkan features by member name (see vkat_feature_names) */

@@ -512,6 +512,24 @@ static int indexed_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *
     return 1;
 }
 
+/* At least the items an index reaches whatever the invocation (`pos[j]` for j below a literal, an n-body loop over
+ * a fixed count), where that is more than the count gives at the default sizes: max(COUNT, ITEMS). Sized by the
+ * invocations alone, such a loop read far past the buffer's end, which no check sees. */
+static void fixed_reach(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b, const char *name, uint64_t header,
+                        uint64_t per, uint64_t at_default, char *count, size_t size, char *note, size_t note_size)
+{
+    uint64_t items = header + per * b->index_fixed;
+    size_t len = strlen(note), n = strlen(count);
+    if (!b->index_fixed || items <= at_default || n + 32 > size)
+        return;
+    memmove(count + 4, count, n + 1);
+    memcpy(count, "max(", 4);
+    snprintf(count + 4 + n, size - 4 - n, ", %llu)", (unsigned long long)items);
+    if (len < note_size)
+        snprintf(note + len, note_size - len, "; %s: the shader reads element %u whatever the invocation (a loop over "
+                 "a fixed count), so at least %llu items\n", name, b->index_fixed - 1, (unsigned long long)items);
+}
+
 /* A buffer's element count in elements of its type (tb bytes): a block without a run-time array is as many as its
  * bytes (a uniform block of mixed members included), one with a run-time array the members before it and then per
  * item of the array (its stride) the count indexed_count gives. Returns whether the index sized it. */
@@ -529,6 +547,10 @@ static int buffer_count(const __typeof__(((vkat_spirv_info *)0)->bindings[0]) *b
     size_t at = header ? (size_t)snprintf(count, size, "%u + ", header) : 0;
     if (at < size)
         affine_text(count + at, size - at, (uint64_t)per * mult, pb->count_text, (int64_t)per * extra);
+    uint64_t n = 1; /* the items at the default sizes */
+    for (uint32_t i = 0; i < pb->count; i++)
+        n *= pb->value[i];
+    fixed_reach(b, name, header, per, header + per * (mult * n + (uint64_t)extra), count, size, note, note_size);
     return by_index;
 }
 
@@ -637,10 +659,17 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                           : read_only ? "in"
                           : (b->access & 2) ? "out"
                                             : "inout";
+        /* a range's ends (CSR's row offsets): nondecreasing, one item each, which keeps the ranges inside the
+         * other buffers' N items; random ones wrapped below zero, ranges of 4 billion items */
+        int ranges = b->range_ends && !strcmp(dir, "in") && type[0] != 'f';
         const char *init = strcmp(dir, "out") == 0 || atomic || partial ? "zero"
                            : type[0] == 'f'                             ? "random(-1, 1)"
+                           : ranges                                     ? "iota(0, 1)"
                                                                         : "random(0, 16)";
         fprintf(o, "%s", note);
+        if (ranges)
+            fprintf(o, "; %s: the shader reads elements i and i + 1 as the ends of a range (row offsets), so "
+                       "iota(0, 1): one item each\n", buf_names[k]);
         if (atomic || partial) /* its own line: the entry's comment is long already, and lines are limited */
             fprintf(o, "; %s: %s, so inout, from zero\n", buf_names[k],
                     atomic             ? "the shader's atomics read and write it"
@@ -1064,9 +1093,36 @@ static void write_dispatch(FILE *o, const vkat_spirv_info *si, const problem *pb
                 pb->count == 1 && si->bound_by_group ? " (one per row: the shader bounds gl_WorkGroupID.x by it)" : "");
 }
 
+/* [kernel]: the shader's name and template, glsl_version where it has no #version line, and how its workgroup size
+ * is tuned where the source fixes it: replace_defines for a macro it #defines itself, else replace_local_size. */
+static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
+                         const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version)
+{
+    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    if (glsl_version)
+        fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
+                   "shader build)\n", glsl_version);
+    if (macro_sized(si, macros)) {
+        fprintf(o, "replace_defines =");
+        for (int k = 0, n = 0; k < 3; k++) {
+            int again = 0;
+            for (int j = 0; j < k; j++)
+                again |= !strcmp(macros[j], macros[k]);
+            if (macros[k][0] && si->local_size_spec[k] < 0 && !again)
+                fprintf(o, "%s%s", n++ ? ", " : " ", macros[k]);
+        }
+        fprintf(o, "   ; the shader's own #define of its workgroup size: each variant's value replaces it\n");
+    } else if (!literal_size_fixed_because(si)) {
+        fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
+                   "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);
+    }
+    write_needs(o, si);
+    fprintf(o, "\n");
+}
+
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count,
-                               const char (*macros)[VKAT_SIZE_MACRO_CAP])
+                               const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version)
 {
     names *nm = calloc(1, sizeof *nm);
     char(*spec_names)[NAME_CAP] = calloc(64, NAME_CAP), (*buf_names)[NAME_CAP] = calloc(32, NAME_CAP),
@@ -1111,23 +1167,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
             template_ref);
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
-    fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
-    if (macro_sized(si, macros)) {
-        fprintf(o, "replace_defines =");
-        for (int k = 0, n = 0; k < 3; k++) {
-            int again = 0;
-            for (int j = 0; j < k; j++)
-                again |= !strcmp(macros[j], macros[k]);
-            if (macros[k][0] && si->local_size_spec[k] < 0 && !again)
-                fprintf(o, "%s%s", n++ ? ", " : " ", macros[k]);
-        }
-        fprintf(o, "   ; the shader's own #define of its workgroup size: each variant's value replaces it\n");
-    } else if (!literal_size_fixed_because(si)) {
-        fprintf(o, "replace_local_size = true   ; the shader fixes its workgroup size in its source (%u, %u, %u): each "
-                   "variant's is [dispatch] local_size\n", si->local_size[0], si->local_size[1], si->local_size[2]);
-    }
-    write_needs(o, si);
-    fprintf(o, "\n");
+    write_kernel(o, si, kernel_name, template_ref, macros, glsl_version);
     fprintf(o, "[problem]\n");
     for (uint32_t k = 0; k < pb.count; k++)
         fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],

@@ -12,6 +12,6 @@
  * #defines itself as that axis's workgroup size ("" for none), its value the module's. */
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
                                const char *const *defines, size_t define_count,
-                               const char (*macros)[VKAT_SIZE_MACRO_CAP]);
+                               const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version);
 
 #endif
