@@ -3,6 +3,8 @@
 # device, and short tunes of shipped spaces counting variants the shared-bounds check refused (validate-error rows).
 B=$PWD/.dev21/vkautotune
 O=${OUT:-/tmp/out}
+# The call (2026-12-03 19:17 UTC, NVIDIA H200, driver 580.159.04, main at cc557c9, binary copied into .dev21):
+#   . .gl/enter.sh && mkdir -p $OUT && sh records/h200/s21-lead-call1/run.sh
 $B devices 2>&1 | head -4
 echo "## CLI tests (written here), default device"
 for t in local_size_replace init init_bounds init_idioms init_index init_params init_trial init_macros init_gridstride \
