@@ -1,6 +1,7 @@
 /* test_template.c — #define insertion after #version, the #line that keeps template line numbers, value
- * formatting, the missing-#version error, the defines a configuration gets, and a workgroup size declared by value
- * rewritten to a variant's (replace_local_size). */
+ * formatting, the missing-#version error, the defines a configuration gets, a workgroup size declared by value
+ * rewritten to a variant's (replace_local_size), and a shader's own #define rewritten (replace_defines). */
+#include "define_rewrite.h"
 #include "local_size_rewrite.h"
 #include "template.h"
 #include "test.h"
@@ -118,10 +119,58 @@ static void test_local_size_rewrite(void)
                      "layout(local_size_x = 32, local_size_y = 1, local_size_z = 1) in;\n#endif\n", 2);
 }
 
+/* `#define name` in src rewritten to value gives want (NULL: none found). */
+static void check_define(const char *src, const char *name, const char *value, const char *want)
+{
+    char *out = NULL;
+    int found = -1;
+    CHECK(vkat_define_rewrite(src, name, value, &out, &found) == VKAT_OK);
+    CHECK_MSG(found == (want != NULL), "'%s' in '%s': found %d", name, src, found);
+    if (want)
+        CHECK_STR(out ? out : "(nothing)", want);
+    else
+        CHECK_MSG(out == NULL, "rewrote '%s' into '%s'", src, out);
+    free(out);
+}
+
+static void test_define_rewrite(void)
+{
+    check_define("#version 450\n#define TILE 16\nshared float t[TILE];\n", "TILE", "32",
+                 "#version 450\n#define TILE 32\nshared float t[TILE];\n");
+    /* blanks inside the directive, a trailing comment and a 'u' suffix: the body alone changes */
+    check_define("  #  define\tBLOCK   128u // the block\n", "BLOCK", "64", "  #  define\tBLOCK   64 // the block\n");
+    /* only the first; a longer name, a function-like macro, a commented-out line and #undef do not count */
+    check_define("#define TILES 4\n#define TILE(x) x\n// #define TILE 2\n/* #define TILE 3\n*/\n#undef TILE\n"
+                 "#define TILE 8\n#define TILE 9\n", "TILE", "1",
+                 "#define TILES 4\n#define TILE(x) x\n// #define TILE 2\n/* #define TILE 3\n*/\n#undef TILE\n"
+                 "#define TILE 1\n#define TILE 9\n");
+    check_define("#define WG\n", "WG", "256", "#define WG 256\n");
+    check_define("const uint TILE = 16u;\n", "TILE", "8", NULL);
+    const char *body, *end;
+    int line = 0;
+    CHECK(vkat_define_find("a\n/* x */ #define N 3\n", "N", &body, &end, &line) == 0); /* not at a line's start */
+    CHECK(vkat_define_find("a\n\n#define N 3 /* c */\n", "N", &body, &end, &line) == 1 && line == 3 &&
+          end - body == 1 && *body == '3');
+
+    char names[3][64];
+    vkat_local_size_names("#define T 16\nlayout(local_size_x = T, local_size_y = T) in;\n", names);
+    CHECK_STR(names[0], "T");
+    CHECK_STR(names[1], "T");
+    CHECK_STR(names[2], "");
+    vkat_local_size_names("layout(local_size_x = 64, local_size_y_id = 1, local_size_z = BZ) in;\n"
+                          "// layout(local_size_x = C) in;\n", names);
+    CHECK_STR(names[0], "");
+    CHECK_STR(names[1], "");
+    CHECK_STR(names[2], "BZ");
+    vkat_local_size_names("layout(local_size_x = WG * 2) in;\n", names); /* an expression is no one macro */
+    CHECK_STR(names[0], "");
+}
+
 int main(void)
 {
     test_instantiate();
     test_for_config();
     test_local_size_rewrite();
+    test_define_rewrite();
     TEST_END();
 }

@@ -448,9 +448,9 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
         step(&wk, w + at, len, op);
         at += len;
     }
+    memcpy(info->push_stride_axis, wk.stride_axis, sizeof info->push_stride_axis);
     for (int a = 0; a < 3; a++) { /* a block member by its binding's index and its own */
         info->axis_bound[a] = wk.axis[a];
-    memcpy(info->push_stride_axis, wk.stride_axis, sizeof info->push_stride_axis);
         int k = wk.axis[a].kind == 'u' ? binding_of(&wk, info, (wk.axis[a].value & ~BLOCK_BASE) >> 8) : -1;
         if (wk.axis[a].kind == 'u')
             info->axis_bound[a].value = k < 0 ? 0 : (uint32_t)k << 8 | (wk.axis[a].value & 0xffu);
