@@ -83,7 +83,7 @@ static void size_macros(const char *source, const char *const *defines, size_t d
         char *stop;
         unsigned long v = strtoul(body, &stop, 0);
         if (stop > body && (stop == end || ((*stop == 'u' || *stop == 'U') && stop + 1 == end)) && v > 0 && v <= 1024)
-            snprintf(macros[k], VKAT_SIZE_MACRO_CAP, "%s", names[k]), values[k] = (uint32_t)v;
+            memcpy(macros[k], names[k], strlen(names[k]) + 1), values[k] = (uint32_t)v; /* it fits: see above */
     }
 }
 
