@@ -201,7 +201,14 @@ static int replaced_define(const vkat_space *s, const char *name)
     return 0;
 }
 
-/* *out is `source` with each replace_defines parameter's own `#define NAME ...` line carrying its value in env. */
+/* A text parameter's text for its value (an index into its texts), NULL for a number. */
+static const char *param_text(const vkat_param *p, vkat_value v)
+{
+    return p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count ? p->texts[v.i] : NULL;
+}
+
+/* *out is `source` with each replace_defines parameter's own `#define NAME ...` line carrying its value in env, a
+ * number written as the #defines before the template write theirs (format_value). */
 static vkat_result rewrite_defines(const vkat_space *s, const char *source, const char *path, const vkat_value *env,
                                    char **out, vkat_error *err)
 {
@@ -211,16 +218,15 @@ static vkat_result rewrite_defines(const vkat_space *s, const char *source, cons
         if (p->kind != VKAT_PARAM_DEFINE || !replaced_define(s, p->name))
             continue;
         vkat_value v = env[p->slot];
-        char value[64];
-        if (p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count)
-            snprintf(value, sizeof value, "%s", p->texts[v.i]);
-        else if (v.is_float)
-            snprintf(value, sizeof value, "%.17g", v.f);
-        else
-            snprintf(value, sizeof value, "%lld", (long long)v.i);
+        char number[40];
+        const char *value = param_text(p, v);
+        if (!value && !format_value(v, number, sizeof number)) {
+            free(text);
+            return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "define %s is not a finite number", p->name);
+        }
         char *next = NULL;
         int found = 0;
-        if (vkat_define_rewrite(text ? text : source, p->name, value, &next, &found) != VKAT_OK) {
+        if (vkat_define_rewrite(text ? text : source, p->name, value ? value : number, &next, &found) != VKAT_OK) {
             free(text);
             return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory");
         }
@@ -252,8 +258,7 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
         if (p->kind != VKAT_PARAM_DEFINE || replaced_define(s, p->name))
             continue;
         vkat_value v = env[p->slot];
-        const char *text = p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count ? p->texts[v.i] : NULL;
-        defs[n++] = (vkat_define){p->name, v, text};
+        defs[n++] = (vkat_define){p->name, v, param_text(p, v)};
     }
     for (size_t i = 0; i < s->define_count; i++)
         defs[n++] = (vkat_define){s->defines[i].name, vkat_int(0), s->defines[i].value};
