@@ -248,25 +248,42 @@ static const char *literal_size_fixed_because(const vkat_spirv_info *si)
     return NULL;
 }
 
+/* The x and y sizes of a 2-D workgroup to try (x_sizes is the 1-D one's). */
+static const uint32_t planar_sizes[2][VKAT_COUNTOF(x_sizes)] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
+
+/* `NAME=value` after the check's reference configuration's other entries. */
+static void append_config(char *reference_config, size_t config_size, const char *name, uint32_t value)
+{
+    size_t used = strlen(reference_config);
+    snprintf(reference_config + used, config_size - used, "%s%s=%u", used ? "," : "", name, value);
+}
+
+/* `NAME = own, sizes...` (own not twice), own the check's reference: a workgroup size's values; the caller ends the
+ * line with its comment. */
+static void write_own_first(FILE *o, const char *name, uint32_t own, const uint32_t *sizes, size_t count,
+                            char *reference_config, size_t config_size)
+{
+    fprintf(o, "%s = %u", name, own);
+    for (size_t i = 0; i < count; i++)
+        if (sizes[i] != own)
+            fprintf(o, ", %u", sizes[i]);
+    append_config(reference_config, config_size, name, own);
+}
+
 /* The literal workgroup size as parameters (replace_local_size): x over x_sizes for a 1-D workgroup, x and y over
  * planar sizes for a 2-D one, each with the shader's own first (the check's reference); z stays the shader's. */
 static void write_literal_sizes(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP], char *reference_config,
                                 size_t config_size)
 {
     static const char *const wg_params[2] = {"WG_X", "WG_Y"};
-    static const uint32_t planar[2][VKAT_COUNTOF(x_sizes)] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
     int dims = si->local_size[1] > 1 ? 2 : 1;
     for (int k = 0; k < dims; k++) {
-        const uint32_t *sizes = dims == 1 ? x_sizes : planar[k], own = si->local_size[k];
-        fprintf(o, "%s = %u", wg_params[k], own);
-        for (size_t i = 0; i < VKAT_COUNTOF(x_sizes); i++)
-            if (sizes[i] != own)
-                fprintf(o, ", %u", sizes[i]);
+        uint32_t own = si->local_size[k];
+        write_own_first(o, wg_params[k], own, dims == 1 ? x_sizes : planar_sizes[k], VKAT_COUNTOF(x_sizes),
+                        reference_config, config_size);
         fprintf(o, "   ; the workgroup's %c size, fixed in the shader at %u: each variant's replaces it\n", "xy"[k],
                 own);
         snprintf(wg[k], NAME_CAP, "%s", wg_params[k]);
-        size_t used = strlen(reference_config);
-        snprintf(reference_config + used, config_size - used, "%s%s=%u", k ? "," : "", wg_params[k], own);
     }
 }
 
@@ -276,8 +293,7 @@ static void write_groups_per_cu(FILE *o, char *reference_config, size_t config_s
 {
     fprintf(o, "GROUPS_PER_CU = 0, 1, 2, 4, 8, 16, 32   ; workgroups per compute unit; 0: one invocation per "
                "element, as the shader is\n; dispatched (the check's reference)\n");
-    size_t used = strlen(reference_config);
-    snprintf(reference_config + used, config_size - used, "%sGROUPS_PER_CU=0", used ? "," : "");
+    append_config(reference_config, config_size, "GROUPS_PER_CU", 0);
 }
 
 /* 1 + the binding that holds one result per workgroup (compile.h per_group_output) in a dispatch of one invocation
@@ -307,7 +323,7 @@ static int macro_sized(const vkat_spirv_info *si, const char (*macros)[VKAT_SIZE
 static void write_macro_sizes(FILE *o, const vkat_spirv_info *si, const char (*macros)[VKAT_SIZE_MACRO_CAP],
                               char wg[3][NAME_CAP], char *reference_config, size_t config_size)
 {
-    static const uint32_t square[] = {4, 8, 16, 32}, planar[2][5] = {{8, 16, 32, 64, 128}, {1, 2, 4, 8, 16}};
+    static const uint32_t square[] = {4, 8, 16, 32};
     for (int k = 0; k < 3; k++) {
         if (!macros[k][0] || si->local_size_spec[k] >= 0)
             continue;
@@ -318,16 +334,11 @@ static void write_macro_sizes(FILE *o, const vkat_spirv_info *si, const char (*m
         if (!first)
             continue;
         int tile = k == 0 && !strcmp(macros[1], macros[0]), planes = si->local_size[1] > 1 && k < 2;
-        const uint32_t *sizes = tile ? square : planes ? planar[k] : x_sizes, own = si->local_size[k];
-        size_t count = tile ? VKAT_COUNTOF(square) : planes ? VKAT_COUNTOF(planar[0]) : VKAT_COUNTOF(x_sizes);
-        fprintf(o, "%s = %u", macros[k], own);
-        for (size_t i = 0; i < count; i++)
-            if (sizes[i] != own)
-                fprintf(o, ", %u", sizes[i]);
+        uint32_t own = si->local_size[k];
+        write_own_first(o, macros[k], own, tile ? square : planes ? planar_sizes[k] : x_sizes,
+                        tile ? VKAT_COUNTOF(square) : VKAT_COUNTOF(x_sizes), reference_config, config_size);
         fprintf(o, "   ; the workgroup's %s (the shader's `#define %s %u`): each variant's replaces it\n",
                 tile ? "x and y size" : k == 0 ? "x size" : k == 1 ? "y size" : "z size", macros[k], own);
-        size_t used = strlen(reference_config);
-        snprintf(reference_config + used, config_size - used, "%s%s=%u", used ? "," : "", macros[k], own);
     }
 }
 
