@@ -357,26 +357,35 @@ vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, con
     return VKAT_OK;
 }
 
+/* The number of src's first line that is not a // comment and that `match` accepts (given the line without its
+ * leading blanks, at most 511 characters of it), else 0. */
+static int first_code_line(const char *src, int (*match)(const char *code, const void *ctx), const void *ctx)
+{
+    int line = 1;
+    for (const char *p = src; p && *p; line++) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char text[512];
+        snprintf(text, sizeof text, "%.*s", (int)len, p);
+        const char *code = text + strspn(text, " \t");
+        if (strncmp(code, "//", 2) && match(code, ctx))
+            return line;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+static int declares_local_size(const char *code, const void *ctx)
+{
+    (void)ctx;
+    return strstr(code, "layout") && strstr(code, "local_size_");
+}
+
 /* The shader line that declares its workgroup size: the first `layout(... local_size_...` outside a // comment; 0
  * when not in this file (an include, a macro). */
 static int local_size_line(const char *src)
 {
-    int line = 1;
-    for (const char *p = src; *p; line++) {
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *code = p;
-        while (code < p + len && (*code == ' ' || *code == '\t'))
-            code++;
-        char text[512];
-        snprintf(text, sizeof text, "%.*s", (int)len, p);
-        if (strncmp(code, "//", 2) && strstr(text, "layout") && strstr(text, "local_size_"))
-            return line;
-        if (!end)
-            break;
-        p = end + 1;
-    }
-    return 0;
+    return first_code_line(src, declares_local_size, NULL);
 }
 
 vkat_result vkat_check_local_size(const vkat_space *s, const char *section, const vkat_expr *given,
@@ -400,26 +409,25 @@ vkat_result vkat_check_local_size(const vkat_space *s, const char *section, cons
                      si->local_size[2], where);
 }
 
-/* The line of `path` that declares shared array NAME (`shared float tile[64];`), else 0. */
+/* Does the line declare shared array ctx (`shared float tile[64];`: `shared` before the name, then '[')? */
+static int declares_shared_array(const char *code, const void *ctx)
+{
+    const char *name = ctx, *shared = strstr(code, "shared");
+    size_t n = strlen(name);
+    for (const char *q = strstr(code, name); shared && q; q = strstr(q + 1, name)) {
+        const char *after = q + n + strspn(q + n, " ");
+        int word_start = q == code || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+        if (shared < q && *after == '[' && word_start)
+            return 1;
+    }
+    return 0;
+}
+
+/* The line of `path` that declares shared array NAME, else 0. */
 static int shared_decl_line(const char *path, const char *name)
 {
     char *src = name[0] ? vkat_read_file(path, NULL) : NULL;
-    int line = 0, at = 1;
-    size_t n = strlen(name);
-    for (const char *p = src; p && *p && !line; at++) {
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char text[512];
-        snprintf(text, sizeof text, "%.*s", (int)len, p);
-        const char *code = text + strspn(text, " \t"), *shared = strstr(code, "shared");
-        for (const char *q = strstr(code, name); shared && q && !line; q = strstr(q + 1, name)) {
-            const char *after = q + n + strspn(q + n, " ");
-            int word_start = q == code || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
-            if (strncmp(code, "//", 2) && shared < q && *after == '[' && word_start)
-                line = at;
-        }
-        p = end ? end + 1 : NULL;
-    }
+    int line = first_code_line(src, declares_shared_array, name);
     free(src);
     return line;
 }
