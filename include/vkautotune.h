@@ -315,6 +315,17 @@ typedef struct vkat_row {
     double race_bound_s;
 } vkat_row;
 
+/* Whether a row's pipeline keeps values in memory instead of registers (register spills, or an array the compiler
+ * could not index by constants), from its pipeline_stats. Such a variant is usually many times slower than it needs
+ * to be: on the H200, sgemm_wt's sliced-K variants ran 20x slower and took 3-9 s to create
+ * (records/session22-sliced-k.md). Returns VKAT_SPILLS_UNKNOWN (nothing in the statistics says: none, as on
+ * lavapipe, or other names), 0 or 1, and with 1 the first statistic that says so in `what` (e.g. "Local Memory Size
+ * 512 bytes"; may be NULL). Recognised: NVIDIA's "Local Memory Size" (bytes per invocation; its driver adds 2^36 to
+ * every pipeline's, measured on 580.159.04, so the bytes are what lies above), and any statistic whose name holds
+ * "spill" or "scratch" (as Mesa's RADV, ANV and NVK name theirs), when not zero. */
+#define VKAT_SPILLS_UNKNOWN (-1)
+int vkat_stats_spills(const char *pipeline_stats, char *what, size_t what_size);
+
 /* ---- The results database (SQLite) ----------------------------------------------------------------------------
  * Every result is committed as soon as it is measured (WAL journal, synchronous=FULL), so a crash loses nothing
  * that was finished; a rerun with the same key finds it and measures nothing twice. One connection, one thread:
@@ -559,6 +570,9 @@ typedef struct vkat_tune_times {
     uint64_t warmup_capped; /* variants warmed up for the whole maximum: times still falling, or a fixed warm-up */
     uint64_t warmup_retaken; /* variants warmed up and sampled again: their samples beat the warm-up's end */
     uint64_t warmup_busy;    /* variants given no minimum warm-up: their GPU had been kept busy at least that long */
+    /* Variants whose driver statistics tell whether they keep values in memory instead of registers, and of those,
+     * how many do (register spills, or arrays indexed at run time: run/spills.h) */
+    uint64_t spill_known, spilled;
 } vkat_tune_times;
 
 typedef struct vkat_tune_report {

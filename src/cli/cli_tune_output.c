@@ -19,6 +19,24 @@ typedef struct table_extra {
     uint32_t shard_index, shard_count; /* --shard */
 } table_extra;
 
+/* Variants that keep values in memory instead of registers (run/spills.h), said only when some did: the usual
+ * cause of a variant far slower than its neighbours, and a sign that the space or the template needs a look. */
+static void print_spills(FILE *o, const vkat_tune_times *tm, const vkat_row *best)
+{
+    if (!tm->spilled)
+        return;
+    char what[96] = "";
+    int best_spills = vkat_stats_spills(best->pipeline_stats, what, sizeof what);
+    fprintf(o,
+            "spills: %llu of %llu variants with driver statistics keep values in memory instead of registers "
+            "(register spills, or arrays indexed at run time: often several times slower; --stats shows them); ",
+            (unsigned long long)tm->spilled, (unsigned long long)tm->spill_known);
+    if (best_spills == 1)
+        fprintf(o, "rank 1 does too (%s)\n", what);
+    else
+        fprintf(o, "rank 1 does not\n");
+}
+
 static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_report *rep, const vkat_row *rows,
                         size_t n, const table_extra *x)
 {
@@ -74,6 +92,7 @@ static void print_table(FILE *o, const vkat_device_info *dev, const vkat_tune_re
     if (xfer && x->transfer_s > rows[0].median_s)
         fprintf(o, "the link dominates: moving the buffers (%.4f ms) takes longer than the best kernel (%.4f ms)\n",
                 x->transfer_s * 1e3, rows[0].median_s * 1e3);
+    print_spills(o, tm, &rows[0]);
     if (!x->peaks)
         fprintf(o, "%% peak: no measured peaks for this device yet (vkautotune peaks --db DB measures them)\n");
     else if (rows[0].tensor[0] && isnan(vkat_peaks_tensor_tflops(x->peaks, rows[0].tensor)))
@@ -96,6 +115,8 @@ static json_object *row_json(const vkat_row *r, int rank)
     json_object_object_add(o, "rel_l2", json_object_new_double(r->rel_l2));
     json_object_object_add(o, "spirv_hash", json_object_new_string(r->spirv_hash));
     json_object_object_add(o, "pipeline_stats", json_object_new_string(r->pipeline_stats));
+    int spills = vkat_stats_spills(r->pipeline_stats, NULL, 0);
+    json_object_object_add(o, "spills", spills == VKAT_SPILLS_UNKNOWN ? NULL : json_object_new_boolean(spills));
     return o;
 }
 
@@ -145,6 +166,10 @@ static json_object *run_json(const vkat_device_info *dev, const vkat_tune_report
     json_object_object_add(t, "wait", json_object_new_double(rep->times.wait));
     json_object_object_add(t, "store", json_object_new_double(rep->times.store));
     json_object_object_add(o, "time_split_s", t);
+    json_object *sp = json_object_new_object(); /* variants with statistics that tell, and of those, spilling */
+    json_object_object_add(sp, "known", json_object_new_int64((int64_t)rep->times.spill_known));
+    json_object_object_add(sp, "spilled", json_object_new_int64((int64_t)rep->times.spilled));
+    json_object_object_add(o, "spills", sp);
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < n; i++)
         json_object_array_add(arr, row_json(&rows[i], (int)i + 1));

@@ -1024,6 +1024,9 @@ static vkat_result measure(run_ctx *c, job *j, vkat_error *err)
     t->compile_hits += j->cache_hit;
     if (r == VKAT_OK) {
         snprintf(row->pipeline_stats, sizeof row->pipeline_stats, "%s", vkat_kernel_stats(j->kernel));
+        int spills = vkat_stats_spills(row->pipeline_stats, NULL, 0);
+        t->spill_known += spills != VKAT_SPILLS_UNKNOWN;
+        t->spilled += spills == 1;
         j->gap = vkat_workspace_idle_s(c->ws);
         double t0 = vkat_now(), run_s = NAN;
         vkat_busy_idle(&c->busy, j->gap, c->search->busy_gap_s);
@@ -1643,6 +1646,8 @@ static void add_lane_times(vkat_tune_times *to, const vkat_tune_times *t)
     to->warmup_capped += t->warmup_capped;
     to->warmup_retaken += t->warmup_retaken;
     to->warmup_busy += t->warmup_busy;
+    to->spill_known += t->spill_known;
+    to->spilled += t->spilled;
     to->wait += t->wait;
     to->store += t->store;
 }

@@ -1,0 +1,61 @@
+/* spills.c — spills read from the driver's pipeline statistics (vkat_stats_spills in vkautotune.h). */
+#include "vkautotune.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* NVIDIA's Local Memory Size carries this in every pipeline, spilling or not (2^36 exactly with no local memory). */
+#define NV_LOCAL_OFFSET (1ULL << 36)
+
+static int name_has(const char *name, size_t len, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= len; i++) {
+        size_t k = 0;
+        while (k < w && tolower((unsigned char)name[i + k]) == word[k])
+            k++;
+        if (k == w)
+            return 1;
+    }
+    return 0;
+}
+
+int vkat_stats_spills(const char *stats, char *what, size_t what_size)
+{
+    int known = 0;
+    for (const char *p = stats; p && *p;) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ';');
+        if (!end)
+            end = p + strlen(p);
+        if (!eq || eq > end) { /* not a Name=value item */
+            p = *end ? end + 1 : end;
+            continue;
+        }
+        while (*p == ' ')
+            p++;
+        size_t len = (size_t)(eq - p);
+        char *num_end;
+        unsigned long long v = strtoull(eq + 1, &num_end, 10);
+        int numeric = num_end > eq + 1;
+        if (numeric && len == strlen("Local Memory Size") && !strncmp(p, "Local Memory Size", len)) {
+            known = 1;
+            unsigned long long bytes = v >= NV_LOCAL_OFFSET ? v - NV_LOCAL_OFFSET : v;
+            if (bytes) {
+                if (what && what_size)
+                    snprintf(what, what_size, "Local Memory Size %llu bytes", bytes);
+                return 1;
+            }
+        } else if (numeric && (name_has(p, len, "spill") || name_has(p, len, "scratch"))) {
+            known = 1;
+            if (v) {
+                if (what && what_size)
+                    snprintf(what, what_size, "%.*s %llu", (int)len, p, v);
+                return 1;
+            }
+        }
+        p = *end ? end + 1 : end;
+    }
+    return known ? 0 : VKAT_SPILLS_UNKNOWN;
+}
