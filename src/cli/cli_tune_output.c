@@ -28,8 +28,8 @@ static void print_spills(FILE *o, const vkat_tune_times *tm, const vkat_row *bes
     char what[96] = "";
     int best_spills = vkat_stats_spills(best->pipeline_stats, what, sizeof what);
     fprintf(o,
-            "spills: %llu of %llu variants with driver statistics keep values in memory instead of registers "
-            "(register spills, or arrays indexed at run time: often several times slower; --stats shows them); ",
+            "spills: %llu of %llu variants keep values in memory, not registers (driver statistics: spills or "
+            "arrays indexed at run time; --stats shows which); ",
             (unsigned long long)tm->spilled, (unsigned long long)tm->spill_known);
     if (best_spills == 1)
         fprintf(o, "rank 1 does too (%s)\n", what);
