@@ -472,6 +472,19 @@ static void tell_stage(const run_ctx *c, const char *what)
         c->opts->stage(c->opts->progress_user, what);
 }
 
+/* The reference's group counts against the device's limits, said at the [check] line that gives them (the failed
+ * dispatch would name only the shader). */
+static vkat_result check_reference_groups(const run_ctx *c, const vkat_launch *launch, vkat_error *err)
+{
+    const vkat_space *s = c->space;
+    for (int a = 0; a < 3; a++)
+        if (launch->groups[a] > c->device->max_workgroup_count[a])
+            return vkat_fail(err, VKAT_ERR_LIMITS, s->path, s->ref_groups[a] ? vkat_expr_line(s->ref_groups[a]) : 0,
+                             "[check] groups %c is %u; %s allows at most %u (maxComputeWorkGroupCount)", "xyz"[a],
+                             launch->groups[a], c->device->name, c->device->max_workgroup_count[a]);
+    return VKAT_OK;
+}
+
 /* Runs the reference shader once and keeps its outputs. It gets the variants' push-constant block (evaluated for
  * the first configuration: a push constant that depends on a parameter is the space's to avoid in a reference). */
 static vkat_result run_reference(run_ctx *c, vkat_error *err)
@@ -490,6 +503,8 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
         goto run;
     }
     r = vkat_space_launch(s, c->env, 1, &launch, err);
+    if (r == VKAT_OK && !vkat_space_has_sequence(s, 1))
+        r = check_reference_groups(c, &launch, err);
     if (r == VKAT_OK && vkat_space_has_sequence(s, 1)) {
         vkat_sequence q;
         r = vkat_sequence_compile(s, c->device, NULL, c->env, 1, &q, err);
