@@ -96,6 +96,9 @@ cfg = dict(kv.split("=") for kv in best[0]["config"].split(","))
 assert cfg["BUG"] == "0" and cfg["OOB"] == "0", "best[0] is a faulty variant: " + best[0]["config"]
 assert runs[0]["evaluated"] == runs[0]["resumed"] == 12, "expected 12 evaluated, all resumed"
 assert [b["rank"] for b in best] == list(range(1, len(best) + 1)), "ranks are not 1..n"
+# spill counts are of the variants measured in this run (none: all resumed); each row says whether it spills
+assert runs[0]["spills"] == {"known": 0, "spilled": 0}, runs[0].get("spills")
+assert all("spills" in b and b["spills"] in (None, True, False) for b in best), "a row without spills"
 ' <"$T/json.out" >"$T/json.py" 2>&1; then
     fail "--json" "$(tail -n 1 "$T/json.py")"
 elif [ -s "$T/json.err" ]; then
