@@ -571,7 +571,7 @@ typedef struct vkat_tune_times {
     uint64_t warmup_retaken; /* variants warmed up and sampled again: their samples beat the warm-up's end */
     uint64_t warmup_busy;    /* variants given no minimum warm-up: their GPU had been kept busy at least that long */
     /* Variants whose driver statistics tell whether they keep values in memory instead of registers, and of those,
-     * how many do (register spills, or arrays indexed at run time: run/spills.h) */
+     * how many do (register spills, or arrays indexed at run time: vkat_stats_spills) */
     uint64_t spill_known, spilled;
 } vkat_tune_times;
 

@@ -19,7 +19,7 @@ typedef struct table_extra {
     uint32_t shard_index, shard_count; /* --shard */
 } table_extra;
 
-/* Variants that keep values in memory instead of registers (run/spills.h), said only when some did: the usual
+/* Variants that keep values in memory instead of registers (vkat_stats_spills), said only when some did: the usual
  * cause of a variant far slower than its neighbours, and a sign that the space or the template needs a look. */
 static void print_spills(FILE *o, const vkat_tune_times *tm, const vkat_row *best)
 {
