@@ -37,6 +37,7 @@ typedef struct problem {
     int of_axis[3];             /* axis -> its size (index into name), -1: the axis is 1 */
     int spec[3];                /* the specialization constant (index into specs) a size is, -1 */
     int fixed[3];               /* a literal bound: the shader's own size, which the space cannot change */
+    int guessed;                /* one size that no comparison names (N, or the first integer push member) */
     const char *member_size[32]; /* push member -> the size it carries, NULL */
     char stride[32][NAME_CAP * 2 + 4]; /* push member -> the sizes below the axis it strides ("w * h"), "" none */
     uint32_t member_comps[32];  /* and in which components of a vector (0: a scalar) */
@@ -1005,6 +1006,7 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
         memset(pb->member_size, 0, sizeof pb->member_size); /* not the push member guessed first */
     }
     int pushed = size_name[0] && !by_block && size_spec < 0;
+    pb->guessed = bound < 0 && size_spec < 0 && !by_block && !literal;
     if (!size_name[0])
         pick_name(nm, "N", "N", 0, size_name);
     pb->spec[0] = size_spec;
@@ -1168,6 +1170,10 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
         one_size(nm, si, spec_names, push_names, &pb);
     count_text(&pb);
     uint32_t unorm_out = 0, axes = dispatch_axes(si, &pb, &unorm_out);
+    if (pb.guessed && axes > pb.axes) { /* an image2D written at gl_GlobalInvocationID.xy, and nothing bounds it: */
+        pb.axes = axes;                 /* the one size spans each axis, an item of a buffer per invocation (N * N) */
+        count_text(&pb);
+    }
     if (pb.count == 1 && pb.value[0] == 1024 && axes == 3) {
         pb.value[0] = 128; /* 1024 in each of three dimensions is 4 GiB of 32-bit data: more than a device holds */
         if (!pb.note[0][0])
