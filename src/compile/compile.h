@@ -152,6 +152,10 @@ typedef struct vkat_spirv_info {
      * computes depends on neither the workgroup size nor the workgroup count. Set by vkat_spirv_find_index
      * (spirv_index.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
     int grid_stride;
+    /* 1 + the highest component of gl_GlobalInvocationID the shader reads (3: .z, or the vector whole, as in
+     * `vec3(gl_GlobalInvocationID)`), 0 none. Set by vkat_spirv_find_axes (spirv_axes.h), which `vkautotune init`
+     * runs; 0 after vkat_spirv_reflect alone. */
+    uint8_t global_axes_read;
     /* Descriptor bindings the module declares (storage buffers, uniforms, images), so a template can be checked
      * against its space's buffers before a pipeline exists. */
     uint32_t binding_count;

@@ -1049,11 +1049,14 @@ static void write_problem_cpu(FILE *o, const problem *pb, uint32_t axes)
         fprintf(o, "\n");
 }
 
-/* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D).
+/* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D), or,
+ * where no comparison names the size, the axes of gl_GlobalInvocationID the shader reads.
  * *unorm_out: whether a UNORM image or texel buffer is written (the check then allows its rounding). */
 static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint32_t *unorm_out)
 {
     uint32_t axes = pb->axes;
+    if (pb->guessed && si->global_axes_read > axes) /* nothing bounds it: as many axes as it reads (vec3(gid)) */
+        axes = si->global_axes_read;
     for (uint32_t k = 0; k < si->binding_count; k++) {
         const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
         int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||

@@ -2,7 +2,9 @@
 # init_trial22.sh — `vkautotune init` and a tune on idioms of session 22's trial of public compute shaders
 # (records/session22-thirdparty-trial.md), each in a shader written here; every file tunes as written:
 #   - a 2-D pass that nothing bounds, made 2-D by the image it writes, indexes its buffers x + W * y (W the image's
-#     width): the one size spans both axes, so the buffers hold N * N items, not one row's N.
+#     width): the one size spans both axes, so the buffers hold N * N items, not one row's N;
+#   - a pass that nothing bounds reads gl_GlobalInvocationID's y or z (`vec3(gl_GlobalInvocationID)`, a volume; `.xy`
+#     of the vector kept whole in a local first, a plane): its dispatch has as many axes, not one row of the work.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -13,4 +15,14 @@ check "an image makes the pass 2-D: the buffers hold N * N items" \
     lines "$T/pitch.ini" '^Src = float32, N \* N, random(-1, 1), in @set(0) @binding(0)' \
     '^Dst = float32, N \* N, zero, out @set(0) @binding(1)' '^shade = rgba8, image(N, N), zero, out'
 check_tunes_as_written "$T/pitch.ini" "a 2-D pass indexed by the image's width"
+
+"$BIN" init "$D/volume_field.comp" -o "$T/volume.ini" 2>/dev/null
+check "the vector read whole makes a 3-D dispatch over N * N * N items" \
+    lines "$T/volume.ini" '^Field = float32, N \* N \* N, zero, out' '^groups = cdiv(N, 8), cdiv(N, 8), cdiv(N, 8) '
+check_tunes_as_written "$T/volume.ini" "a density field over a volume"
+
+"$BIN" init "$D/plane_copy.comp" -o "$T/plane.ini" 2>/dev/null
+check "its x and y make a 2-D dispatch, the whole copy in a local reading no z" \
+    lines "$T/plane.ini" '^Dst = float32, N \* N, zero, out' '^groups = cdiv(N, 16), cdiv(N, 16) '
+check_tunes_as_written "$T/plane.ini" "a plane laid out by the dispatch's width"
 finish
