@@ -422,6 +422,25 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         fprintf(o, "\n");
 }
 
+/* [constraints]: a workgroup of two or three dimensions whose sizes are tuned has combinations beyond the device's
+ * invocations (128 x 16), which without the constraint each counted as a failed variant rather than one skipped. */
+static void write_constraints(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP])
+{
+    char product[3 * NAME_CAP + 8] = "";
+    int tuned = 0, terms = 0;
+    for (int k = 0; k < 3; k++) {
+        size_t at = strlen(product);
+        tuned += wg[k][0] != 0;
+        if (wg[k][0])
+            snprintf(product + at, sizeof product - at, "%s%s", terms++ ? " * " : "", wg[k]);
+        else if (si->local_size[k] > 1)
+            snprintf(product + at, sizeof product - at, "%s%u", terms++ ? " * " : "", si->local_size[k]);
+    }
+    if (tuned && terms >= 2)
+        fprintf(o, "[constraints]\ninvocations = %s <= device.max_workgroup_invocations   ; the device's limit on a "
+                   "workgroup\n\n", product);
+}
+
 /* An image binding as a [buffers] entry: its format (the one a storage image declares, else rgba8, rgba8i or rgba8ui
  * by what the shader reads: a guess), as many
  * sizes as it has dimensions, in / out / inout from its access or `sampled` when read through a sampler. */
@@ -1197,6 +1216,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     char reference_config[NAME_CAP + 40] = "";
     write_params(o, si, spec_names, wg, &pb, defines, define_count, macros, reference_config,
                  sizeof reference_config);
+    write_constraints(o, si, wg);
     write_buffers(o, si, buf_names, &pb, axes);
     uint8_t strides[32];
     push_strides(si, &pb, strides);

@@ -4,7 +4,9 @@
 #   - a 2-D pass that nothing bounds, made 2-D by the image it writes, indexes its buffers x + W * y (W the image's
 #     width): the one size spans both axes, so the buffers hold N * N items, not one row's N;
 #   - a pass that nothing bounds reads gl_GlobalInvocationID's y or z (`vec3(gl_GlobalInvocationID)`, a volume; `.xy`
-#     of the vector kept whole in a local first, a plane): its dispatch has as many axes, not one row of the work.
+#     of the vector kept whole in a local first, a plane): its dispatch has as many axes, not one row of the work;
+#   - a 2-D workgroup whose sizes init tunes (8-128 by 1-16) has combinations beyond the device's invocations: a
+#     constraint skips them, where each counted as a failed variant.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -15,6 +17,11 @@ check "an image makes the pass 2-D: the buffers hold N * N items" \
     lines "$T/pitch.ini" '^Src = float32, N \* N, random(-1, 1), in @set(0) @binding(0)' \
     '^Dst = float32, N \* N, zero, out @set(0) @binding(1)' '^shade = rgba8, image(N, N), zero, out'
 check_tunes_as_written "$T/pitch.ini" "a 2-D pass indexed by the image's width"
+check "the workgroup's invocations are constrained to the device's" \
+    grep -q '^invocations = WG_X \* WG_Y <= device.max_workgroup_invocations' "$T/pitch.ini"
+"$BIN" --space "$T/pitch.ini" --db "$T/all.db" --budget 40 --warmup 0 --repetitions 1 --no-race >"$T/all.out" 2>&1
+check "every workgroup size tried: none beyond the device's limit fails ($(grep strategy "$T/all.out"))" \
+    grep -q " 0 failed" "$T/all.out"
 
 "$BIN" init "$D/volume_field.comp" -o "$T/volume.ini" 2>/dev/null
 check "the vector read whole makes a 3-D dispatch over N * N * N items" \
