@@ -462,7 +462,11 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
     if (!f) /* no declared format (a sampled image): four channels of what the shader reads, a guess */
         f = vkat_image_format_find(b->image_sampled == 'i' ? "rgba8i" : b->image_sampled == 'u' ? "rgba8ui" : "rgba8");
     int guessed = !b->image_format;
-    const char *dir = sampled ? "sampled" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
+    /* an image without qualifiers that nothing writes (a filter's source) is read only: an input, not an output */
+    const char *dir = sampled                             ? "sampled"
+                      : (b->access & 1) || !b->stored     ? "in"
+                      : (b->access & 2)                   ? "out"
+                                                          : "inout";
     const char *init = !strcmp(dir, "out")                  ? "zero"
                        : vkat_image_format_reads_as(f) != 'f' ? "random(0, 16)"
                                                               : "random(0, 1)";

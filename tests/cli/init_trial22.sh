@@ -6,7 +6,9 @@
 #   - a pass that nothing bounds reads gl_GlobalInvocationID's y or z (`vec3(gl_GlobalInvocationID)`, a volume; `.xy`
 #     of the vector kept whole in a local first, a plane): its dispatch has as many axes, not one row of the work;
 #   - a 2-D workgroup whose sizes init tunes (8-128 by 1-16) has combinations beyond the device's invocations: a
-#     constraint skips them, where each counted as a failed variant.
+#     constraint skips them, where each counted as a failed variant;
+#   - an image declared without qualifiers that nothing writes (a filter's source) is `in`, not an output; one
+#     written by imageStore or an image atomic stays `inout`.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -22,6 +24,12 @@ check "the workgroup's invocations are constrained to the device's" \
 "$BIN" --space "$T/pitch.ini" --db "$T/all.db" --budget 40 --warmup 0 --repetitions 1 --no-race >"$T/all.out" 2>&1
 check "every workgroup size tried: none beyond the device's limit fails ($(grep strategy "$T/all.out"))" \
     grep -q " 0 failed" "$T/all.out"
+
+"$BIN" init "$D/image_source.comp" -o "$T/source.ini" 2>/dev/null
+check "an image only read is an input, those written stay inout" \
+    lines "$T/source.ini" '^source = r8, image(N, N), random(0, 1), in @set(0) @binding(0)' \
+    '^result = r8, image(N, N), random(0, 1), inout @set(0) @binding(1)' '^bright = r32ui, image(N, N), .*, inout'
+check_tunes_as_written "$T/source.ini" "a box filter between unqualified images"
 
 "$BIN" init "$D/volume_field.comp" -o "$T/volume.ini" 2>/dev/null
 check "the vector read whole makes a 3-D dispatch over N * N * N items" \
