@@ -31,14 +31,50 @@ static void read_lanes(const lanes *l, uint32_t *highest)
             *highest = l->c[k];
 }
 
-/* One instruction: what its result holds, or which components it reads; *in_function once past the first
- * OpFunction (the entry point's interface and the decorations name the builtin without reading it). */
-static void step(lanes *ids, const uint32_t *ins, uint32_t len, uint32_t op, uint32_t bound, int *in_function,
-                 uint32_t *highest)
+typedef struct walk {
+    lanes *ids;
+    uint32_t bound, highest;
+    int in_function;
+    uint32_t *param_start, *param_count, *params; /* per function id: its parameters' ids, in order, in params */
+} walk;
+
+/* Each function's parameters, so that a call's arguments pass what they hold on (`work(gl_GlobalInvocationID)`
+ * reads what work reads of it, not every lane). */
+static void collect_params(walk *wk, const uint32_t *w, size_t n)
 {
-#define OK(i) ((i) < bound)
+    uint32_t fn = 0, used = 0;
+    for (size_t at = 5; at < n;) {
+        uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
+        if (len == 0 || at + len > n)
+            break;
+        if (op == SpvOpFunction && len >= 3 && w[at + 2] < wk->bound)
+            fn = w[at + 2], wk->param_start[fn] = used;
+        else if (op == SpvOpFunctionParameter && len >= 3 && fn && used < wk->bound)
+            wk->params[used++] = w[at + 2], wk->param_count[fn]++;
+        at += len;
+    }
+}
+
+/* A call: each argument's lanes to the callee's parameter. */
+static void call(walk *wk, const uint32_t *ins, uint32_t len)
+{
+    uint32_t fn = ins[3];
+    for (uint32_t k = 0; fn < wk->bound && 4 + k < len && k < wk->param_count[fn]; k++) {
+        uint32_t arg = ins[4 + k], param = wk->params[wk->param_start[fn] + k];
+        if (arg < wk->bound && param < wk->bound && holds(&wk->ids[arg]))
+            memcpy(wk->ids[param].c, wk->ids[arg].c, 4);
+    }
+}
+
+/* One instruction: what its result holds, or which components it reads; in_function once past the first
+ * OpFunction (the entry point's interface and the decorations name the builtin without reading it). */
+static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
+{
+    lanes *ids = wk->ids;
+    uint32_t *highest = &wk->highest;
+#define OK(i) ((i) < wk->bound)
     if (op == SpvOpFunction)
-        *in_function = 1;
+        wk->in_function = 1;
     if (op == SpvOpDecorate && len >= 4 && OK(ins[1]) && ins[2] == SpvDecorationBuiltIn &&
         ins[3] == SpvBuiltInGlobalInvocationId) {
         memcpy(ids[ins[1]].c, (uint8_t[4]){1, 2, 3, 0}, 4);
@@ -49,6 +85,8 @@ static void step(lanes *ids, const uint32_t *ins, uint32_t len, uint32_t op, uin
     } else if (op == SpvOpStore && len >= 3 && OK(ins[1]) && OK(ins[2])) {
         if (holds(&ids[ins[2]])) /* `uvec3 id = gl_GlobalInvocationID;`: the variable holds it */
             memcpy(ids[ins[1]].c, ids[ins[2]].c, 4);
+    } else if (op == SpvOpFunctionCall && len >= 4) {
+        call(wk, ins, len);
     } else if (op == SpvOpCompositeExtract && len >= 5 && OK(ins[3])) {
         if (ins[4] < 4 && ids[ins[3]].c[ins[4]] > *highest)
             *highest = ids[ins[3]].c[ins[4]];
@@ -63,7 +101,8 @@ static void step(lanes *ids, const uint32_t *ins, uint32_t len, uint32_t op, uin
         for (uint32_t i = 5, k = 0; i < len && k < 4; i++, k++)
             r[k] = ins[i] < 4 ? ids[ins[3]].c[ins[i]] : ins[i] - 4 < 4 ? ids[ins[4]].c[ins[i] - 4] : 0;
         memcpy(ids[ins[2]].c, r, 4);
-    } else if (*in_function && op != SpvOpVariable && op != SpvOpLoopMerge && op != SpvOpSelectionMerge) {
+    } else if (wk->in_function && op != SpvOpVariable && op != SpvOpFunctionParameter && op != SpvOpLoopMerge &&
+               op != SpvOpSelectionMerge) {
         for (uint32_t i = op == SpvOpExtInst ? 5 : 1; i < len; i++) /* not its set and number */
             if (OK(ins[i]) && holds(&ids[ins[i]])) /* any other use: `vec3(gl_GlobalInvocationID)` */
                 read_lanes(&ids[ins[i]], highest);
@@ -76,16 +115,21 @@ void vkat_spirv_find_axes(const uint32_t *w, size_t n, vkat_spirv_info *info)
     info->global_axes_read = 0;
     if (n < 5 || w[3] == 0 || w[3] > (1u << 24))
         return;
-    lanes *ids = calloc(w[3], sizeof *ids);
-    uint32_t highest = 0;
-    int in_function = 0;
-    for (size_t at = 5; ids && at < n;) {
-        uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
-        if (len == 0 || at + len > n)
-            break;
-        step(ids, w + at, len, op, w[3], &in_function, &highest);
-        at += len;
+    walk wk = {.ids = calloc(w[3], sizeof(lanes)), .bound = w[3], .param_start = calloc(w[3], sizeof(uint32_t)),
+               .param_count = calloc(w[3], sizeof(uint32_t)), .params = calloc(w[3], sizeof(uint32_t))};
+    if (wk.ids && wk.param_start && wk.param_count && wk.params)
+        collect_params(&wk, w, n);
+    /* twice: a call to a function defined before its caller passes its arguments on in the second walk */
+    for (int pass = 0; pass < 2 && wk.ids && wk.param_start && wk.param_count && wk.params; pass++) {
+        wk.in_function = 0;
+        for (size_t at = 5; at < n;) {
+            uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
+            if (len == 0 || at + len > n)
+                break;
+            step(&wk, w + at, len, op);
+            at += len;
+        }
     }
-    info->global_axes_read = (uint8_t)highest;
-    free(ids);
+    info->global_axes_read = (uint8_t)wk.highest;
+    free(wk.ids), free(wk.param_start), free(wk.param_count), free(wk.params);
 }

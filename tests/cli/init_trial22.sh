@@ -5,6 +5,7 @@
 #     width): the one size spans both axes, so the buffers hold N * N items, not one row's N;
 #   - a pass that nothing bounds reads gl_GlobalInvocationID's y or z (`vec3(gl_GlobalInvocationID)`, a volume; `.xy`
 #     of the vector kept whole in a local first, a plane): its dispatch has as many axes, not one row of the work;
+#     the vector passed whole to a helper that reads its x is read as the helper reads it (1-D);
 #   - a 2-D workgroup whose sizes init tunes (8-128 by 1-16) has combinations beyond the device's invocations: a
 #     constraint skips them, where each counted as a failed variant;
 #   - an image declared without qualifiers that nothing writes (a filter's source) is `in`, not an output; one
@@ -40,4 +41,9 @@ check_tunes_as_written "$T/volume.ini" "a density field over a volume"
 check "its x and y make a 2-D dispatch, the whole copy in a local reading no z" \
     lines "$T/plane.ini" '^Dst = float32, N \* N, zero, out' '^groups = cdiv(N, 16), cdiv(N, 16) '
 check_tunes_as_written "$T/plane.ini" "a plane laid out by the dispatch's width"
+
+"$BIN" init "$D/helper_x.comp" -o "$T/helper.ini" 2>/dev/null
+check "a helper given the whole index reads its x alone: a 1-D dispatch over N items" \
+    lines "$T/helper.ini" '^Data = float32, N, random(-1, 1), inout' '^groups = cdiv(N, WG_X) '
+check_tunes_as_written "$T/helper.ini" "a helper's 1-D work"
 finish
