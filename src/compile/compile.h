@@ -203,6 +203,9 @@ typedef struct vkat_spirv_info {
          * workgroup, which other workgroup sizes make other results unless one workgroup is one item (a row).
          * Set by vkat_spirv_find_bound. */
         uint8_t per_group_output;
+        /* It is stored to at an index an atomic returns (`out[atomicAdd(count, 1u)] = v`: an append buffer, a stream
+         * compaction's output), so which element holds what changes from run to run. Set by vkat_spirv_find_bound. */
+        uint8_t appended;
         /* How far the shader indexes its run-time array: index = index_multiple * i + index_offset, i the invocation
          * index (gl_GlobalInvocationID.x, or gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x), the
          * largest multiple over its accesses and the largest offset at that multiple (`sums[id * 2 + 2]`: 2, 2); 0,

@@ -422,6 +422,18 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         fprintf(o, "\n");
 }
 
+/* [check] compare.NAME = unordered for each output stored at the slots an atomic hands out (a stream compaction's
+ * list, marching cubes' triangles): which element holds what depends on the order the invocations ran in, so an
+ * element-by-element check failed variants (and the reference's second run) at random. */
+static void write_unordered(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP])
+{
+    for (uint32_t k = 0; k < si->binding_count; k++)
+        if (si->bindings[k].appended && !(si->bindings[k].access & 1) &&
+            si->bindings[k].kind == VKAT_DESC_STORAGE_BUFFER)
+            fprintf(o, "compare.%s = unordered   ; the shader stores into it at the index an atomic returns (an "
+                       "append): its order changes from run to run\n", buf_names[k]);
+}
+
 /* [constraints]: a workgroup of two or three dimensions whose sizes are tuned has combinations beyond the device's
  * invocations (128 x 16), which without the constraint each counted as a failed variant rather than one skipped. */
 static void write_constraints(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP])
@@ -686,6 +698,7 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         int per_group = b->per_group_output && per_group_output(si); /* one result per workgroup: the first few */
         int partial = !atomic && !uniform && (b->access & 2 || per_group) &&
                       (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered) || per_group ||
+                       b->appended ||
                        (b->bounded_by_size_member && !bounding_members_sized(si, pb)));
         /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
         int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
@@ -712,6 +725,7 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                     : b->bounded_by_buffer || b->bounded_by_size_member
                         ? "how much of it the shader writes depends on a bound read from a buffer"
                     : per_group ? "the shader writes one result per workgroup into it (at gl_WorkGroupID)"
+                    : b->appended ? "the shader appends to it (at the slots an atomic hands out) as far as its data says"
                                 : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
@@ -1232,6 +1246,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",
             reference_config);
+    write_unordered(o, si, buf_names);
     if (unorm_out)
         fprintf(o, "rel_l2 = 1e-2   ; a UNORM output rounds (8 bits: to 1/255): a step of rounding apart is "
                    "not wrong\n");

@@ -9,7 +9,9 @@
 #   - a 2-D workgroup whose sizes init tunes (8-128 by 1-16) has combinations beyond the device's invocations: a
 #     constraint skips them, where each counted as a failed variant;
 #   - an image declared without qualifiers that nothing writes (a filter's source) is `in`, not an output; one
-#     written by imageStore or an image atomic stays `inout`.
+#     written by imageStore or an image atomic stays `inout`;
+#   - an output stored at the slot an atomic hands out (a stream compaction's list) is `inout` from zero and
+#     compared unordered: element by element, variants failed at random (the order the invocations ran in).
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -31,6 +33,15 @@ check "an image only read is an input, those written stay inout" \
     lines "$T/source.ini" '^source = r8, image(N, N), random(0, 1), in @set(0) @binding(0)' \
     '^result = r8, image(N, N), random(0, 1), inout @set(0) @binding(1)' '^bright = r32ui, image(N, N), .*, inout'
 check_tunes_as_written "$T/source.ini" "a box filter between unqualified images"
+
+"$BIN" init "$D/append.comp" -o "$T/append.ini" 2>/dev/null
+check "an append buffer: inout from zero, compared unordered" \
+    lines "$T/append.ini" '^Kept = uint32, N, zero, inout' '^compare.Kept = unordered   ; '
+for run in 1 2 3; do
+    LP_NUM_THREADS=4 "$BIN" --space "$T/append.ini" --db "$T/ap$run.db" --budget 10 --warmup 0 --repetitions 1 \
+        --no-race >"$T/ap.out" 2>"$T/ap.err"
+    check "a stream compaction tunes, run $run ($(tail -n 1 "$T/ap.err"))" grep -q " 0 failed" "$T/ap.out"
+done
 
 "$BIN" init "$D/volume_field.comp" -o "$T/volume.ini" 2>/dev/null
 check "the vector read whole makes a 3-D dispatch over N * N * N items" \
