@@ -696,10 +696,9 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         int indexed = buffer_count(b, buf_names[k], tb, pb, axes, count, sizeof count, note, sizeof note);
         /* indexed at 2 * i + 1 and 2 * i + 2, it does not write every element (a scan's first): kept from zero */
         int per_group = b->per_group_output && per_group_output(si); /* one result per workgroup: the first few */
-        int partial = !atomic && !uniform && (b->access & 2 || per_group) &&
+        int partial = !atomic && !uniform && (b->access & 2 || per_group || b->appended) &&
                       (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered) || per_group ||
-                       b->appended ||
-                       (b->bounded_by_size_member && !bounding_members_sized(si, pb)));
+                       b->appended || (b->bounded_by_size_member && !bounding_members_sized(si, pb)));
         /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
         int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"

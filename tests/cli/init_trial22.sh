@@ -35,8 +35,9 @@ check "an image only read is an input, those written stay inout" \
 check_tunes_as_written "$T/source.ini" "a box filter between unqualified images"
 
 "$BIN" init "$D/append.comp" -o "$T/append.ini" 2>/dev/null
-check "an append buffer: inout from zero, compared unordered" \
-    lines "$T/append.ini" '^Kept = uint32, N, zero, inout' '^compare.Kept = unordered   ; '
+check "append buffers: inout from zero, compared unordered" \
+    lines "$T/append.ini" '^Kept = uint32, N, zero, inout' '^compare.Kept = unordered   ; ' \
+    '^Dropped = uint32, N, zero, inout' '^compare.Dropped = unordered   ; '
 for run in 1 2 3; do
     LP_NUM_THREADS=4 "$BIN" --space "$T/append.ini" --db "$T/ap$run.db" --budget 10 --warmup 0 --repetitions 1 \
         --no-race >"$T/ap.out" 2>"$T/ap.err"
