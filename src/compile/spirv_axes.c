@@ -3,10 +3,11 @@
  * y`) a dispatch of as many axes: a 1-D dispatch ran one row (or one line of a volume) of the work
  * (records/session22-thirdparty-trial.md). The tuner never runs it.
  *
- * One pass in module order (a value is defined before it is used, phis aside): each id carries, per lane, the
- * component of gl_GlobalInvocationID it holds (0 none), through loads, copies, shuffles and stores into and loads
- * from local variables. A constant extract or access chain reads the component of its lane; any other use of such
- * an id (a conversion, arithmetic, a call) reads every lane it holds. It is a guess for a starting space. */
+ * A walk in module order (a value is defined before it is used, phis aside), twice, after one that lists each
+ * function's parameters: each id carries, per lane, the component of gl_GlobalInvocationID it holds (0 none),
+ * through loads, copies, shuffles, stores into and loads from local variables, and calls into parameters. A
+ * constant extract or access chain reads the component of its lane; any other use of such an id (a conversion,
+ * arithmetic) reads every lane it holds. It is a guess for a starting space. */
 #include "spirv_axes.h"
 
 #include <spirv/unified1/spirv.h>
@@ -38,21 +39,14 @@ typedef struct walk {
     uint32_t *param_start, *param_count, *params; /* per function id: its parameters' ids, in order, in params */
 } walk;
 
-/* Each function's parameters, so that a call's arguments pass what they hold on (`work(gl_GlobalInvocationID)`
- * reads what work reads of it, not every lane). */
-static void collect_params(walk *wk, const uint32_t *w, size_t n)
+/* Each function's parameters, in order (an OpFunction, then its OpFunctionParameters), so that a call's arguments
+ * pass what they hold on (`work(gl_GlobalInvocationID)` reads what work reads of it, not every lane). */
+static void param(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op, uint32_t *fn, uint32_t *used)
 {
-    uint32_t fn = 0, used = 0;
-    for (size_t at = 5; at < n;) {
-        uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
-        if (len == 0 || at + len > n)
-            break;
-        if (op == SpvOpFunction && len >= 3 && w[at + 2] < wk->bound)
-            fn = w[at + 2], wk->param_start[fn] = used;
-        else if (op == SpvOpFunctionParameter && len >= 3 && fn && used < wk->bound)
-            wk->params[used++] = w[at + 2], wk->param_count[fn]++;
-        at += len;
-    }
+    if (op == SpvOpFunction && len >= 3 && ins[2] < wk->bound)
+        *fn = ins[2], wk->param_start[*fn] = *used;
+    else if (op == SpvOpFunctionParameter && len >= 3 && *fn && *used < wk->bound)
+        wk->params[(*used)++] = ins[2], wk->param_count[*fn]++;
 }
 
 /* A call: each argument's lanes to the callee's parameter. */
@@ -117,17 +111,18 @@ void vkat_spirv_find_axes(const uint32_t *w, size_t n, vkat_spirv_info *info)
         return;
     walk wk = {.ids = calloc(w[3], sizeof(lanes)), .bound = w[3], .param_start = calloc(w[3], sizeof(uint32_t)),
                .param_count = calloc(w[3], sizeof(uint32_t)), .params = calloc(w[3], sizeof(uint32_t))};
-    if (wk.ids && wk.param_start && wk.param_count && wk.params)
-        collect_params(&wk, w, n);
-    /* twice: a call to a function defined before its caller passes its arguments on in the second walk */
-    for (int pass = 0; pass < 2 && wk.ids && wk.param_start && wk.param_count && wk.params; pass++) {
+    /* the parameters first; then twice, for a call to a function defined before its caller */
+    for (int pass = 0; pass < 3 && wk.ids && wk.param_start && wk.param_count && wk.params; pass++) {
+        uint32_t fn = 0, used = 0;
         wk.in_function = 0;
-        for (size_t at = 5; at < n;) {
-            uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
+        for (size_t at = 5, len; at < n; at += len) {
+            len = w[at] >> 16;
             if (len == 0 || at + len > n)
                 break;
-            step(&wk, w + at, len, op);
-            at += len;
+            if (pass == 0)
+                param(&wk, w + at, (uint32_t)len, w[at] & 0xffff, &fn, &used);
+            else
+                step(&wk, w + at, (uint32_t)len, w[at] & 0xffff);
         }
     }
     info->global_axes_read = (uint8_t)wk.highest;
