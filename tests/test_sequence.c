@@ -248,7 +248,7 @@ static void test_load_errors(void)
     expect_load_error("reduce.ini", "reference = reduce_ref_blocks.comp", "max_abs = 1", 33,
                       "[check] compare.X without a reference: nothing to compare with");
     expect_load_error("reduce.ini", "compare.X = 0, 1", "compare.X = 0", 33,
-                      "[check] compare.X needs 'offset, count' (elements), e.g. '0, 1'");
+                      "[check] compare.X needs 'offset, count' (elements), e.g. '0, 1', or 'unordered'");
     expect_load_error("reduce.ini", "[params]", "[problem.x]\n[params]", 12,
                       "unknown section [problem.x] (known: kernel, problem, ...");
     expect_load_error("reduce.ini", "N = 1000", "N = 1000\npass = 3", 11, "'pass' is a reserved name");

@@ -6,6 +6,7 @@
 #include "device.h"
 #include "local_size_rewrite.h"
 #include "space_skeleton.h"
+#include "spirv_axes.h"
 #include "spirv_bound.h"
 #include "spirv_index.h"
 #include "template.h"
@@ -87,12 +88,13 @@ static void size_macros(const char *source, const char *const *defines, size_t d
     }
 }
 
-/* The module's guesses (spirv_bound.h, spirv_index.h): init's only, not on the tuner's path, which reflects every
+/* The module's guesses (spirv_bound.h, spirv_index.h, spirv_axes.h): init's only, not on the tuner's path, which reflects every
  * variant. */
 static void guess(const vkat_spirv *m, vkat_spirv_info *si)
 {
     vkat_spirv_find_bound(m->words, m->count, si);
     vkat_spirv_find_index(m->words, m->count, si);
+    vkat_spirv_find_axes(m->words, m->count, si);
 }
 
 /* A fixed workgroup size folds gl_WorkGroupSize.x to its value, which a literal stride (`gl_NumWorkGroups.x * 256u`)

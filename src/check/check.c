@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -395,4 +396,25 @@ void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, u
         compare_ints(type, got, ref, count, poison, size, out);
     if (out->ok)
         snprintf(out->reason, sizeof out->reason, "ok (rel L2 %.2e, max abs %.3g)", out->rel_l2, out->max_abs);
+}
+
+/* ---- Unordered outputs ---------------------------------------------------------------------------------------- */
+
+static int cmp1(const void *a, const void *b) { return memcmp(a, b, 1); }
+static int cmp2(const void *a, const void *b) { return memcmp(a, b, 2); }
+static int cmp4(const void *a, const void *b) { return memcmp(a, b, 4); }
+static int cmp8(const void *a, const void *b) { return memcmp(a, b, 8); }
+
+void vkat_check_sort_elements(void *data, uint64_t count, size_t size)
+{
+    int (*cmp)(const void *, const void *) = NULL;
+    switch (size) {
+    case 1: cmp = cmp1; break;
+    case 2: cmp = cmp2; break;
+    case 4: cmp = cmp4; break;
+    case 8: cmp = cmp8; break;
+    default: break;
+    }
+    if (cmp && count > 1)
+        qsort(data, (size_t)count, size, cmp);
 }

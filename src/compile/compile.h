@@ -152,6 +152,10 @@ typedef struct vkat_spirv_info {
      * computes depends on neither the workgroup size nor the workgroup count. Set by vkat_spirv_find_index
      * (spirv_index.h), which `vkautotune init` runs; 0 after vkat_spirv_reflect alone. */
     int grid_stride;
+    /* 1 + the highest component of gl_GlobalInvocationID the shader reads (3: .z, or the vector whole, as in
+     * `vec3(gl_GlobalInvocationID)`), 0 none. Set by vkat_spirv_find_axes (spirv_axes.h), which `vkautotune init`
+     * runs; 0 after vkat_spirv_reflect alone. */
+    uint8_t global_axes_read;
     /* Descriptor bindings the module declares (storage buffers, uniforms, images), so a template can be checked
      * against its space's buffers before a pipeline exists. */
     uint32_t binding_count;
@@ -199,6 +203,9 @@ typedef struct vkat_spirv_info {
          * workgroup, which other workgroup sizes make other results unless one workgroup is one item (a row).
          * Set by vkat_spirv_find_bound. */
         uint8_t per_group_output;
+        /* It is stored to at an index an atomic returns (`out[atomicAdd(count, 1u)] = v`: an append buffer, a stream
+         * compaction's output), so which element holds what changes from run to run. Set by vkat_spirv_find_bound. */
+        uint8_t appended;
         /* How far the shader indexes its run-time array: index = index_multiple * i + index_offset, i the invocation
          * index (gl_GlobalInvocationID.x, or gl_WorkGroupID.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x), the
          * largest multiple over its accesses and the largest offset at that multiple (`sums[id * 2 + 2]`: 2, 2); 0,

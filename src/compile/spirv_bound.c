@@ -38,6 +38,9 @@ enum {
     F_BLOCKBOUND = 2048,   /* a condition comparing an invocation index with a parameter block's member (guard) */
     F_GUARDED_SIZE = 4096, /* a buffer variable stored to only under such conditions, of the member that bounds the
                               invocations (init makes it the problem size) */
+    F_ATOMIC_RESULT = 8192, /* what an atomic read-modify-write returns (atomicAdd(count, 1): a slot handed out) */
+    F_APPEND_INDEX = 16384, /* a pointer into a buffer indexed by such a value */
+    F_APPENDED = 32768,     /* a buffer variable stored to through such a pointer: an append buffer */
 };
 
 /* flow.axis beyond 1 + a component: gl_GlobalInvocationID, gl_WorkGroupID and gl_LocalInvocationID as vectors,
@@ -114,7 +117,8 @@ static uint8_t group_plus_local(uint8_t a, uint8_t b)
 
 static void merge(flow *dst, const flow *src)
 {
-    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_BLOCKBOUND | F_ARITH | F_LOCAL);
+    dst->flags |= src->flags & (F_INVOCATION | F_BUFFER | F_BUFBOUND | F_BLOCKBOUND | F_ARITH | F_LOCAL |
+                                F_ATOMIC_RESULT);
     if (src->guard && dst->guard && src->guard != dst->guard)
         dst->flags |= F_BUFBOUND; /* `x >= b.w || y >= b.h`: two members, counted as data */
     if (!dst->guard)
@@ -263,7 +267,7 @@ static void control(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
 }
 
 /* An access chain [type, result, base, indices...] into a buffer whose indices derive from gl_WorkGroupID alone
- * (or whose base was so indexed): F_GROUP_INDEX on the result. */
+ * (or whose base was so indexed): F_GROUP_INDEX on the result; F_APPEND_INDEX where one is an atomic's result. */
 static void group_index(walk *wk, const uint32_t *ins, uint32_t len)
 {
     flow *r = &wk->ids[ins[2]];
@@ -272,6 +276,9 @@ static void group_index(walk *wk, const uint32_t *ins, uint32_t len)
         group = ins[i] < wk->bound && (wk->ids[ins[i]].flags & (F_INVOCATION | F_LOCAL)) == F_INVOCATION;
     if (group && (wk->ids[ins[3]].flags & F_BUFFER))
         r->flags |= F_GROUP_INDEX;
+    for (uint32_t i = 4; i < len; i++) /* `out[atomicAdd(count, 1u)] = v`: an append, in the order slots go out */
+        if (ins[i] < wk->bound && (wk->ids[ins[i]].flags & F_ATOMIC_RESULT) && (wk->ids[ins[3]].flags & F_BUFFER))
+            r->flags |= F_APPEND_INDEX;
 }
 
 /* A store under buffer-bounded conditions: F_GUARDED on its variable, or, when they all compare with one parameter
@@ -295,6 +302,17 @@ static void stored(walk *wk, uint32_t pointer)
         guarded_store(wk, wk->ids[pointer].root);
     if (pointer < wk->bound && (wk->ids[pointer].flags & F_GROUP_INDEX) && wk->ids[pointer].root < wk->bound)
         wk->ids[wk->ids[pointer].root].flags |= F_GROUP_STORED;
+    if (pointer < wk->bound && (wk->ids[pointer].flags & F_APPEND_INDEX) && wk->ids[pointer].root < wk->bound)
+        wk->ids[wk->ids[pointer].root].flags |= F_APPENDED;
+}
+
+/* An atomic read-modify-write [type, result, pointer, ...]: a store into its buffer, and a result that is a slot
+ * handed out (an append's index) wherever it goes. */
+static void atomic(walk *wk, const uint32_t *ins)
+{
+    stored(wk, ins[3]);
+    if (ins[2] < wk->bound)
+        wk->ids[ins[2]].flags |= F_ATOMIC_RESULT;
 }
 
 /* Is set `set`, binding `binding` one of the parameter blocks vkat_spirv_reflect found (compile.h)? */
@@ -359,7 +377,7 @@ static void step(walk *wk, const uint32_t *ins, uint32_t len, uint32_t op)
         if (op == SpvOpStore)
             merge(&ids[ins[1]], &ids[ins[2]]); /* a local variable holds what was stored in it */
     } else if (atomic_rmw(op) && len >= 4) {
-        stored(wk, ins[3]);
+        atomic(wk, ins);
     } else if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 5 && OK(ins[2]) &&
                OK(ins[3]) && OK(ins[4]) && (ids[ins[3]].flags & F_PUSH_VAR)) {
         if (ids[ins[4]].constant && !ids[ins[2]].origin) {
@@ -486,6 +504,9 @@ void vkat_spirv_find_bound(const uint32_t *w, size_t n, vkat_spirv_info *info)
     for (uint32_t v = 0; v < wk.bound; v++)
         if ((wk.ids[v].flags & F_GROUP_STORED) && (k = binding_of(&wk, info, v)) >= 0)
             info->bindings[k].per_group_output = 1;
+    for (uint32_t v = 0; v < wk.bound; v++)
+        if ((wk.ids[v].flags & F_APPENDED) && (k = binding_of(&wk, info, v)) >= 0)
+            info->bindings[k].appended = 1;
 done:
     free(wk.ids);
     free(wk.spec_ids);

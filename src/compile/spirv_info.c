@@ -497,7 +497,9 @@ static int atomic_rmw(uint32_t op)
 
 /* Uses of a binding's variable in function bodies: OpArrayLength on it, directly or through an access chain, the
  * size of a texel buffer (imageSize, textureSize: OpImageQuerySize on the image loaded from it, or on the image of
- * a samplerBuffer), the depth of the stores into it (a copy into it counts as one), and atomics into it. */
+ * a samplerBuffer), the depth of the stores into it (a copy into it counts as one), atomics into it, and an image's
+ * writes (imageStore, an image atomic's texel pointer): an image without them is read only, whatever its
+ * qualifiers. */
 static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32_t op)
 {
     reader *rd = &sc->rd;
@@ -524,6 +526,10 @@ static void scan_binding_use(scan *sc, const uint32_t *ins, uint32_t len, uint32
         }
     } else if (atomic_rmw(op) && len >= 4 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var) {
         sc->info->bindings[rd->ids[ins[3]].binding_var - 1].atomic = 1;
+    } else if (op == SpvOpImageWrite && len >= 4 && ins[1] < rd->bound && rd->ids[ins[1]].binding_var) {
+        sc->info->bindings[rd->ids[ins[1]].binding_var - 1].stored = 1; /* imageStore */
+    } else if (op == SpvOpImageTexelPointer && len >= 4 && ins[3] < rd->bound && rd->ids[ins[3]].binding_var) {
+        sc->info->bindings[rd->ids[ins[3]].binding_var - 1].stored = 1; /* an image atomic writes it too */
     }
 }
 

@@ -376,6 +376,27 @@ static void warn_zero_reference(const run_ctx *c)
                  "check too; is a size 0 (a specialization constant's default, a push value)?", s->path, names);
 }
 
+/* Compares n elements of output i, got against ref; an unordered output ([check] compare.NAME = unordered, an
+ * append buffer) sorted on both sides first: got in place, ref in a copy, since the reference serves every variant. */
+static vkat_result compare_output(const vkat_space *s, size_t i, void *got, const void *ref, uint64_t n,
+                                  const vkat_check_opts *copts, vkat_check_report *rep, vkat_error *err)
+{
+    uint8_t poison[8];
+    size_t es = vkat_elem_type_size(s->buffers[i].type);
+    void *sorted = s->buffers[i].compare_unordered ? malloc(n ? n * es : 1) : NULL;
+    if (s->buffers[i].compare_unordered && !sorted)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    if (sorted) {
+        memcpy(sorted, ref, n * es);
+        vkat_check_sort_elements(got, n, es);
+        vkat_check_sort_elements(sorted, n, es);
+    }
+    vkat_poison_element(s->buffers[i].type, poison);
+    vkat_check_compare(s->buffers[i].type, got, sorted ? sorted : ref, n, poison, copts, rep);
+    free(sorted);
+    return VKAT_OK;
+}
+
 /* A reference whose outputs change from one run to the next (an atomic that hands out positions, a race, shared
  * memory read before it is written) would make every variant, its own configuration included, look wrong: a second
  * run must give the first run's outputs, within the check's tolerance. */
@@ -394,12 +415,10 @@ static vkat_result check_reference_repeats(run_ctx *c, vkat_kernel *k, const vka
         int canary_ok = 1;
         if ((r = vkat_workspace_read(c->ws, i, &again, &canary_ok, err)) != VKAT_OK)
             break;
-        uint8_t poison[8];
-        vkat_poison_element(s->buffers[i].type, poison);
         vkat_check_report rep;
-        vkat_check_compare(s->buffers[i].type, again, c->reference[i], c->buffers[i].count, poison, &copts, &rep);
+        r = compare_output(s, i, again, c->reference[i], c->buffers[i].count, &copts, &rep, err);
         free(again);
-        if (!rep.ok) {
+        if (r == VKAT_OK && !rep.ok) {
             char what[512];
             describe_wrong(&c->buffers[i], s->buffers[i].name, 0, &rep, what, sizeof what);
             r = vkat_fail(err, VKAT_ERR_SPACE, s->path, s->buffers[i].line,
@@ -407,7 +426,8 @@ static vkat_result check_reference_repeats(run_ctx *c, vkat_kernel *k, const vka
                           "first: %s): it depends on the order its invocations run in (an atomic that hands out "
                           "positions, a race, shared memory read before it is written), so no variant can be "
                           "checked against it; make that output deterministic, or check against a reference "
-                          "that is ([check] reference)%s", what,
+                          "that is ([check] reference), or, where only its order changes (an append buffer), "
+                          "compare it as a collection ([check] compare.%s = unordered)%s", what, s->buffers[i].name,
                           vkat_check_is_float(s->buffers[i].type)
                               ? ""
                               : " (an integer buffer is compared exactly: one that holds float bits, summed by "
@@ -582,7 +602,8 @@ static vkat_result setup_gpu_check(run_ctx *c, vkat_error *err)
             continue;
         if (where == VKAT_CHECK_AUTO && c->buffers[i].count < VKAT_GPU_CHECK_AUTO_MIN)
             continue;
-        if (s->buffers[i].compare_count || s->buffers[i].image) /* a slice or an image: compared on the host */
+        if (s->buffers[i].compare_count || s->buffers[i].compare_unordered || s->buffers[i].image)
+            /* a slice, an unordered output or an image: compared on the host */
             continue;
         /* the device check binds a texel buffer's data as a storage buffer, which maxStorageBufferRange bounds */
         if (s->buffers[i].texel && c->buffers[i].count * vkat_elem_type_size(s->buffers[i].type) >
@@ -819,17 +840,17 @@ static vkat_result checked_run(run_ctx *c, vkat_kernel *k, const vkat_launch *la
             return VKAT_OK;
         }
         if (c->reference && c->reference[i]) {
-            uint8_t poison[8];
-            vkat_poison_element(s->buffers[i].type, poison);
             vkat_check_report rep;
-            uint64_t off, n;
-            if ((r = vkat_space_compare_slice(s, i, env, c->buffers[i].count, &off, &n, err)) != VKAT_OK) {
+            uint64_t off = 0, n = 0;
+            size_t es = vkat_elem_type_size(s->buffers[i].type);
+            r = vkat_space_compare_slice(s, i, env, c->buffers[i].count, &off, &n, err);
+            if (r == VKAT_OK)
+                r = compare_output(s, i, (char *)got + off * es, (char *)c->reference[i] + off * es, n, &copts, &rep,
+                                   err);
+            if (r != VKAT_OK) {
                 free(got);
                 return r;
             }
-            size_t es = vkat_elem_type_size(s->buffers[i].type);
-            vkat_check_compare(s->buffers[i].type, (char *)got + off * es, (char *)c->reference[i] + off * es, n,
-                               poison, &copts, &rep);
             /* the worst output is the variant's figure, whatever the order of the buffers */
             row->rel_l2 = fmax(row->rel_l2, rep.rel_l2);
             row->max_abs = fmax(row->max_abs, rep.max_abs);

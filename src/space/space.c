@@ -1812,7 +1812,8 @@ static vkat_result load_check(loader *ld)
     return VKAT_OK;
 }
 
-/* [check] compare.NAME = offset, count: the slice of output NAME that is compared. */
+/* [check] compare.NAME = offset, count: the slice of output NAME that is compared; = unordered: all of it, in any
+ * order. */
 static vkat_result load_compare(loader *ld)
 {
     vkat_space *s = ld->s;
@@ -1832,15 +1833,20 @@ static vkat_result load_compare(loader *ld)
         if (!(b->dir & VKAT_DIR_OUT))
             return lfail(ld, VKAT_ERR_SPACE, e->line, "[check] %s: buffer '%s' is not an output (out or inout)", e->key,
                          b->name);
-        if (b->compare_count)
+        if (b->compare_count || b->compare_unordered)
             return lfail(ld, VKAT_ERR_SPACE, e->line, "duplicate key '%s' in [check] (first at line %d)", e->key,
                          b->compare_line);
+        if (strcmp(e->value, "unordered") == 0) { /* an append buffer: the same elements in any order */
+            b->compare_unordered = 1, b->compare_line = e->line;
+            continue;
+        }
         char *text = vkat_strdup(e->value), *f[3];
         if (!text)
             return lfail(ld, VKAT_ERR_NOMEM, 0, "out of memory");
         size_t nf = split_fields(text, f, 3);
         if (nf != 2 || !f[0][0] || !f[1][0])
-            lfail(ld, VKAT_ERR_SYNTAX, e->line, "[check] %s needs 'offset, count' (elements), e.g. '0, 1'", e->key);
+            lfail(ld, VKAT_ERR_SYNTAX, e->line, "[check] %s needs 'offset, count' (elements), e.g. '0, 1', or "
+                  "'unordered'", e->key);
         else if (!parse_expr(ld, f[0], e->line, &b->compare_offset))
             parse_expr(ld, f[1], e->line, &b->compare_count);
         b->compare_line = e->line;

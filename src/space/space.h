@@ -100,6 +100,9 @@ typedef struct vkat_buffer_decl {
      * parameters: a variant whose layout of partial results depends on them still has its final ones compared. */
     vkat_expr *compare_offset, *compare_count;
     int compare_line;
+    /* [check] compare.NAME = unordered: the output's elements are compared as a collection, each side sorted first
+     * (an append buffer written at the slots an atomic counter hands out, whose order changes from run to run) */
+    int compare_unordered;
     /* [fields.NAME]: 4-byte values written over the buffer's init, each at its byte offset in the data, placed as
      * [push] places its values (a uniform block's members: a count, a scale). They may use problem sizes only, like
      * the buffer's size. */

@@ -37,6 +37,7 @@ typedef struct problem {
     int of_axis[3];             /* axis -> its size (index into name), -1: the axis is 1 */
     int spec[3];                /* the specialization constant (index into specs) a size is, -1 */
     int fixed[3];               /* a literal bound: the shader's own size, which the space cannot change */
+    int guessed;                /* one size that no comparison names (N, or the first integer push member) */
     const char *member_size[32]; /* push member -> the size it carries, NULL */
     char stride[32][NAME_CAP * 2 + 4]; /* push member -> the sizes below the axis it strides ("w * h"), "" none */
     uint32_t member_comps[32];  /* and in which components of a vector (0: a scalar) */
@@ -421,6 +422,37 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         fprintf(o, "\n");
 }
 
+/* [check] compare.NAME = unordered for each output stored at the slots an atomic hands out (a stream compaction's
+ * list, marching cubes' triangles): which element holds what depends on the order the invocations ran in, so an
+ * element-by-element check failed variants (and the reference's second run) at random. */
+static void write_unordered(FILE *o, const vkat_spirv_info *si, char buf_names[][NAME_CAP])
+{
+    for (uint32_t k = 0; k < si->binding_count; k++)
+        if (si->bindings[k].appended && !(si->bindings[k].access & 1) &&
+            si->bindings[k].kind == VKAT_DESC_STORAGE_BUFFER)
+            fprintf(o, "compare.%s = unordered   ; the shader stores into it at the index an atomic returns (an "
+                       "append): its order changes from run to run\n", buf_names[k]);
+}
+
+/* [constraints]: a workgroup of two or three dimensions whose sizes are tuned has combinations beyond the device's
+ * invocations (128 x 16), which without the constraint each counted as a failed variant rather than one skipped. */
+static void write_constraints(FILE *o, const vkat_spirv_info *si, char wg[3][NAME_CAP])
+{
+    char product[3 * NAME_CAP + 8] = "";
+    int tuned = 0, terms = 0;
+    for (int k = 0; k < 3; k++) {
+        size_t at = strlen(product);
+        tuned += wg[k][0] != 0;
+        if (wg[k][0])
+            snprintf(product + at, sizeof product - at, "%s%s", terms++ ? " * " : "", wg[k]);
+        else if (si->local_size[k] > 1)
+            snprintf(product + at, sizeof product - at, "%s%u", terms++ ? " * " : "", si->local_size[k]);
+    }
+    if (tuned && terms >= 2)
+        fprintf(o, "[constraints]\ninvocations = %s <= device.max_workgroup_invocations   ; the device's limit on a "
+                   "workgroup\n\n", product);
+}
+
 /* An image binding as a [buffers] entry: its format (the one a storage image declares, else rgba8, rgba8i or rgba8ui
  * by what the shader reads: a guess), as many
  * sizes as it has dimensions, in / out / inout from its access or `sampled` when read through a sampler. */
@@ -442,7 +474,11 @@ static void write_image(FILE *o, const __typeof__(((vkat_spirv_info *)0)->bindin
     if (!f) /* no declared format (a sampled image): four channels of what the shader reads, a guess */
         f = vkat_image_format_find(b->image_sampled == 'i' ? "rgba8i" : b->image_sampled == 'u' ? "rgba8ui" : "rgba8");
     int guessed = !b->image_format;
-    const char *dir = sampled ? "sampled" : (b->access & 1) ? "in" : (b->access & 2) ? "out" : "inout";
+    /* an image without qualifiers that nothing writes (a filter's source) is read only: an input, not an output */
+    const char *dir = sampled                             ? "sampled"
+                      : (b->access & 1) || !b->stored     ? "in"
+                      : (b->access & 2)                   ? "out"
+                                                          : "inout";
     const char *init = !strcmp(dir, "out")                  ? "zero"
                        : vkat_image_format_reads_as(f) != 'f' ? "random(0, 16)"
                                                               : "random(0, 1)";
@@ -660,9 +696,9 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
         int indexed = buffer_count(b, buf_names[k], tb, pb, axes, count, sizeof count, note, sizeof note);
         /* indexed at 2 * i + 1 and 2 * i + 2, it does not write every element (a scan's first): kept from zero */
         int per_group = b->per_group_output && per_group_output(si); /* one result per workgroup: the first few */
-        int partial = !atomic && !uniform && (b->access & 2 || per_group) &&
+        int partial = !atomic && !uniform && (b->access & 2 || per_group || b->appended) &&
                       (b->partial_writes || b->bounded_by_buffer || (indexed && !b->index_covered) || per_group ||
-                       (b->bounded_by_size_member && !bounding_members_sized(si, pb)));
+                       b->appended || (b->bounded_by_size_member && !bounding_members_sized(si, pb)));
         /* a buffer without readonly that nothing stores to is read only: an input, not an output to compare */
         int read_only = (b->access & 1) || (!b->stored && !(b->access & 2));
         const char *dir = uniform  ? "uniform"
@@ -688,6 +724,7 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                     : b->bounded_by_buffer || b->bounded_by_size_member
                         ? "how much of it the shader writes depends on a bound read from a buffer"
                     : per_group ? "the shader writes one result per workgroup into it (at gl_WorkGroupID)"
+                    : b->appended ? "the shader appends to it (at the slots an atomic hands out) as far as its data says"
                                 : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
@@ -1005,6 +1042,7 @@ static void one_size(names *nm, const vkat_spirv_info *si, char spec_names[][NAM
         memset(pb->member_size, 0, sizeof pb->member_size); /* not the push member guessed first */
     }
     int pushed = size_name[0] && !by_block && size_spec < 0;
+    pb->guessed = bound < 0 && size_spec < 0 && !by_block && !literal;
     if (!size_name[0])
         pick_name(nm, "N", "N", 0, size_name);
     pb->spec[0] = size_spec;
@@ -1047,11 +1085,14 @@ static void write_problem_cpu(FILE *o, const problem *pb, uint32_t axes)
         fprintf(o, "\n");
 }
 
-/* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D).
+/* The dispatch's axes: the problem's, or the most an image binding has (a volume written through an image3D), or,
+ * where no comparison names the size, the axes of gl_GlobalInvocationID the shader reads.
  * *unorm_out: whether a UNORM image or texel buffer is written (the check then allows its rounding). */
 static uint32_t dispatch_axes(const vkat_spirv_info *si, const problem *pb, uint32_t *unorm_out)
 {
     uint32_t axes = pb->axes;
+    if (pb->guessed && si->global_axes_read > axes) /* nothing bounds it: as many axes as it reads (vec3(gid)) */
+        axes = si->global_axes_read;
     for (uint32_t k = 0; k < si->binding_count; k++) {
         const vkat_image_format *f = vkat_image_format_from_spirv(si->bindings[k].image_format);
         int image = si->bindings[k].kind == VKAT_DESC_STORAGE_IMAGE ||
@@ -1168,6 +1209,10 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
         one_size(nm, si, spec_names, push_names, &pb);
     count_text(&pb);
     uint32_t unorm_out = 0, axes = dispatch_axes(si, &pb, &unorm_out);
+    if (pb.guessed && axes > pb.axes) { /* an image2D written at gl_GlobalInvocationID.xy, and nothing bounds it: */
+        pb.axes = axes;                 /* the one size spans each axis, an item of a buffer per invocation (N * N) */
+        count_text(&pb);
+    }
     if (pb.count == 1 && pb.value[0] == 1024 && axes == 3) {
         pb.value[0] = 128; /* 1024 in each of three dimensions is 4 GiB of 32-bit data: more than a device holds */
         if (!pb.note[0][0])
@@ -1188,6 +1233,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     char reference_config[NAME_CAP + 40] = "";
     write_params(o, si, spec_names, wg, &pb, defines, define_count, macros, reference_config,
                  sizeof reference_config);
+    write_constraints(o, si, wg);
     write_buffers(o, si, buf_names, &pb, axes);
     uint8_t strides[32];
     push_strides(si, &pb, strides);
@@ -1199,6 +1245,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
                "; trusted, a reference shader instead: reference = REF.comp (the same buffers), local_size, groups\n"
                "config = %s\n",
             reference_config);
+    write_unordered(o, si, buf_names);
     if (unorm_out)
         fprintf(o, "rel_l2 = 1e-2   ; a UNORM output rounds (8 bits: to 1/255): a step of rounding apart is "
                    "not wrong\n");
