@@ -372,6 +372,40 @@ static void test_compare_unorm8(void)
     CHECK_CONTAINS(r.reason, "got 0.678431373, want 0.156862745");
 }
 
+/* [check] compare.NAME = unordered: both sides sorted, then compared as usual. Floats sort by value, so 1.0000001
+ * from a variant still pairs with the reference's 1.0 (by bytes, little-endian, 1.5 would have come between them);
+ * integers by their bytes, equal ones together; a different collection still fails. */
+static void test_sort_unordered(void)
+{
+    float ref[4] = {1.5f, -2.0f, 1.0f, 3.0f}, got[4] = {3.0f, 1.0000001f, 1.5f, -2.0f};
+    uint32_t poison_bits = 0x7fc0dead;
+    float poison;
+    memcpy(&poison, &poison_bits, 4);
+    vkat_check_opts opts = {1e-5, INFINITY};
+    vkat_check_report r;
+    CHECK(vkat_check_sort_elements(VKAT_FLOAT32, ref, 4) == VKAT_OK);
+    CHECK(vkat_check_sort_elements(VKAT_FLOAT32, got, 4) == VKAT_OK);
+    CHECK(ref[0] == -2.0f && ref[1] == 1.0f && ref[2] == 1.5f && ref[3] == 3.0f);
+    vkat_check_compare(VKAT_FLOAT32, got, ref, 4, &poison, &opts, &r);
+    CHECK_MSG(r.ok, "%s", r.reason);
+
+    uint32_t iref[6] = {7, 70000, 3, 7, 0x01000000, 2}, igot[6] = {2, 7, 0x01000000, 3, 70000, 7};
+    uint32_t ipoison = 0xdeadbeef;
+    CHECK(vkat_check_sort_elements(VKAT_UINT32, iref, 6) == VKAT_OK);
+    CHECK(vkat_check_sort_elements(VKAT_UINT32, igot, 6) == VKAT_OK);
+    vkat_check_compare(VKAT_UINT32, igot, iref, 6, &ipoison, NULL, &r);
+    CHECK_MSG(r.ok, "%s", r.reason);
+    uint32_t iother[6] = {2, 7, 0x01000000, 3, 70000, 8}; /* one element differs */
+    CHECK(vkat_check_sort_elements(VKAT_UINT32, iother, 6) == VKAT_OK);
+    vkat_check_compare(VKAT_UINT32, iother, iref, 6, &ipoison, NULL, &r);
+    CHECK(!r.ok);
+    uint16_t h[3] = {0x3c00, 0xc000, 0x3e00}; /* 1.0, -2.0, 1.5 in fp16 */
+    CHECK(vkat_check_sort_elements(VKAT_FLOAT16, h, 3) == VKAT_OK);
+    CHECK(h[0] == 0xc000 && h[1] == 0x3c00 && h[2] == 0x3e00);
+    CHECK(vkat_check_sort_elements(VKAT_FLOAT32, got, 1) == VKAT_OK && vkat_check_sort_elements(VKAT_FLOAT32, got, 0) ==
+                                                                            VKAT_OK);
+}
+
 int main(void)
 {
     test_half();
@@ -381,5 +415,6 @@ int main(void)
     test_compare_half();
     test_compare_large();
     test_compare_ints();
+    test_sort_unordered();
     TEST_END();
 }

@@ -88,8 +88,8 @@ static void size_macros(const char *source, const char *const *defines, size_t d
     }
 }
 
-/* The module's guesses (spirv_bound.h, spirv_index.h, spirv_axes.h): init's only, not on the tuner's path, which reflects every
- * variant. */
+/* The module's guesses (spirv_bound.h, spirv_index.h, spirv_axes.h): init's only, not on the tuner's path, which
+ * reflects every variant. */
 static void guess(const vkat_spirv *m, vkat_spirv_info *si)
 {
     vkat_spirv_find_bound(m->words, m->count, si);

@@ -400,21 +400,54 @@ void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, u
 
 /* ---- Unordered outputs ---------------------------------------------------------------------------------------- */
 
-static int cmp1(const void *a, const void *b) { return memcmp(a, b, 1); }
-static int cmp2(const void *a, const void *b) { return memcmp(a, b, 2); }
-static int cmp4(const void *a, const void *b) { return memcmp(a, b, 4); }
-static int cmp8(const void *a, const void *b) { return memcmp(a, b, 8); }
+/* An element's place in the sorted order: a float by value, so that one a variant computed a rounding apart from
+ * the reference's still pairs with it (an order by bytes would put the two far apart), NaNs last; an integer, which
+ * is compared exactly, by its bytes (any order that puts equal ones together will do). */
+typedef struct sort_key {
+    double f;
+    uint64_t i;
+    uint64_t at;
+} sort_key;
 
-void vkat_check_sort_elements(void *data, uint64_t count, size_t size)
+static int cmp_key(const void *pa, const void *pb)
 {
-    int (*cmp)(const void *, const void *) = NULL;
-    switch (size) {
-    case 1: cmp = cmp1; break;
-    case 2: cmp = cmp2; break;
-    case 4: cmp = cmp4; break;
-    case 8: cmp = cmp8; break;
-    default: break;
+    const sort_key *a = pa, *b = pb;
+    int na = isnan(a->f), nb = isnan(b->f);
+    if (na != nb)
+        return na - nb;
+    if (!na && a->f != b->f)
+        return a->f < b->f ? -1 : 1;
+    if (a->i != b->i)
+        return a->i < b->i ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+vkat_result vkat_check_sort_elements(vkat_elem_type type, void *data, uint64_t count)
+{
+    size_t es = vkat_elem_type_size(type);
+    if (count < 2)
+        return VKAT_OK;
+    sort_key *keys = malloc((size_t)count * sizeof *keys);
+    unsigned char *copy = malloc((size_t)count * es);
+    if (!keys || !copy) {
+        free(keys);
+        free(copy);
+        return VKAT_ERR_NOMEM;
     }
-    if (cmp && count > 1)
-        qsort(data, (size_t)count, size, cmp);
+    const unsigned char *p = data;
+    int is_float = vkat_check_is_float(type);
+    for (uint64_t k = 0; k < count; k++) {
+        keys[k] = (sort_key){0, 0, k};
+        if (is_float)
+            keys[k].f = load_float(type, p + k * es);
+        else
+            memcpy(&keys[k].i, p + k * es, es < sizeof keys[k].i ? es : sizeof keys[k].i);
+    }
+    qsort(keys, (size_t)count, sizeof *keys, cmp_key);
+    for (uint64_t k = 0; k < count; k++)
+        memcpy(copy + k * es, p + keys[k].at * es, es);
+    memcpy(data, copy, (size_t)count * es);
+    free(keys);
+    free(copy);
+    return VKAT_OK;
 }

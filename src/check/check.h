@@ -24,9 +24,10 @@ typedef struct vkat_check_report {
 void vkat_check_compare(vkat_elem_type type, const void *got, const void *ref, uint64_t count, const void *poison,
                         const vkat_check_opts *opts, vkat_check_report *out);
 
-/* Sorts `count` elements of `size` bytes (1, 2, 4 or 8; others are left as they are) in place by their bytes: an
- * order both sides of an unordered comparison ([check] compare.NAME = unordered) share, whatever the values mean. */
-void vkat_check_sort_elements(void *data, uint64_t count, size_t size);
+/* Sorts `count` elements of `type` in place by value (NaNs last): the order both sides of an unordered comparison
+ * ([check] compare.NAME = unordered) share, in which a float computed a rounding apart from the reference's still
+ * lands beside it. VKAT_ERR_NOMEM when the scratch space is not there (the data is then unchanged). */
+vkat_result vkat_check_sort_elements(vkat_elem_type type, void *data, uint64_t count);
 
 /* 1 when every byte of `data` (`bytes` long; NULL or 0 bytes: none) is zero: an output that says nothing of what a
  * kernel computed, since a kernel that does nothing writes it too. */

@@ -388,8 +388,11 @@ static vkat_result compare_output(const vkat_space *s, size_t i, void *got, cons
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if (sorted) {
         memcpy(sorted, ref, n * es);
-        vkat_check_sort_elements(got, n, es);
-        vkat_check_sort_elements(sorted, n, es);
+        if (vkat_check_sort_elements(s->buffers[i].type, got, n) || vkat_check_sort_elements(s->buffers[i].type,
+                                                                                                sorted, n)) {
+            free(sorted);
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+        }
     }
     vkat_poison_element(s->buffers[i].type, poison);
     vkat_check_compare(s->buffers[i].type, got, sorted ? sorted : ref, n, poison, copts, rep);

@@ -724,7 +724,8 @@ static void write_buffers(FILE *o, const vkat_spirv_info *si, char buf_names[][N
                     : b->bounded_by_buffer || b->bounded_by_size_member
                         ? "how much of it the shader writes depends on a bound read from a buffer"
                     : per_group ? "the shader writes one result per workgroup into it (at gl_WorkGroupID)"
-                    : b->appended ? "the shader appends to it (at the slots an atomic hands out) as far as its data says"
+                    : b->appended ? "the shader appends to it (at the slots an atomic hands out) as far as its "
+                                    "data says"
                                 : "the shader's stores skip some of its elements");
         fprintf(o, "%s = %s, %s, %s, %s @set(%u) @binding(%u)   ; TODO: its element count", buf_names[k], type, count,
                 init, dir, b->set, b->binding);
