@@ -1,26 +1,13 @@
 /* spills.c — spills read from the driver's pipeline statistics (vkat_stats_spills in vkautotune.h). */
+#include "util.h"
 #include "vkautotune.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* NVIDIA's Local Memory Size carries this in every pipeline, spilling or not (2^36 exactly with no local memory). */
 #define NV_LOCAL_OFFSET (1ULL << 36)
-
-static int name_has(const char *name, size_t len, const char *word)
-{
-    size_t w = strlen(word);
-    for (size_t i = 0; i + w <= len; i++) {
-        size_t k = 0;
-        while (k < w && tolower((unsigned char)name[i + k]) == word[k])
-            k++;
-        if (k == w)
-            return 1;
-    }
-    return 0;
-}
 
 int vkat_stats_spills(const char *stats, char *what, size_t what_size)
 {
@@ -35,11 +22,14 @@ int vkat_stats_spills(const char *stats, char *what, size_t what_size)
         }
         while (*p == ' ')
             p++;
-        size_t len = (size_t)(eq - p);
+        char name[256]; /* a statistic's name is at most VK_MAX_DESCRIPTION_SIZE */
+        size_t len = (size_t)(eq - p) < sizeof name ? (size_t)(eq - p) : sizeof name - 1;
+        memcpy(name, p, len);
+        name[len] = 0;
         char *num_end;
         unsigned long long v = strtoull(eq + 1, &num_end, 10);
         int numeric = num_end > eq + 1;
-        if (numeric && len == strlen("Local Memory Size") && !strncmp(p, "Local Memory Size", len)) {
+        if (numeric && !strcmp(name, "Local Memory Size")) {
             known = 1;
             unsigned long long bytes = v >= NV_LOCAL_OFFSET ? v - NV_LOCAL_OFFSET : v;
             if (bytes) {
@@ -47,11 +37,11 @@ int vkat_stats_spills(const char *stats, char *what, size_t what_size)
                     snprintf(what, what_size, "Local Memory Size %llu bytes", bytes);
                 return 1;
             }
-        } else if (numeric && (name_has(p, len, "spill") || name_has(p, len, "scratch"))) {
+        } else if (numeric && (vkat_contains_nocase(name, "spill") || vkat_contains_nocase(name, "scratch"))) {
             known = 1;
             if (v) {
                 if (what && what_size)
-                    snprintf(what, what_size, "%.*s %llu", (int)len, p, v);
+                    snprintf(what, what_size, "%s %llu", name, v);
                 return 1;
             }
         }
