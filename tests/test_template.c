@@ -60,7 +60,7 @@ static void test_for_config(void)
     vkat_launch l;
     CHECK(vkat_space_launch(s, env, 0, &l, &err) == VKAT_OK);
     char *out = NULL;
-    CHECK(vkat_template_for_config(s, src, s->template_path, env, &l, 0, &out, &err) == VKAT_OK);
+    CHECK(vkat_template_for_config(s, src, s->template_path, NULL, env, &l, 0, &out, &err) == VKAT_OK);
     /* UNROLL is a specialization constant: the runner sets it, the source does not define it. */
     const char *want = "#version 450\n#define M 256\n#define N 128\n#define K 64\n#define WG_X 8\n#define WG_Y 4\n"
                               "#define TM 2\n#define TN 3\n#define VKAT_LOCAL_SIZE_X 8\n#define VKAT_LOCAL_SIZE_Y 4\n"
@@ -70,7 +70,7 @@ static void test_for_config(void)
     free(out);
     vkat_launch_free(&l);
     CHECK(vkat_space_launch(s, env, 1, &l, &err) == VKAT_OK);
-    CHECK(vkat_template_for_config(s, src, s->template_path, env, &l, 1, &out, &err) == VKAT_OK);
+    CHECK(vkat_template_for_config(s, src, s->template_path, NULL, env, &l, 1, &out, &err) == VKAT_OK);
     CHECK(out && strstr(out, "#define K 64\n#define VKAT_LOCAL_SIZE_X 16\n#define VKAT_LOCAL_SIZE_Y 16\n"));
     CHECK(out && !strstr(out, "#define TM"));
     free(out);

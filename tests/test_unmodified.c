@@ -77,7 +77,7 @@ static void test_sizes_and_text(void)
     vkat_launch launch = {0};
     char *src = NULL;
     CHECK(vkat_space_launch(s, env, 0, &launch, &err) == VKAT_OK);
-    CHECK(vkat_template_for_config(s, "#version 450\nvoid main() {}\n", "t.comp", env, &launch, 0, &src, &err) ==
+    CHECK(vkat_template_for_config(s, "#version 450\nvoid main() {}\n", "t.comp", NULL, env, &launch, 0, &src, &err) ==
           VKAT_OK);
     if (src) {
         CHECK_CONTAINS(src, "#define VEC vec2\n");

@@ -2,6 +2,7 @@
  * macros given), then its starting space file (space_skeleton.c). What `vkautotune init` prints is the CLI's. */
 #include "compile.h"
 #include "define_rewrite.h"
+#include "include_defines.h"
 #include "includes.h"
 #include "device.h"
 #include "local_size_rewrite.h"
@@ -63,10 +64,11 @@ static vkat_result one_kind_per_binding(const vkat_spirv_info *si, const char *p
     return VKAT_OK;
 }
 
-/* The macros the shader #defines itself (an integer) and declares its workgroup size by, per axis, with their values
- * (0: none); a macro given with -D is not the shader's own, so it is left out. */
-static void size_macros(const char *source, const char *const *defines, size_t define_count,
-                        char macros[3][VKAT_SIZE_MACRO_CAP], uint32_t values[3])
+/* The macros the shader #defines itself (an integer), or a file it includes does (`set`: the shader's source set),
+ * and declares its workgroup size by, per axis, with their values (0: none); a macro given with -D is not the
+ * shader's own, so it is left out. */
+static void size_macros(const char *source, const vkat_source_set *set, const char *const *defines,
+                        size_t define_count, char macros[3][VKAT_SIZE_MACRO_CAP], uint32_t values[3])
 {
     char names[3][64];
     vkat_local_size_names(source, names);
@@ -78,8 +80,10 @@ static void size_macros(const char *source, const char *const *defines, size_t d
         for (size_t i = 0; i < define_count; i++)
             given |= !strncmp(defines[i], names[k], strlen(names[k])) &&
                      (defines[i][strlen(names[k])] == '=' || !defines[i][strlen(names[k])]);
-        if (!names[k][0] || given || strlen(names[k]) >= VKAT_SIZE_MACRO_CAP ||
-            !vkat_define_find(source, names[k], &body, &end, &line))
+        if (!names[k][0] || given || strlen(names[k]) >= VKAT_SIZE_MACRO_CAP)
+            continue;
+        long f = vkat_define_find(source, names[k], &body, &end, &line) ? 0 : vkat_include_defining(set, names[k]);
+        if (f < 0 || (f > 0 && !vkat_define_find(set->files[f].text, names[k], &body, &end, &line)))
             continue;
         char *stop;
         unsigned long v = strtoul(body, &stop, 0);
@@ -137,7 +141,12 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     char macros[3][VKAT_SIZE_MACRO_CAP];
     uint32_t macro_values[3];
-    size_macros(source, defines, define_count, macros, macro_values);
+    vkat_source_set set = {0};
+    vkat_error unread = {0}; /* a shader that cannot be read fails below; one without includes is a set of one */
+    if (!r)
+        vkat_source_set_load(shader_path, include_dirs, include_dir_count, &set, &unread);
+    size_macros(source, &set, defines, define_count, macros, macro_values);
+    vkat_source_set_free(&set);
     if (!r && define_count)
         r = with_defines(versioned ? versioned : source, shader_path, defines, define_count, &defined, err);
     free(versioned);

@@ -1,6 +1,7 @@
 /* build.c — template + configuration -> validated SPIR-V, the one way it is done (see build.h). It composes the
  * stages that read files, instantiate and compile; it never touches a device and never writes anything. */
 #include "build.h"
+#include "include_defines.h"
 #include "template.h"
 #include "util.h"
 
@@ -18,12 +19,19 @@ vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src
     const char *path = src->set.files[0].path;
     char *source = NULL;
     double t0 = vkat_now();
-    vkat_result r = vkat_template_for_config(s, src->set.files[0].text, path, env, launch, reference, &source, err);
+    vkat_compile_opts opts = src->opts;
+    vkat_include_text *texts = NULL;
+    vkat_result r = vkat_template_for_config(s, src->set.files[0].text, path, &src->set, env, launch, reference,
+                                             &source, err);
+    if (r == VKAT_OK && !reference)
+        r = vkat_include_defines(s, &src->set, env, &texts, &opts.include_text_count, err);
+    opts.include_texts = texts;
     t->instantiate_s = vkat_now() - t0;
     /* With or without a cache, the same compile and validation (compile_cache.c only remembers the outcome). */
     if (r == VKAT_OK)
-        r = vkat_compile_cached(cache, source, path, api, &src->opts, out, &t->cache_hit, &t->compile_s,
-                                &t->validate_s, err);
+        r = vkat_compile_cached(cache, source, path, api, &opts, out, &t->cache_hit, &t->compile_s, &t->validate_s,
+                                err);
+    vkat_include_texts_free(texts, opts.include_text_count);
     free(source);
     return r;
 }

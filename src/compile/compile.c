@@ -91,7 +91,12 @@ static glsl_include_result_t *include_file(void *ctx, const char *header, const 
     char *path = vkat_include_resolve(from && *from ? from : in->root, header, o ? o->include_dirs : NULL,
                                       o ? o->include_dir_count : 0);
     size_t size = 0;
-    char *text = path ? vkat_read_file(path, &size) : NULL;
+    char *text = NULL;
+    for (size_t i = 0; path && o && i < o->include_text_count && !text; i++)
+        if (!strcmp(o->include_texts[i].path, path) && (text = vkat_strdup(o->include_texts[i].text)))
+            size = strlen(text);
+    if (path && !text)
+        text = vkat_read_file(path, &size);
     glsl_include_result_t *res = calloc(1, sizeof *res);
     if (!text || !res) {
         if (!in->missing[0])

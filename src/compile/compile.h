@@ -37,6 +37,13 @@ typedef enum vkat_spirv_opt {
 /* How #include is resolved (GL_GOOGLE_include_directive is always enabled, as glslc does): first the including
  * file's directory (the shader's `path` for the shader itself), then include_dirs in order. A zero struct (or
  * NULL) searches only the including file's directory. */
+/* An included file compiled as this text instead of its bytes on disk (include_defines.h: a variant's value in a
+ * header's #define). `path` is the file's path as the resolver finds it (includes.h). */
+typedef struct vkat_include_text {
+    char *path;
+    char *text;
+} vkat_include_text;
+
 typedef struct vkat_compile_opts {
     const char *const *include_dirs;
     size_t include_dir_count;
@@ -44,6 +51,8 @@ typedef struct vkat_compile_opts {
                               changed included file is compiled again */
     vkat_spirv_opt spirv_opt; /* vkat_compile_cached's passes after glslang (part of the cache key); zero: the
                                  default */
+    const vkat_include_text *include_texts; /* part of the cache key too */
+    size_t include_text_count;
 } vkat_compile_opts;
 
 /* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the

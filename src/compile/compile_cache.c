@@ -143,8 +143,10 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
         *validate_s = 0;
     /* The included files are part of what was compiled: their hash seeds the key. */
     vkat_spirv_opt set = opts ? opts->spirv_opt : VKAT_SPIRV_OPT_DEFAULT;
-    XXH128_hash_t key = XXH3_128bits_withSeed(
-        source, strlen(source), (opts ? opts->sources_hash : 0) ^ ((uint64_t)set * 0x9e3779b97f4a7c15ull));
+    uint64_t seed = (opts ? opts->sources_hash : 0) ^ ((uint64_t)set * 0x9e3779b97f4a7c15ull);
+    for (size_t i = 0; opts && i < opts->include_text_count; i++) /* a variant's value in an included file */
+        seed = XXH3_64bits_withSeed(opts->include_texts[i].text, strlen(opts->include_texts[i].text), seed);
+    XXH128_hash_t key = XXH3_128bits_withSeed(source, strlen(source), seed);
     if (c) {
         pthread_mutex_lock(&c->lock);
         int r = lookup(c, key, api, out, err);

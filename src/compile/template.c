@@ -5,6 +5,7 @@
  * must not compile, and must not know what the defines mean. */
 #include "template.h"
 #include "define_rewrite.h"
+#include "include_defines.h"
 #include "local_size_rewrite.h"
 #include "util.h"
 
@@ -207,33 +208,42 @@ static const char *param_text(const vkat_param *p, vkat_value v)
     return p->texts && !v.is_float && v.i >= 0 && (size_t)v.i < p->value_count ? p->texts[v.i] : NULL;
 }
 
+const char *vkat_template_param_value(const vkat_param *p, vkat_value v, char *buf, size_t size)
+{
+    const char *text = param_text(p, v);
+    return text ? text : format_value(v, buf, size) ? buf : NULL;
+}
+
 /* *out is `source` with each replace_defines parameter's own `#define NAME ...` line carrying its value in env, a
- * number written as the #defines before the template write theirs (format_value). */
-static vkat_result rewrite_defines(const vkat_space *s, const char *source, const char *path, const vkat_value *env,
-                                   char **out, vkat_error *err)
+ * number written as the #defines before the template write theirs (format_value). A name only an included file of
+ * `includes` #defines is left to include_defines.c. */
+static vkat_result rewrite_defines(const vkat_space *s, const char *source, const char *path,
+                                   const vkat_source_set *includes, const vkat_value *env, char **out, vkat_error *err)
 {
     char *text = NULL;
     for (size_t i = 0; i < s->param_count; i++) {
         const vkat_param *p = &s->params[i];
         if (p->kind != VKAT_PARAM_DEFINE || !replaced_define(s, p->name))
             continue;
-        vkat_value v = env[p->slot];
         char number[40];
-        const char *value = param_text(p, v);
-        if (!value && !format_value(v, number, sizeof number)) {
+        const char *value = vkat_template_param_value(p, env[p->slot], number, sizeof number);
+        if (!value) {
             free(text);
             return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "define %s is not a finite number", p->name);
         }
         char *next = NULL;
         int found = 0;
-        if (vkat_define_rewrite(text ? text : source, p->name, value ? value : number, &next, &found) != VKAT_OK) {
+        if (vkat_define_rewrite(text ? text : source, p->name, value, &next, &found) != VKAT_OK) {
             free(text);
             return vkat_fail(err, VKAT_ERR_NOMEM, path, 0, "out of memory");
         }
+        if (!found && includes && vkat_include_defining(includes, p->name) >= 0)
+            continue;
         if (!found) {
             free(text);
             return vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_defines_line,
-                             "replace_defines: %s has no `#define %s ...` line of its own to replace", path, p->name);
+                             "replace_defines: %s has no `#define %s ...` line of its own (nor does a file it "
+                             "includes) to replace", path, p->name);
         }
         free(text);
         text = next;
@@ -243,8 +253,8 @@ static vkat_result rewrite_defines(const vkat_space *s, const char *source, cons
 }
 
 vkat_result vkat_template_for_config(const vkat_space *s, const char *source, const char *path,
-                                     const vkat_value *env, const vkat_launch *launch, int reference, char **out,
-                                     vkat_error *err)
+                                     const vkat_source_set *includes, const vkat_value *env,
+                                     const vkat_launch *launch, int reference, char **out, vkat_error *err)
 {
     size_t cap = s->problem_count + s->param_count + s->define_count + 3, n = 0;
     vkat_define *defs = malloc(cap * sizeof *defs);
@@ -285,7 +295,8 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
                       "to replace", path);
     char *redefined = NULL;
     if (r == VKAT_OK && !reference && s->replace_define_count)
-        r = rewrite_defines(s, resized ? resized : versioned ? versioned : source, path, env, &redefined, err);
+        r = rewrite_defines(s, resized ? resized : versioned ? versioned : source, path, includes, env, &redefined,
+                            err);
     if (r == VKAT_OK)
         r = vkat_template_instantiate(redefined ? redefined : resized ? resized : versioned ? versioned : source, path,
                                       defs, n, out, err);

@@ -7,6 +7,7 @@
 #ifndef VKAT_TEMPLATE_H
 #define VKAT_TEMPLATE_H
 
+#include "includes.h"
 #include "space.h"
 
 typedef struct vkat_define {
@@ -40,9 +41,14 @@ vkat_result vkat_template_blank_stage_marker(const char *source, char **out);
 
 /* The defines for one variant: the problem sizes bound to #define, every VKAT_PARAM_DEFINE parameter (text ones as
  * their text), the space's [defines], and VKAT_LOCAL_SIZE_X/Y/Z from the launch; for the reference (`reference`
- * set) the same without parameters. */
+ * set) the same without parameters. `includes` (the template's source set, or NULL for `source` alone) says which
+ * replace_defines macros an included file #defines instead (include_defines.h rewrites those). */
 vkat_result vkat_template_for_config(const vkat_space *s, const char *source, const char *path,
-                                     const vkat_value *env, const vkat_launch *launch, int reference, char **out,
-                                     vkat_error *err);
+                                     const vkat_source_set *includes, const vkat_value *env,
+                                     const vkat_launch *launch, int reference, char **out, vkat_error *err);
+
+/* A parameter's value as its #define writes it (a text parameter's text, a number as a GLSL literal) in buf, or
+ * NULL for a value that is not a finite number. */
+const char *vkat_template_param_value(const vkat_param *p, vkat_value v, char *buf, size_t size);
 
 #endif

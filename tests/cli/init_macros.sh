@@ -9,6 +9,8 @@
 #   - a tile whose result depends on its size (a box filter with zero edges per tile): the check refuses the
 #     other sizes, and the winner is the shader's own;
 #   - one result per workgroup (a reduction's partial sums) keeps the shader's size: no replace_defines;
+#   - the macro #defined in a header the shader includes (tile_include.comp, tile_size.glsl): the same, each
+#     variant's value in the header's line (before, init kept the size and a space naming it was refused);
 #   - the space's own errors: a name that is no parameter, a specialization constant, a template without the line.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -30,6 +32,11 @@ check "a BX x BY tile: two parameters (4u is a value too)" \
     lines "$T/rect.ini" '^replace_defines = BX, BY ' '^BX = 32, 8, 16, 64, 128 ' '^BY = 4, 1, 2, 8, 16 ' \
     '^local_size = BX, BY, 1$' '^config = BX=32,BY=4$'
 
+"$BIN" init "$D/tile_include.comp" -o "$T/include.ini" 2>/dev/null
+check "the tile's #define in an included header: replace_defines and the parameter as for the shader's own" \
+    lines "$T/include.ini" '^replace_defines = TILE ' '^TILE = 16, 4, 8, 32 ' '^local_size = TILE, TILE, 1$' \
+    '^config = TILE=16$'
+
 "$BIN" init "$D/group_sums.comp" -o "$T/sums.ini" 2>/dev/null
 check "one result per workgroup: the size stays the shader's" \
     sh -c "! grep -q '^replace_defines' '$T/sums.ini' && grep -q '^local_size = 256, 1, 1' '$T/sums.ini'"
@@ -42,7 +49,7 @@ for s, n in sqlite3.connect(sys.argv[1]).execute('SELECT status, COUNT(*) FROM r
     print(s, n)" "$1"
 }
 if "$BIN" devices >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
-    for f in transpose stencil rect; do
+    for f in transpose stencil rect include; do
         "$BIN" --space "$T/$f.ini" --db "$T/$f.db" --strategy exhaustive --no-race --warmup 0.01 --repetitions 2 \
             > "$T/$f.out" 2>&1
         rc=$?
@@ -52,6 +59,7 @@ if "$BIN" devices >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     done
     check "transpose: all four tile sizes measured" grep -q '^ok 4$' "$T/transpose.st"
     check "stencil: all five block sizes measured" grep -q '^ok 5$' "$T/stencil.st"
+    check "the header's tile: all four sizes measured" grep -q '^ok 4$' "$T/include.st"
     "$BIN" --space "$T/edge.ini" --db "$T/edge.db" --strategy exhaustive --no-race --warmup 0.01 --repetitions 2 \
         > "$T/edge.out" 2>&1
     statuses "$T/edge.db" > "$T/edge.st"
@@ -75,6 +83,14 @@ sed 's/^#define TILE 16$/const uint TILE_UNUSED = 16u;/' "$B/tile_transpose.comp
 sed "s|^template = .*|template = $T/nodefine.comp|" "$T/transpose.ini" > "$T/bad_line.ini"
 "$BIN" --space "$T/bad_line.ini" --budget 1 --no-race > /dev/null 2> "$T/bad_line.err"
 check "a template without the line: refused, naming both" \
-    grep -q "bad_line.ini:7: replace_defines: .*nodefine.comp has no \`#define TILE ...\` line of its own" \
+    grep -q "bad_line.ini:7: replace_defines: .*nodefine.comp has no \`#define TILE ...\` line of its own (nor" \
     "$T/bad_line.err"
+mkdir -p "$T/noheader"
+cp "$D/tile_include.comp" "$T/noheader/"
+sed 's/^#define TILE 16 .*/const uint TILE_UNUSED = 16u;/' "$D/tile_size.glsl" > "$T/noheader/tile_size.glsl"
+sed "s|^template = .*|template = $T/noheader/tile_include.comp|" "$T/include.ini" > "$T/bad_header.ini"
+"$BIN" --space "$T/bad_header.ini" --budget 1 --no-race > /dev/null 2> "$T/bad_header.err"
+check "nor a header it includes: refused the same way" \
+    grep -q "bad_header.ini:7: replace_defines: .*tile_include.comp has no \`#define TILE ...\` line of its own" \
+    "$T/bad_header.err"
 finish
