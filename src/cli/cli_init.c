@@ -26,6 +26,32 @@ static void usage(FILE *f)
                "value, a function-like one (-D 'LOAD(b,i)=b[i]') a [defines] entry.\n");
 }
 
+/* After a compile error, what init can say about it: glslang's words for an identifier that a macro of the shader's
+ * build would have defined, a missing include, an #error, a name where a type was expected, or OpenGL-only GLSL. A
+ * plain error in the shader gets nothing more than its message. */
+static void compile_hint(const char *message)
+{
+    const char *q = message[0] == '\'' ? strchr(message + 1, '\'') : NULL;
+    int n = q ? (int)(q - message - 1) : 0;
+    if (strstr(message, "when using GLSL for Vulkan")) /* what OpenGL allows and Vulkan does not: `uniform uint n;` */
+        fprintf(stderr, "vkautotune init: the shader is written for OpenGL; Vulkan GLSL has no uniforms outside a "
+                        "block: put them in a push_constant or uniform block\n");
+    else if (n > 0 && strstr(q, ": undeclared identifier"))
+        fprintf(stderr, "vkautotune init: the shader is compiled as it is; if '%.*s' is a macro its build defines, "
+                        "give it with -D %.*s=VALUE\n", n, message + 1, n, message + 1);
+    else if (n > 0 && strstr(q, ": no matching overloaded function found"))
+        fprintf(stderr, "vkautotune init: the shader is compiled as it is; if '%.*s' is a function-like macro its "
+                        "build defines, give it with -D '%.*s(ARGS)=BODY'\n", n, message + 1, n, message + 1);
+    else if (strstr(message, "cannot find include"))
+        fprintf(stderr, "vkautotune init: give the directories the shader includes from with -I DIR\n");
+    else if (!strncmp(message, "'#error'", 8))
+        fprintf(stderr, "vkautotune init: the shader stops itself (#error): give the macros its build defines with "
+                        "-D NAME=VALUE\n");
+    else if (strstr(message, "syntax error, unexpected IDENTIFIER"))
+        fprintf(stderr, "vkautotune init: the shader is compiled as it is; if a name on that line is a macro its "
+                        "build defines (a type, a qualifier), give it with -D NAME=VALUE\n");
+}
+
 /* `path` relative to directory `dir` (both made absolute); NULL when either cannot be resolved. malloc'ed. */
 static char *relative_to(const char *path, const char *dir)
 {
@@ -116,13 +142,8 @@ int vkat_cmd_init(int argc, char **argv)
     if (vkat_space_skeleton(shader, ref ? ref : shader, dirs, ndirs, defines, ndefines, &text, &err) != VKAT_OK) {
         free(ref);
         int code = vkat_cli_report(&err);
-        if (err.code == VKAT_ERR_COMPILE && strstr(err.message, "when using GLSL for Vulkan"))
-            /* glslang's words for what OpenGL allows and Vulkan does not (a loose `uniform uint n;`) */
-            fprintf(stderr, "vkautotune init: the shader is written for OpenGL; Vulkan GLSL has no uniforms outside "
-                            "a block: put them in a push_constant or uniform block\n");
-        else if (err.code == VKAT_ERR_COMPILE)
-            fprintf(stderr, "vkautotune init: the shader is compiled as it is; give the macros it needs with -D "
-                            "NAME=VALUE (and its include directories with -I)\n");
+        if (err.code == VKAT_ERR_COMPILE)
+            compile_hint(err.message);
         return code;
     }
     free(ref);

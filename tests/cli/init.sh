@@ -93,7 +93,14 @@ fi
 rc=$?
 check "a template needing macros: compile error (exit $rc)" [ $rc -eq 4 ]
 check "its line and the -D hint" grep -q "matmul_push.comp:[0-9]*: .*WG.*" "$T/m.err"
-check "the -D hint" grep -q "give the macros it needs with -D NAME=VALUE" "$T/m.err"
+check "the -D hint names the macro" grep -q "if 'WG' is a macro its build defines, give it with -D WG=VALUE" "$T/m.err"
+# the hint follows what glslang says, not every compile error: a plain mistake gets only its message
+hint() { printf '#version 450\n%s\nvoid main() {}\n' "$1" > "$T/h.comp"; "$BIN" init "$T/h.comp" 2>&1 | sed -n 2p; }
+check "a type conversion: no hint" [ -z "$(hint 'int x = 1.0;')" ]
+check "a missing include: -I" sh -c "echo '$(hint '#include "absent.glsl"')' | grep -q 'with -I DIR$'"
+check "an #error: -D" sh -c "echo '$(hint '#error needs FOO')' | grep -q '(#error): give the macros its build'"
+check "an undefined function-like macro: -D with its arguments" \
+    sh -c "echo \"$(hint 'float f() { return LD(1); }')\" | grep -q \"give it with -D 'LD(ARGS)=BODY'\""
 "$BIN" init "$D/shaders/matmul_push.comp" -D WG=8 -D VEC=vec2 -D VEC_WIDTH=2 -D A_TYPE=float >"$T/m.ini" 2>"$T/m2.err"
 check "with -D it compiles; the macros are parameters" grep -q '^VEC = vec2' "$T/m.ini"
 check "the push block's M is the problem size" grep -q '^M = 1024 @push' "$T/m.ini"
