@@ -858,11 +858,12 @@ vkat_result vkat_space_check_config(const vkat_space *space, const vkat_device_i
  * #include looked up beside it, then in include_dirs; its interface read from the SPIR-V: each descriptor a
  * [buffers] entry in its slot, the push-constant block's members as [push] values, the workgroup size's
  * specialization constants as [params], [dispatch] in its workgroups. Sizes, counts and the reference are guesses
- * marked TODO. `template_ref` is how the file names the shader (relative to where it will be written). *text is
- * malloc'ed. Errors: the shader's compile error at its file and line. */
+ * marked TODO. `template_ref` is how the file names the shader (relative to where it will be written), include_refs
+ * (NULL: include_dirs as given) how it names each include directory ([kernel] include_dirs). *text is malloc'ed.
+ * Errors: the shader's compile error at its file and line. */
 vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
-                                size_t include_dir_count, const char *const *defines, size_t define_count,
-                                char **text, vkat_error *err);
+                                const char *const *include_refs, size_t include_dir_count,
+                                const char *const *defines, size_t define_count, char **text, vkat_error *err);
 
 /* Builds `config` ("TM=4,TN=4"; parameters not named are completed as vkat_space_check_config does) at the space's
  * problem for `device` (its Vulkan version and limits; NULL: generic Vulkan 1.3 with its minimum limits). A

@@ -125,8 +125,8 @@ static int stride_follows_size(const char *text, const char *path, const vkat_co
 }
 
 vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
-                                size_t include_dir_count, const char *const *defines, size_t define_count,
-                                char **text, vkat_error *err)
+                                const char *const *include_refs, size_t include_dir_count,
+                                const char *const *defines, size_t define_count, char **text, vkat_error *err)
 {
     *text = NULL;
     size_t size = 0;
@@ -178,7 +178,8 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         for (int k = 0; k < 3; k++) /* the module's own size: a macro redefined in an #if branch is not it */
             if (macro_values[k] != si->local_size[k])
                 macros[k][0] = 0;
-        if (!(*text = vkat_space_skeleton_text(si, name, template_ref, defines, define_count,
+        if (!(*text = vkat_space_skeleton_text(si, name, template_ref, include_refs ? include_refs : include_dirs,
+                                               include_dir_count, defines, define_count,
                                                (const char (*)[VKAT_SIZE_MACRO_CAP])macros, glsl_version)))
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     }

@@ -21,7 +21,7 @@ static void usage(FILE *f)
                "against the shader at its own defaults. Sizes, element counts and the workgroup count are guesses\n"
                "marked TODO. Without -o it goes to standard output and names the shader as given (save it in\n"
                "the current directory); with -o the shader's path is relative to the file, which is not\n"
-               "overwritten without --force. -I: more #include directories.\n"
+               "overwritten without --force. -I: more #include directories (the file keeps them as include_dirs).\n"
                "-D: a macro the shader needs to compile (a template's parameter); it becomes a parameter of one\n"
                "value, a function-like one (-D 'LOAD(b,i)=b[i]') a [defines] entry.\n");
 }
@@ -128,18 +128,29 @@ int vkat_cmd_init(int argc, char **argv)
         fprintf(stderr, "vkautotune init: %s exists; give --force to replace it\n", out_path);
         return VKAT_EXIT_USAGE;
     }
-    char *ref = NULL;
+    /* With -o, the file names the shader and the -I directories relative to itself, as the space format reads them */
+    char *ref = NULL, *dir_refs[MAX_INCLUDE_DIRS] = {0};
+    const char *refs[MAX_INCLUDE_DIRS] = {0};
     if (out_path) {
         char *dir = strdup(out_path);
         char *slash = dir ? strrchr(dir, '/') : NULL;
         if (slash)
             *slash = 0;
-        ref = relative_to(shader, slash ? (dir[0] ? dir : "/") : ".");
+        const char *where = slash ? (dir[0] ? dir : "/") : ".";
+        ref = relative_to(shader, where);
+        for (size_t i = 0; i < ndirs; i++)
+            dir_refs[i] = relative_to(dirs[i], where);
         free(dir);
     }
+    for (size_t i = 0; i < ndirs; i++)
+        refs[i] = dir_refs[i] ? dir_refs[i] : dirs[i];
     vkat_error err = {0};
     char *text = NULL;
-    if (vkat_space_skeleton(shader, ref ? ref : shader, dirs, ndirs, defines, ndefines, &text, &err) != VKAT_OK) {
+    vkat_result made = vkat_space_skeleton(shader, ref ? ref : shader, dirs, refs, ndirs, defines, ndefines, &text,
+                                           &err);
+    for (size_t i = 0; i < ndirs; i++)
+        free(dir_refs[i]);
+    if (made != VKAT_OK) {
         free(ref);
         int code = vkat_cli_report(&err);
         if (err.code == VKAT_ERR_COMPILE)

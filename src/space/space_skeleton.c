@@ -1149,9 +1149,12 @@ static void write_dispatch(FILE *o, const vkat_spirv_info *si, const problem *pb
 /* [kernel]: the shader's name and template, glsl_version where it has no #version line, and how its workgroup size
  * is tuned where the source fixes it: replace_defines for a macro it #defines itself, else replace_local_size. */
 static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
+                         const char *const *include_refs, size_t include_ref_count,
                          const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version)
 {
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    for (size_t i = 0; i < include_ref_count; i++) /* init's -I: the tuner looks there too */
+        fprintf(o, "%s%s%s", i ? ", " : "include_dirs = ", include_refs[i], i + 1 < include_ref_count ? "" : "\n");
     if (glsl_version)
         fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
                    "shader build)\n", glsl_version);
@@ -1174,6 +1177,7 @@ static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
+                               const char *const *include_refs, size_t include_ref_count,
                                const char *const *defines, size_t define_count,
                                const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version)
 {
@@ -1224,7 +1228,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
             template_ref);
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
-    write_kernel(o, si, kernel_name, template_ref, macros, glsl_version);
+    write_kernel(o, si, kernel_name, template_ref, include_refs, include_ref_count, macros, glsl_version);
     fprintf(o, "[problem]\n");
     for (uint32_t k = 0; k < pb.count; k++)
         fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],

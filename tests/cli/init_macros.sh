@@ -10,7 +10,9 @@
 #     other sizes, and the winner is the shader's own;
 #   - one result per workgroup (a reduction's partial sums) keeps the shader's size: no replace_defines;
 #   - the macro #defined in a header the shader includes (tile_include.comp, tile_size.glsl): the same, each
-#     variant's value in the header's line (before, init kept the size and a space naming it was refused);
+#     variant's value in the header's line (before, init kept the size and a space naming it was refused); the
+#     header in a directory given with -I: init writes it as [kernel] include_dirs, relative to the written file
+#     (before, the file it wrote could not find the header);
 #   - the space's own errors: a name that is no parameter, a specialization constant, a template without the line.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
@@ -37,6 +39,14 @@ check "the tile's #define in an included header: replace_defines and the paramet
     lines "$T/include.ini" '^replace_defines = TILE ' '^TILE = 16, 4, 8, 32 ' '^local_size = TILE, TILE, 1$' \
     '^config = TILE=16$'
 
+mkdir -p "$T/src" "$T/headers" "$T/spaces"
+cp "$D/tile_include.comp" "$T/src/"
+cp "$D/tile_size.glsl" "$T/headers/"
+"$BIN" init "$T/src/tile_include.comp" -I "$T/headers" -o "$T/spaces/dirs.ini" 2>/dev/null
+check "the header found with -I: include_dirs relative to the written file" \
+    lines "$T/spaces/dirs.ini" '^template = ../src/tile_include.comp$' '^include_dirs = ../headers$' \
+    '^replace_defines = TILE '
+
 "$BIN" init "$D/group_sums.comp" -o "$T/sums.ini" 2>/dev/null
 check "one result per workgroup: the size stays the shader's" \
     sh -c "! grep -q '^replace_defines' '$T/sums.ini' && grep -q '^local_size = 256, 1, 1' '$T/sums.ini'"
@@ -60,6 +70,10 @@ if "$BIN" devices >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     check "transpose: all four tile sizes measured" grep -q '^ok 4$' "$T/transpose.st"
     check "stencil: all five block sizes measured" grep -q '^ok 5$' "$T/stencil.st"
     check "the header's tile: all four sizes measured" grep -q '^ok 4$' "$T/include.st"
+    "$BIN" --space "$T/spaces/dirs.ini" --db "$T/dirs.db" --strategy exhaustive --no-race --warmup 0.01 \
+        --repetitions 2 > "$T/dirs.out" 2>&1
+    statuses "$T/dirs.db" > "$T/dirs.st"
+    check "the file init wrote with -I tunes as written ($(tail -n 1 "$T/dirs.out"))" grep -q '^ok 4$' "$T/dirs.st"
     "$BIN" --space "$T/edge.ini" --db "$T/edge.db" --strategy exhaustive --no-race --warmup 0.01 --repetitions 2 \
         > "$T/edge.out" 2>&1
     statuses "$T/edge.db" > "$T/edge.st"
