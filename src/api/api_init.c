@@ -2,7 +2,7 @@
  * macros given), then its starting space file (space_skeleton.c). What `vkautotune init` prints is the CLI's. */
 #include "compile.h"
 #include "define_rewrite.h"
-#include "include_defines.h"
+#include "include_rewrite.h"
 #include "includes.h"
 #include "device.h"
 #include "local_size_rewrite.h"

@@ -1,7 +1,7 @@
 /* build.c — template + configuration -> validated SPIR-V, the one way it is done (see build.h). It composes the
  * stages that read files, instantiate and compile; it never touches a device and never writes anything. */
 #include "build.h"
-#include "include_defines.h"
+#include "include_rewrite.h"
 #include "template.h"
 #include "util.h"
 
@@ -24,7 +24,7 @@ vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src
     vkat_result r = vkat_template_for_config(s, src->set.files[0].text, path, &src->set, env, launch, reference,
                                              &source, err);
     if (r == VKAT_OK && !reference)
-        r = vkat_include_defines(s, &src->set, env, &texts, &opts.include_text_count, err);
+        r = vkat_include_rewrite(s, &src->set, env, launch->local_size, &texts, &opts.include_text_count, err);
     opts.include_texts = texts;
     t->instantiate_s = vkat_now() - t0;
     /* With or without a cache, the same compile and validation (compile_cache.c only remembers the outcome). */

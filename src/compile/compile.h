@@ -37,7 +37,7 @@ typedef enum vkat_spirv_opt {
 /* How #include is resolved (GL_GOOGLE_include_directive is always enabled, as glslc does): first the including
  * file's directory (the shader's `path` for the shader itself), then include_dirs in order. A zero struct (or
  * NULL) searches only the including file's directory. */
-/* An included file compiled as this text instead of its bytes on disk (include_defines.h: a variant's value in a
+/* An included file compiled as this text instead of its bytes on disk (include_rewrite.h: a variant's value in a
  * header's #define). `path` is the file's path as the resolver finds it (includes.h). */
 typedef struct vkat_include_text {
     char *path;

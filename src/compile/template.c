@@ -5,7 +5,7 @@
  * must not compile, and must not know what the defines mean. */
 #include "template.h"
 #include "define_rewrite.h"
-#include "include_defines.h"
+#include "include_rewrite.h"
 #include "local_size_rewrite.h"
 #include "util.h"
 
@@ -216,7 +216,7 @@ const char *vkat_template_param_value(const vkat_param *p, vkat_value v, char *b
 
 /* *out is `source` with each replace_defines parameter's own `#define NAME ...` line carrying its value in env, a
  * number written as the #defines before the template write theirs (format_value). A name only an included file of
- * `includes` #defines is left to include_defines.c. */
+ * `includes` #defines is left to include_rewrite.c. */
 static vkat_result rewrite_defines(const vkat_space *s, const char *source, const char *path,
                                    const vkat_source_set *includes, const vkat_value *env, char **out, vkat_error *err)
 {
@@ -289,10 +289,10 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     else if (!has_version && !s->glsl_version)
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 1, "template has no #version line (where the shader's build "
                       "adds one, as glslc's -std=450 or MNN's shader build do, give [kernel] glsl_version = 450)");
-    else if (s->replace_local_size && !reference && !rewritten)
+    else if (s->replace_local_size && !reference && !rewritten && !(includes && vkat_include_sizing(includes) >= 0))
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_local_size_line,
-                      "replace_local_size: %s declares no workgroup size by value (`layout(local_size_x = 64) in;`) "
-                      "to replace", path);
+                      "replace_local_size: %s declares no workgroup size by value (`layout(local_size_x = 64) in;`), "
+                      "nor does a file it includes, to replace", path);
     char *redefined = NULL;
     if (r == VKAT_OK && !reference && s->replace_define_count)
         r = rewrite_defines(s, resized ? resized : versioned ? versioned : source, path, includes, env, &redefined,

@@ -42,7 +42,7 @@ vkat_result vkat_template_blank_stage_marker(const char *source, char **out);
 /* The defines for one variant: the problem sizes bound to #define, every VKAT_PARAM_DEFINE parameter (text ones as
  * their text), the space's [defines], and VKAT_LOCAL_SIZE_X/Y/Z from the launch; for the reference (`reference`
  * set) the same without parameters. `includes` (the template's source set, or NULL for `source` alone) says which
- * replace_defines macros an included file #defines instead (include_defines.h rewrites those). */
+ * replace_defines macros an included file #defines instead (include_rewrite.h rewrites those). */
 vkat_result vkat_template_for_config(const vkat_space *s, const char *source, const char *path,
                                      const vkat_source_set *includes, const vkat_value *env,
                                      const vkat_launch *launch, int reference, char **out, vkat_error *err);

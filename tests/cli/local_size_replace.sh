@@ -26,6 +26,14 @@ check "checked against the shader's own size" grep -q '^config = WG_X=64' "$T/fi
 check_tunes_as_written "$T/fixed.ini" fixed
 check "over more than one size" grep -q "3 evaluated (0 from the database), 0 failed" "$T/t.out"
 
+# the size declared in a header the shader includes: rewritten there (before, every variant was refused: "declares
+# no workgroup size by value")
+"$BIN" init "$D/size_in_header.comp" -o "$T/header.ini" 2>/dev/null
+check "a size declared in an included header: replace_local_size too" grep -q '^replace_local_size = true ' \
+    "$T/header.ini"
+check_tunes_as_written "$T/header.ini" header
+check "over more than one size" grep -q "3 evaluated (0 from the database), 0 failed" "$T/t.out"
+
 "$BIN" init "$D/literal_planar.comp" -o "$T/planar.ini" 2>/dev/null
 check "a 2-D literal size: x and y parameters" grep -q '^WG_X = 8, 16, 32, 64, 128 ' "$T/planar.ini"
 check "y from 8" grep -q '^WG_Y = 8, 1, 2, 4, 16 ' "$T/planar.ini"

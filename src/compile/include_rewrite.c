@@ -1,6 +1,7 @@
-/* include_defines.c — the included files' texts for one variant's replace_defines macros (see the header). */
-#include "include_defines.h"
+/* include_rewrite.c — the included files' texts for one variant's replace_defines macros (see the header). */
+#include "include_rewrite.h"
 #include "define_rewrite.h"
+#include "local_size_rewrite.h"
 #include "template.h"
 #include "util.h"
 
@@ -13,6 +14,25 @@ long vkat_include_defining(const vkat_source_set *set, const char *name)
     int line;
     for (size_t f = 1; set && f < set->count; f++)
         if (vkat_define_find(set->files[f].text, name, &body, &end, &line))
+            return (long)f;
+    return -1;
+}
+
+/* Does `text` declare a workgroup size by value? */
+static int sizes_by_value(const char *text)
+{
+    static const uint32_t any[3] = {1, 1, 1};
+    char *out = NULL;
+    int count = 0;
+    vkat_local_size_rewrite(text, any, &out, &count);
+    free(out);
+    return count > 0;
+}
+
+long vkat_include_sizing(const vkat_source_set *set)
+{
+    for (size_t f = 1; set && f < set->count; f++)
+        if (sizes_by_value(set->files[f].text))
             return (long)f;
     return -1;
 }
@@ -36,11 +56,34 @@ static long text_for(vkat_include_text **texts, size_t *n, const char *path, con
     return (long)(*n)++;
 }
 
-vkat_result vkat_include_defines(const vkat_space *s, const vkat_source_set *set, const vkat_value *env,
-                                 vkat_include_text **texts, size_t *count, vkat_error *err)
+/* replace_local_size in the first included file that declares a size by value, where the template declares none. */
+static vkat_result include_local_size(const vkat_source_set *set, const uint32_t local_size[3],
+                                      vkat_include_text **texts, size_t *count)
+{
+    long f = sizes_by_value(set->files[0].text) ? -1 : vkat_include_sizing(set);
+    if (f < 0)
+        return VKAT_OK;
+    long t = text_for(texts, count, set->files[f].path, set->files[f].text);
+    char *next = NULL;
+    int rewritten = 0;
+    if (t < 0 || vkat_local_size_rewrite((*texts)[t].text, local_size, &next, &rewritten) != VKAT_OK)
+        return VKAT_ERR_NOMEM;
+    free((*texts)[t].text);
+    (*texts)[t].text = next;
+    return VKAT_OK;
+}
+
+vkat_result vkat_include_rewrite(const vkat_space *s, const vkat_source_set *set, const vkat_value *env,
+                                 const uint32_t local_size[3], vkat_include_text **texts, size_t *count,
+                                 vkat_error *err)
 {
     *texts = NULL;
     *count = 0;
+    if (s->replace_local_size && include_local_size(set, local_size, texts, count) != VKAT_OK) {
+        vkat_include_texts_free(*texts, *count);
+        *texts = NULL, *count = 0;
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    }
     const char *body, *end;
     int line;
     for (size_t i = 0; i < s->param_count; i++) {
