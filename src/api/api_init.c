@@ -71,7 +71,8 @@ static void size_macros(const char *source, const vkat_source_set *set, const ch
                         size_t define_count, char macros[3][VKAT_SIZE_MACRO_CAP], uint32_t values[3])
 {
     char names[3][64];
-    vkat_local_size_names(source, names);
+    long sizing = vkat_include_sizing(set); /* the file that declares the size: an included one, where not the shader */
+    vkat_local_size_names(sizing > 0 ? set->files[sizing].text : source, names);
     for (int k = 0; k < 3; k++) {
         macros[k][0] = 0;
         values[k] = 0;

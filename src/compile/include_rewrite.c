@@ -31,7 +31,7 @@ static int sizes_by_value(const char *text)
 
 long vkat_include_sizing(const vkat_source_set *set)
 {
-    for (size_t f = 1; set && f < set->count; f++)
+    for (size_t f = 0; set && f < set->count; f++)
         if (sizes_by_value(set->files[f].text))
             return (long)f;
     return -1;
@@ -60,9 +60,9 @@ static long text_for(vkat_include_text **texts, size_t *n, const char *path, con
 static vkat_result include_local_size(const vkat_source_set *set, const uint32_t local_size[3],
                                       vkat_include_text **texts, size_t *count)
 {
-    long f = sizes_by_value(set->files[0].text) ? -1 : vkat_include_sizing(set);
-    if (f < 0)
-        return VKAT_OK;
+    long f = vkat_include_sizing(set);
+    if (f <= 0)
+        return VKAT_OK; /* the template's own (template.c), or none */
     long t = text_for(texts, count, set->files[f].path, set->files[f].text);
     char *next = NULL;
     int rewritten = 0;

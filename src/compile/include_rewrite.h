@@ -16,7 +16,8 @@
  * files[0], the template, is not searched. */
 long vkat_include_defining(const vkat_source_set *set, const char *name);
 
-/* The same for the first that declares a workgroup size by value (`layout(local_size_x = 64) in;`), or -1. */
+/* The first file of `set`, the template (0) included, that declares a workgroup size by value (`layout(local_size_x =
+ * 64) in;`), or -1. */
 long vkat_include_sizing(const vkat_source_set *set);
 
 /* One variant's included texts: for each replace_defines parameter the template does not #define but an included

@@ -289,7 +289,7 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     else if (!has_version && !s->glsl_version)
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 1, "template has no #version line (where the shader's build "
                       "adds one, as glslc's -std=450 or MNN's shader build do, give [kernel] glsl_version = 450)");
-    else if (s->replace_local_size && !reference && !rewritten && !(includes && vkat_include_sizing(includes) >= 0))
+    else if (s->replace_local_size && !reference && !rewritten && !(includes && vkat_include_sizing(includes) > 0))
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->replace_local_size_line,
                       "replace_local_size: %s declares no workgroup size by value (`layout(local_size_x = 64) in;`), "
                       "nor does a file it includes, to replace", path);

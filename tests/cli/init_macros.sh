@@ -39,6 +39,10 @@ check "the tile's #define in an included header: replace_defines and the paramet
     lines "$T/include.ini" '^replace_defines = TILE ' '^TILE = 16, 4, 8, 32 ' '^local_size = TILE, TILE, 1$' \
     '^config = TILE=16$'
 
+"$BIN" init "$D/stencil_header.comp" -o "$T/sheader.ini" 2>/dev/null
+check "the macro and the declaration by it both in a header: replace_defines, the shared tile following it" \
+    lines "$T/sheader.ini" '^replace_defines = BLOCK ' '^BLOCK = 128, 32, 64, 256, 512 ' '^local_size = BLOCK, 1, 1$'
+
 mkdir -p "$T/src" "$T/headers" "$T/spaces"
 cp "$D/tile_include.comp" "$T/src/"
 cp "$D/tile_size.glsl" "$T/headers/"
@@ -59,7 +63,7 @@ for s, n in sqlite3.connect(sys.argv[1]).execute('SELECT status, COUNT(*) FROM r
     print(s, n)" "$1"
 }
 if "$BIN" devices >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
-    for f in transpose stencil rect include; do
+    for f in transpose stencil rect include sheader; do
         "$BIN" --space "$T/$f.ini" --db "$T/$f.db" --strategy exhaustive --no-race --warmup 0.01 --repetitions 2 \
             > "$T/$f.out" 2>&1
         rc=$?
@@ -70,6 +74,7 @@ if "$BIN" devices >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     check "transpose: all four tile sizes measured" grep -q '^ok 4$' "$T/transpose.st"
     check "stencil: all five block sizes measured" grep -q '^ok 5$' "$T/stencil.st"
     check "the header's tile: all four sizes measured" grep -q '^ok 4$' "$T/include.st"
+    check "the header's block: all five sizes measured" grep -q '^ok 5$' "$T/sheader.st"
     "$BIN" --space "$T/spaces/dirs.ini" --db "$T/dirs.db" --strategy exhaustive --no-race --warmup 0.01 \
         --repetitions 2 > "$T/dirs.out" 2>&1
     statuses "$T/dirs.db" > "$T/dirs.st"
