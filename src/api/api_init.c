@@ -3,6 +3,7 @@
 #include "compile.h"
 #include "define_rewrite.h"
 #include "include_rewrite.h"
+#include "spirv_input.h"
 #include "includes.h"
 #include "device.h"
 #include "local_size_rewrite.h"
@@ -102,20 +103,35 @@ static void guess(const vkat_spirv *m, vkat_spirv_info *si)
     vkat_spirv_find_axes(m->words, m->count, si);
 }
 
+/* A copy of the compiled module m with its LocalSize set to size (spirv_input.h); nonzero where it cannot be. */
+static int module_at_size(const vkat_spirv *m, const uint32_t size[3], const char *path, vkat_spirv *out)
+{
+    vkat_error err = {0};
+    *out = (vkat_spirv){0};
+    if (!(out->words = malloc(m->count * sizeof *m->words)))
+        return 1;
+    memcpy(out->words, m->words, m->count * sizeof *m->words);
+    out->count = m->count;
+    return vkat_spirv_set_local_size(out, size, path, &err) != VKAT_OK;
+}
+
 /* A fixed workgroup size folds gl_WorkGroupSize.x to its value, which a literal stride (`gl_NumWorkGroups.x * 256u`)
- * also is: the stride is the dispatch's invocations at every size only if, compiled at another size, it still is. */
-static int stride_follows_size(const char *text, const char *path, const vkat_compile_opts *opts,
-                               const vkat_spirv_info *si)
+ * also is: the stride is the dispatch's invocations at every size only if, built at another size, it still is. The
+ * GLSL `text` is compiled again at it, a compiled module (text NULL) has its LocalSize set. */
+static int stride_follows_size(const char *text, const vkat_spirv *module, const char *path,
+                               const vkat_compile_opts *opts, const vkat_spirv_info *si)
 {
     uint32_t other[3] = {si->local_size[0] == 64 ? 128 : 64, 1, 1};
     char *moved = NULL;
-    int count = 0, follows = 0;
+    int count = 0, follows = 0, built = 0;
     vkat_spirv m = {0};
     vkat_error err = {0};
     vkat_spirv_info *at = malloc(sizeof *at);
-    if (at && !vkat_local_size_rewrite(text, other, &moved, &count) && moved &&
-        !vkat_compile_glsl_opts(moved, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, &m, &err) &&
-        !vkat_spirv_reflect(&m, NULL, 0, at, &err)) {
+    if (!text && at)
+        built = !module_at_size(module, other, path, &m);
+    else if (text && at && !vkat_local_size_rewrite(text, other, &moved, &count) && moved)
+        built = !vkat_compile_glsl_opts(moved, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, &m, &err);
+    if (built && !vkat_spirv_reflect(&m, NULL, 0, at, &err)) {
         guess(&m, at);
         follows = at->grid_stride;
     }
@@ -125,37 +141,58 @@ static int stride_follows_size(const char *text, const char *path, const vkat_co
     return follows;
 }
 
+/* A compiled module as init's shader (spirv_input.h): its words, and its one compute entry point's name into
+ * entry. -D macros cannot reach it. */
+static vkat_result module_shader(const char *path, const char *bytes, size_t size, size_t define_count,
+                                 vkat_spirv *m, char *entry, size_t entry_size, vkat_error *err)
+{
+    if (define_count)
+        return vkat_fail(err, VKAT_ERR_USAGE, path, 0, "a compiled SPIR-V module takes no -D macros (they need its "
+                         "source); its specialization constants are what can be tuned");
+    vkat_result r = vkat_spirv_input_words(path, bytes, size, m, err);
+    size_t n = r ? 0 : vkat_spirv_compute_entries(m, entry, entry_size);
+    if (!r && n > 1)
+        r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "the module has %zu compute entry points (%s); init reads a "
+                      "module of one", n, entry);
+    else if (!r && n == 0)
+        r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "the module has no compute entry point (GLCompute)");
+    return r;
+}
+
 vkat_result vkat_space_skeleton(const char *shader_path, const char *template_ref, const char *const *include_dirs,
                                 const char *const *include_refs, size_t include_dir_count,
                                 const char *const *defines, size_t define_count, char **text, vkat_error *err)
 {
     *text = NULL;
     size_t size = 0;
-    char *source = vkat_read_file(shader_path, &size), *defined = NULL;
+    char *source = vkat_read_file(shader_path, &size), *defined = NULL, entry[256] = "";
     if (!source)
         return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
-    vkat_result r = vkat_shader_text_check(shader_path, source, size, err);
+    int module = vkat_is_spirv(source, size);
+    vkat_result r = module ? VKAT_OK : vkat_shader_text_check(shader_path, source, size, err);
     /* without #version (its build adds one), as version 450: what glslang assumes here too */
-    int glsl_version = !r && !vkat_template_has_version(source) ? 450 : 0;
+    int glsl_version = !r && !module && !vkat_template_has_version(source) ? 450 : 0;
     char *versioned = NULL;
     if (glsl_version && define_count && vkat_template_add_version(source, glsl_version, &versioned))
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
-    char macros[3][VKAT_SIZE_MACRO_CAP];
-    uint32_t macro_values[3];
+    char macros[3][VKAT_SIZE_MACRO_CAP] = {"", "", ""};
+    uint32_t macro_values[3] = {0, 0, 0};
     vkat_source_set set = {0};
     vkat_error unread = {0}; /* a shader that cannot be read fails below; one without includes is a set of one */
-    if (!r)
+    if (!r && !module)
         vkat_source_set_load(shader_path, include_dirs, include_dir_count, &set, &unread);
-    size_macros(source, &set, defines, define_count, macros, macro_values);
+    if (!module)
+        size_macros(source, &set, defines, define_count, macros, macro_values);
     vkat_source_set_free(&set);
-    if (!r && define_count)
+    if (!r && !module && define_count)
         r = with_defines(versioned ? versioned : source, shader_path, defines, define_count, &defined, err);
     free(versioned);
     vkat_compile_opts opts = {include_dirs, include_dir_count, 0, VKAT_SPIRV_OPT_NONE};
     vkat_spirv m = {0};
     if (!r)
-        r = vkat_compile_glsl_opts(defined ? defined : source, shader_path, VK_MAKE_API_VERSION(0, 1, 3, 0), &opts, &m,
-                                   err);
+        r = module ? module_shader(shader_path, source, size, define_count, &m, entry, sizeof entry, err)
+                   : vkat_compile_glsl_opts(defined ? defined : source, shader_path, VK_MAKE_API_VERSION(0, 1, 3, 0),
+                                            &opts, &m, err);
     vkat_spirv_info *si = r ? NULL : malloc(sizeof *si);
     if (!r && !si)
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
@@ -165,8 +202,14 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = one_kind_per_binding(si, shader_path, err);
     if (!r)
         guess(&m, si);
+    vkat_spirv same = {0};
+    if (!r && module) {
+        si->module_template = 1;
+        si->module_size_constant = module_at_size(&m, si->local_size, shader_path, &same);
+    }
+    vkat_spirv_free(&same);
     if (!r && si->grid_stride && si->local_size_spec[0] < 0)
-        si->grid_stride = stride_follows_size(defined ? defined : source, shader_path, &opts, si);
+        si->grid_stride = stride_follows_size(module ? NULL : defined ? defined : source, &m, shader_path, &opts, si);
     free(source);
     free(defined);
     if (!r) {
@@ -180,7 +223,7 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
             if (macro_values[k] != si->local_size[k])
                 macros[k][0] = 0;
         if (!(*text = vkat_space_skeleton_text(si, name, template_ref, include_refs ? include_refs : include_dirs,
-                                               include_dir_count, defines, define_count,
+                                               include_dir_count, entry[0] ? entry : NULL, defines, define_count,
                                                (const char (*)[VKAT_SIZE_MACRO_CAP])macros, glsl_version)))
             r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     }

@@ -2,6 +2,7 @@
  * stages that read files, instantiate and compile; it never touches a device and never writes anything. */
 #include "build.h"
 #include "include_rewrite.h"
+#include "spirv_input.h"
 #include "template.h"
 #include "util.h"
 
@@ -19,6 +20,12 @@ vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src
     const char *path = src->set.files[0].path;
     char *source = NULL;
     double t0 = vkat_now();
+    if (vkat_is_spirv(src->set.files[0].text, src->set.files[0].size)) { /* compiled already: spirv_input.h */
+        vkat_result r = vkat_spirv_input_build(s, path, src->set.files[0].text, src->set.files[0].size, api,
+                                               launch->local_size, reference, out, err);
+        t->validate_s = vkat_now() - t0;
+        return r;
+    }
     vkat_compile_opts opts = src->opts;
     vkat_include_text *texts = NULL;
     vkat_result r = vkat_template_for_config(s, src->set.files[0].text, path, &src->set, env, launch, reference,

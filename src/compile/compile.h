@@ -152,6 +152,10 @@ typedef struct vkat_spirv_info {
                                 not in shared memory) */
     int uses_cooperative_matrix;
     int uses_local_size_id; /* the workgroup size by id (LocalSizeId): the device needs maintenance4 */
+    /* The template is a compiled module (spirv_input.h), which #defines cannot reach; module_size_constant: its size
+     * is set by a WorkgroupSize constant, which patching LocalSize cannot change (only its source can). Both set by
+     * `vkautotune init`; 0 after vkat_spirv_reflect alone. */
+    int module_template, module_size_constant;
     /* It reads gl_WorkGroupID, gl_LocalInvocationID(Index), gl_NumWorkGroups or a subgroup's position: what each
      * invocation computes may then depend on the workgroup size (glslang declares only the builtins a shader uses) */
     int reads_group_builtins;

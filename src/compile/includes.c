@@ -4,6 +4,7 @@
  * includes inside inactive #if branches are followed too. Both only change which files count for a result's
  * identity; what the compiler includes is decided by glslang through the same resolver (compile.c). */
 #include "includes.h"
+#include "spirv_input.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -71,8 +72,8 @@ vkat_result vkat_shader_text_check(const char *path, const char *text, size_t si
 {
     static const unsigned char spirv_le[4] = {0x03, 0x02, 0x23, 0x07}, spirv_be[4] = {0x07, 0x23, 0x02, 0x03};
     if (size >= 4 && (!memcmp(text, spirv_le, 4) || !memcmp(text, spirv_be, 4)))
-        return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "this is a SPIR-V binary; vkautotune compiles a shader "
-                         "from its GLSL source (give the .comp file it was compiled from)");
+        return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "this is a SPIR-V binary where GLSL text is included (a "
+                         "compiled module can be the template itself, not an #include)");
     const char *nul = memchr(text, 0, size);
     if (nul)
         return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "not GLSL text: a NUL byte at offset %zu",
@@ -116,7 +117,8 @@ static int add_file(vkat_source_set *set, char *path, char *name, vkat_error *er
         return -1;
     }
     set->files = f;
-    if (vkat_shader_text_check(path, text, size, err) != VKAT_OK) {
+    int module = set->count == 0 && vkat_is_spirv(text, size); /* the template compiled already (spirv_input.h) */
+    if (!module && vkat_shader_text_check(path, text, size, err) != VKAT_OK) {
         free(text);
         free(path);
         free(name);
@@ -141,7 +143,8 @@ vkat_result vkat_source_set_load(const char *root, const char *const *dirs, size
         return err ? err->code : VKAT_ERR_IO;
     }
     /* Breadth first: files[i] is scanned once, appending what it includes. */
-    for (size_t i = 0; i < out->count; i++) {
+    /* A compiled module (the root only) includes nothing. */
+    for (size_t i = vkat_is_spirv(out->files[0].text, out->files[0].size); i < out->count; i++) {
         const char *p = out->files[i].text, *end = p + out->files[i].size;
         while (p < end) {
             const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -5,6 +5,7 @@
  * (`uint M`, `const uint M = 64`, `uint M, N, K;` in a push-constant block, a function parameter), outside comments
  * and outside an `#ifndef NAME` / `#if !defined(NAME)` branch (which expects the name to be #defined from outside). */
 #include "shader_sources.h"
+#include "spirv_input.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -194,6 +195,19 @@ static int find_declaration(const char *text, size_t size, const defined_name *n
 vkat_result vkat_check_define_clashes(const vkat_space *s, const vkat_source_set *set, int reference,
                                       vkat_error *err)
 {
+    if (set->count && vkat_is_spirv(set->files[0].text, set->files[0].size)) {
+        /* A compiled module: no #define reaches it. A parameter may still be read by the space (local_size,
+         * groups), but a [defines] macro or a rewritten #define line is meant for the shader alone. */
+        if (s->replace_define_count && !reference)
+            return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->replace_defines_line,
+                             "replace_defines: the template %s is a compiled SPIR-V module, which has no #define "
+                             "lines to rewrite", set->files[0].path);
+        if (s->define_count)
+            return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->defines[0].line,
+                             "[defines] '%s': the template %s is a compiled SPIR-V module, which no #define reaches; "
+                             "remove it", s->defines[0].name, set->files[0].path);
+        return VKAT_OK;
+    }
     defined_name names[256];
     size_t count = defined_names(s, reference, names, VKAT_COUNTOF(names));
     for (size_t f = 0; count && f < set->count; f++) {

@@ -238,6 +238,9 @@ static const char *literal_size_fixed_because(const vkat_spirv_info *si)
     for (int k = 0; k < 3; k++)
         if (si->local_size_spec[k] >= 0)
             return "a specialization constant sets part of it";
+    if (si->module_size_constant)
+        return "the module's size is a WorkgroupSize constant (its code reads gl_WorkGroupSize), which only its "
+               "source can change";
     if (si->shared_bytes)
         return "the shader's shared memory may be sized for it";
     if (si->reads_group_builtins && !grid_stride(si))
@@ -405,8 +408,10 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
     } else if (!tunable) {
         fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader (%u, %u, %u), and\n"
                    "; replace_local_size = true in [kernel] would tune it, but\n; %s.\n"
-                   "; A macro the shader reads is a parameter too (NAME = 1, 2, 4: #defined in each variant)\n",
-                si->local_size[0], si->local_size[1], si->local_size[2], fixed ? fixed : "?");
+                   "; %s\n", si->local_size[0], si->local_size[1], si->local_size[2], fixed ? fixed : "?",
+                si->module_template ? "A specialization constant is a parameter too (NAME = 1, 2, 4 @spec(ID): its constant_id)"
+                                    : "A macro the shader reads is a parameter too (NAME = 1, 2, 4: #defined in each "
+                                      "variant)");
     }
     fprintf(o, "\n");
     /* A function-like macro (-D 'LOAD(b,i)=b[i]') is text with parameters, not a value to tune: [defines]. */
@@ -1149,10 +1154,12 @@ static void write_dispatch(FILE *o, const vkat_spirv_info *si, const problem *pb
 /* [kernel]: the shader's name and template, glsl_version where it has no #version line, and how its workgroup size
  * is tuned where the source fixes it: replace_defines for a macro it #defines itself, else replace_local_size. */
 static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
-                         const char *const *include_refs, size_t include_ref_count,
+                         const char *const *include_refs, size_t include_ref_count, const char *entry,
                          const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version)
 {
     fprintf(o, "[kernel]\nname = %s\ntemplate = %s\n", kernel_name, template_ref);
+    if (entry && strcmp(entry, "main"))
+        fprintf(o, "entry = %s   ; the module's compute entry point\n", entry);
     for (size_t i = 0; i < include_ref_count; i++) /* init's -I: the tuner looks there too */
         fprintf(o, "%s%s%s", i ? ", " : "include_dirs = ", include_refs[i], i + 1 < include_ref_count ? "" : "\n");
     if (glsl_version)
@@ -1177,7 +1184,7 @@ static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_
 }
 
 char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_name, const char *template_ref,
-                               const char *const *include_refs, size_t include_ref_count,
+                               const char *const *include_refs, size_t include_ref_count, const char *entry,
                                const char *const *defines, size_t define_count,
                                const char (*macros)[VKAT_SIZE_MACRO_CAP], int glsl_version)
 {
@@ -1228,7 +1235,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
             template_ref);
     fprintf(o, "; Fill in each TODO (the problem's sizes, each buffer's element count, the workgroup count, a\n"
                "; reference for the check: docs/space-format.md), then tune: vkautotune --space THIS_FILE\n");
-    write_kernel(o, si, kernel_name, template_ref, include_refs, include_ref_count, macros, glsl_version);
+    write_kernel(o, si, kernel_name, template_ref, include_refs, include_ref_count, entry, macros, glsl_version);
     fprintf(o, "[problem]\n");
     for (uint32_t k = 0; k < pb.count; k++)
         fprintf(o, "%s = %u @%s   ; TODO: the sizes the buffers and the dispatch depend on%s\n", pb.name[k],
