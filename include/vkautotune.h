@@ -164,6 +164,7 @@ enum {
     VKAT_FEATURE_BUFFER_INT64_ATOMICS,      /* Vulkan 1.2: 64-bit integer atomics in a buffer */
     VKAT_FEATURE_SHARED_INT64_ATOMICS,      /* ... and in shared memory */
     VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS, /* storage images of formats such as r16, rg16f, r8 */
+    VKAT_FEATURE_SCALAR_BLOCK_LAYOUT,            /* Vulkan 1.2: blocks laid out by GL_EXT_scalar_block_layout */
     VKAT_FEATURE_COUNT
 };
 /* Their names, indexed by VKAT_FEATURE_* and NULL-terminated. */

@@ -82,6 +82,9 @@ vkat_result vkat_space_compile(const vkat_space *space, const vkat_device_info *
     vkat_device_info generic = {0};
     generic.api_version = VK_MAKE_API_VERSION(0, 1, 3, 0);
     snprintf(generic.name, sizeof generic.name, "generic Vulkan 1.3");
+    for (size_t i = 0; i < space->feature_count; i++) /* and what the kernel requires (a device without is skipped) */
+        if (vkat_feature_index(space->features[i]) >= 0)
+            generic.feature[vkat_feature_index(space->features[i])] = 1;
     vkat_compiled *c = calloc(1, sizeof *c);
     uint32_t *choice = NULL;
     vkat_value *env = NULL;

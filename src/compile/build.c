@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src, uint32_t api,
+vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src, const vkat_device_info *device,
                              vkat_compile_cache *cache, const vkat_value *env, const vkat_launch *launch,
                              int reference, vkat_spirv *out, vkat_build_times *times, vkat_error *err)
 {
@@ -21,12 +21,14 @@ vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src
     char *source = NULL;
     double t0 = vkat_now();
     if (vkat_is_spirv(src->set.files[0].text, src->set.files[0].size)) { /* compiled already: spirv_input.h */
-        vkat_result r = vkat_spirv_input_build(s, path, src->set.files[0].text, src->set.files[0].size, api,
+        vkat_result r = vkat_spirv_input_build(s, path, src->set.files[0].text, src->set.files[0].size, device,
                                                launch->local_size, reference, out, err);
         t->validate_s = vkat_now() - t0;
         return r;
     }
     vkat_compile_opts opts = src->opts;
+    opts.scalar_block_layout = device->feature[VKAT_FEATURE_SCALAR_BLOCK_LAYOUT];
+    uint32_t api = device->api_version;
     vkat_include_text *texts = NULL;
     vkat_result r = vkat_template_for_config(s, src->set.files[0].text, path, &src->set, env, launch, reference,
                                              &source, err);
@@ -43,9 +45,9 @@ vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src
     return r;
 }
 
-vkat_result vkat_build_file(const vkat_space *s, const char *path, uint32_t api, vkat_compile_cache *cache,
-                            const vkat_value *env, const vkat_launch *launch, int reference, vkat_spirv *out,
-                            vkat_build_times *times, vkat_error *err)
+vkat_result vkat_build_file(const vkat_space *s, const char *path, const vkat_device_info *device,
+                            vkat_compile_cache *cache, const vkat_value *env, const vkat_launch *launch, int reference,
+                            vkat_spirv *out, vkat_build_times *times, vkat_error *err)
 {
     memset(out, 0, sizeof *out);
     if (times)
@@ -53,7 +55,7 @@ vkat_result vkat_build_file(const vkat_space *s, const char *path, uint32_t api,
     vkat_shader_sources src;
     vkat_result r = vkat_shader_sources_load(s, path, reference, &src, err);
     if (r == VKAT_OK)
-        r = vkat_build_spirv(s, &src, api, cache, env, launch, reference, out, times, err);
+        r = vkat_build_spirv(s, &src, device, cache, env, launch, reference, out, times, err);
     vkat_shader_sources_free(&src);
     return r;
 }

@@ -20,16 +20,17 @@ typedef struct vkat_build_times {
 
 /* Instantiates the root of `src` (loaded with vkat_shader_sources_load for this space) for `env` and `launch`
  * (`reference`: the reference's #defines, without parameters), compiles it through `cache` (NULL: no cache) and
- * validates it for `api` (VK_MAKE_API_VERSION). *out is the caller's (vkat_spirv_free); zeroed on failure. Errors
+ * validates it for `device` (its api_version; the scalar block layout where it has scalarBlockLayout, which the
+ * tuner enables wherever supported). *out is the caller's (vkat_spirv_free); zeroed on failure. Errors
  * name the template's path and line. `times` may be NULL. Thread-safe for distinct outputs. */
-vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src, uint32_t api,
+vkat_result vkat_build_spirv(const vkat_space *s, const vkat_shader_sources *src, const vkat_device_info *device,
                              vkat_compile_cache *cache, const vkat_value *env, const vkat_launch *launch,
                              int reference, vkat_spirv *out, vkat_build_times *times, vkat_error *err);
 
 /* The same, loading the files of `path` (the space's template, its reference, a pass's template) first. */
-vkat_result vkat_build_file(const vkat_space *s, const char *path, uint32_t api, vkat_compile_cache *cache,
-                            const vkat_value *env, const vkat_launch *launch, int reference, vkat_spirv *out,
-                            vkat_build_times *times, vkat_error *err);
+vkat_result vkat_build_file(const vkat_space *s, const char *path, const vkat_device_info *device,
+                            vkat_compile_cache *cache, const vkat_value *env, const vkat_launch *launch, int reference,
+                            vkat_spirv *out, vkat_build_times *times, vkat_error *err);
 
 /* The specialization constants of the configuration in `env`, as a pipeline (or a reflection) takes them: problem
  * sizes bound to @spec, then (unless for the reference) @spec parameters; at most `cap`. Returns the count. */

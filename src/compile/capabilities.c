@@ -61,6 +61,8 @@ size_t vkat_spirv_features(const vkat_spirv_info *si, const char **out, size_t m
     }
     if (si->uses_local_size_id)
         add_once(out, &n, max, "maintenance4");
+    if (si->needs_scalar_layout)
+        add_once(out, &n, max, "scalarBlockLayout");
     return n;
 }
 

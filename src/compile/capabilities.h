@@ -18,8 +18,9 @@ const char *vkat_capability_need(uint32_t cap);
  * (the bit's position in VkSubgroupFeatureFlagBits, named by vkat_subgroup_operation_name), or -1. */
 int vkat_capability_subgroup_operation(uint32_t cap);
 
-/* The features (as [kernel] features names them) the module `si` needs enabled: its capabilities' and maintenance4
- * for a workgroup size given by id. Each once, into out (at most max); returns how many. */
+/* The features (as [kernel] features names them) the module `si` needs enabled: its capabilities', maintenance4
+ * for a workgroup size given by id, scalarBlockLayout for a block laid out by the scalar rules.
+ * Each once, into out (at most max); returns how many. */
 size_t vkat_spirv_features(const vkat_spirv_info *si, const char **out, size_t max);
 
 #endif

@@ -359,7 +359,9 @@ vkat_result vkat_spirv_optimize(const vkat_spirv *in, uint32_t api, vkat_spirv_o
     return vkat_spirv_run_passes(in, api, pass_sets[set].flags, pass_sets[set].count, out, err);
 }
 
-vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t api, vkat_error *err)
+/* SPIRV-Tools' validation for the Vulkan version; `scalar`: blocks may be laid out by the scalar block layout's rules.
+ * 1 when the module is valid, 0 when not (the validator's text in *msg, if it gave one), -1 when out of memory. */
+static int validate_with(const vkat_spirv *m, uint32_t api, int scalar, char *msg, size_t msg_size)
 {
     glslang_target_client_version_t client;
     glslang_target_language_version_t spv;
@@ -369,17 +371,44 @@ vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t api, vkat_error *e
     spv_validator_options opts = spvValidatorOptionsCreate();
     spv_const_binary_t bin = {m->words, m->count};
     spv_diagnostic diag = NULL;
-    vkat_result r = VKAT_OK;
-    if (!ctx || !opts) {
-        r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "SPIRV-Tools could not create a context");
-    } else if (spvValidateWithOptions(ctx, opts, &bin, &diag) != SPV_SUCCESS) {
-        r = vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V validation failed: %s",
-                      diag && diag->error ? diag->error : "no message");
+    int ok = -1;
+    if (ctx && opts) {
+        spvValidatorOptionsSetScalarBlockLayout(opts, scalar != 0);
+        ok = spvValidateWithOptions(ctx, opts, &bin, &diag) == SPV_SUCCESS;
+        if (!ok && msg)
+            snprintf(msg, msg_size, "%s", diag && diag->error ? diag->error : "no message");
     }
     spvDiagnosticDestroy(diag);
     spvValidatorOptionsDestroy(opts);
     spvContextDestroy(ctx);
-    return r;
+    return ok;
+}
+
+vkat_result vkat_validate_spirv_layout(const vkat_spirv *m, uint32_t api, int scalar_block_layout, vkat_error *err)
+{
+    char msg[sizeof err->message];
+    int ok = validate_with(m, api, scalar_block_layout, msg, sizeof msg);
+    if (ok < 0)
+        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "SPIRV-Tools could not create a context");
+    if (ok)
+        return VKAT_OK;
+    /* Valid by the scalar rules alone: say which feature it needs, not the validator's stride arithmetic. */
+    if (!scalar_block_layout && validate_with(m, api, 1, NULL, 0) == 1)
+        return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0,
+                         "the shader lays out a block by the scalar block layout (GL_EXT_scalar_block_layout), "
+                         "which needs the device feature scalarBlockLayout: the device lacks it ([kernel] features = "
+                         "scalarBlockLayout skips such devices)");
+    return vkat_fail(err, VKAT_ERR_VALIDATE, NULL, 0, "SPIR-V validation failed: %s", msg);
+}
+
+vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t api, vkat_error *err)
+{
+    return vkat_validate_spirv_layout(m, api, 0, err);
+}
+
+int vkat_spirv_needs_scalar_layout(const vkat_spirv *m, uint32_t api)
+{
+    return validate_with(m, api, 0, NULL, 0) == 0 && validate_with(m, api, 1, NULL, 0) == 1;
 }
 
 vkat_result vkat_disassemble_spirv(const vkat_spirv *m, char **text, vkat_error *err)

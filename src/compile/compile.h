@@ -53,6 +53,8 @@ typedef struct vkat_compile_opts {
                                  default */
     const vkat_include_text *include_texts; /* part of the cache key too */
     size_t include_text_count;
+    int scalar_block_layout; /* the device enabled scalarBlockLayout: validation allows the scalar block layout
+                                (part of the cache key) */
 } vkat_compile_opts;
 
 /* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the
@@ -68,6 +70,13 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
 
 /* Validates with SPIRV-Tools for the Vulkan version's environment. VKAT_ERR_VALIDATE with the validator's text. */
 vkat_result vkat_validate_spirv(const vkat_spirv *m, uint32_t vulkan_api_version, vkat_error *err);
+/* The same for a device that has enabled scalarBlockLayout (`scalar_block_layout` nonzero: blocks laid out by
+ * GL_EXT_scalar_block_layout's rules are valid) or not (a module valid only by those rules is refused with a message
+ * naming the feature). */
+vkat_result vkat_validate_spirv_layout(const vkat_spirv *m, uint32_t vulkan_api_version, int scalar_block_layout,
+                                       vkat_error *err);
+/* 1 when `m` is valid by the scalar block layout's rules alone: its device needs scalarBlockLayout. */
+int vkat_spirv_needs_scalar_layout(const vkat_spirv *m, uint32_t vulkan_api_version);
 
 /* SPIRV-Tools' optimizer with spirv-opt's command-line flags ("-O", "--strip-debug", ...) for the Vulkan version's
  * environment (api 0: universal SPIR-V 1.6). *out is a new module; the result is not validated. VKAT_ERR_VALIDATE
@@ -156,6 +165,7 @@ typedef struct vkat_spirv_info {
      * is set by a WorkgroupSize constant, which patching LocalSize cannot change (only its source can). Both set by
      * `vkautotune init`; 0 after vkat_spirv_reflect alone. */
     int module_template, module_size_constant;
+    int needs_scalar_layout; /* a block is valid by the scalar block layout's rules alone: scalarBlockLayout */
     /* It reads gl_WorkGroupID, gl_LocalInvocationID(Index), gl_NumWorkGroups or a subgroup's position: what each
      * invocation computes may then depend on the workgroup size (glslang declares only the builtins a shader uses) */
     int reads_group_builtins;

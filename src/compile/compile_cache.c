@@ -114,13 +114,13 @@ static void insert(vkat_compile_cache *c, XXH128_hash_t key, uint32_t api, vkat_
 
 /* Replaces *m by its optimized module where the passes succeed and their module validates; otherwise *m stays
  * glslang's (a pass that cannot handle a module must not cost the variant). Counted as compile time. */
-static void optimize_or_keep(vkat_spirv *m, uint32_t api, vkat_spirv_opt set, const char *path)
+static void optimize_or_keep(vkat_spirv *m, uint32_t api, int scalar, vkat_spirv_opt set, const char *path)
 {
     vkat_spirv o = {0};
     vkat_error e = {0};
     vkat_result r = vkat_spirv_optimize(m, api, set, &o, &e);
     if (r == VKAT_OK)
-        r = vkat_validate_spirv(&o, api, &e);
+        r = vkat_validate_spirv_layout(&o, api, scalar, &e);
     if (r != VKAT_OK) {
         vkat_log(VKAT_LOG_WARN, "%s: kept glslang's module unoptimized: %s", path ? path : "", e.message);
         vkat_spirv_free(&o);
@@ -143,7 +143,9 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
         *validate_s = 0;
     /* The included files are part of what was compiled: their hash seeds the key. */
     vkat_spirv_opt set = opts ? opts->spirv_opt : VKAT_SPIRV_OPT_DEFAULT;
+    int scalar = opts && opts->scalar_block_layout;
     uint64_t seed = (opts ? opts->sources_hash : 0) ^ ((uint64_t)set * 0x9e3779b97f4a7c15ull);
+    seed ^= (uint64_t)scalar << 62; /* validated for a device with scalarBlockLayout or without */
     for (size_t i = 0; opts && i < opts->include_text_count; i++) /* a variant's value in an included file */
         seed = XXH3_64bits_withSeed(opts->include_texts[i].text, strlen(opts->include_texts[i].text), seed);
     XXH128_hash_t key = XXH3_128bits_withSeed(source, strlen(source), seed);
@@ -162,7 +164,7 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
     vkat_result r = vkat_compile_glsl_opts(source, path, api, opts, out, &local);
     double t1 = vkat_now();
     if (r == VKAT_OK) {
-        r = vkat_validate_spirv(out, api, &local);
+        r = vkat_validate_spirv_layout(out, api, scalar, &local);
         if (validate_s)
             *validate_s = vkat_now() - t1;
         if (r != VKAT_OK)
@@ -170,7 +172,7 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
     }
     double t2 = vkat_now();
     if (r == VKAT_OK && set != VKAT_SPIRV_OPT_NONE) /* after glslang's module validated: its errors are the user's */
-        optimize_or_keep(out, api, set, path);
+        optimize_or_keep(out, api, scalar, set, path);
     if (compile_s)
         *compile_s = (t1 - t0) + (vkat_now() - t2);
     if (c && r != VKAT_ERR_NOMEM) {

@@ -13,6 +13,7 @@
 #include <spirv/unified1/spirv.h>
 #include <stdlib.h>
 #include <string.h>
+#include <vulkan/vulkan_core.h>
 
 enum { K_NONE, K_TYPE, K_CONST };
 
@@ -202,6 +203,10 @@ static int scan_annotation(scan *sc, const uint32_t *ins, uint32_t len, uint32_t
             sc->have_local_size_id = 1;
             memcpy(sc->local_size_ids, ins + 3, sizeof sc->local_size_ids);
         }
+        return 1;
+    case SpvOpSourceExtension: /* glslang names each #extension: only then can a block need the scalar layout */
+        if (len >= 2 && !strncmp((const char *)(ins + 1), "GL_EXT_scalar_block_layout", (len - 1) * 4))
+            sc->info->needs_scalar_layout = 1;
         return 1;
     case SpvOpCapability:
         if (len >= 2 && sc->info->capability_count < VKAT_COUNTOF(sc->info->capabilities))
@@ -805,6 +810,9 @@ vkat_result vkat_spirv_reflect(const vkat_spirv *m, const vkat_spec_value *spec,
         goto cleanup;
     }
     info->uses_local_size_id = sc.have_local_size_id;
+    /* The version header's SPIR-V fits Vulkan 1.3's environment, and the validator runs only for such shaders. */
+    if (info->needs_scalar_layout)
+        info->needs_scalar_layout = vkat_spirv_needs_scalar_layout(m, VK_MAKE_API_VERSION(0, 1, 3, 0));
     if (sc.have_local_size_id) {
         for (int i = 0; i < 3; i++) {
             uint64_t v = 1;

@@ -124,8 +124,8 @@ vkat_result vkat_spirv_set_local_size(vkat_spirv *m, const uint32_t size[3], con
 }
 
 vkat_result vkat_spirv_input_build(const vkat_space *s, const char *path, const void *bytes, size_t size,
-                                   uint32_t api, const uint32_t local_size[3], int reference, vkat_spirv *out,
-                                   vkat_error *err)
+                                   const vkat_device_info *device, const uint32_t local_size[3], int reference,
+                                   vkat_spirv *out, vkat_error *err)
 {
     vkat_result r = vkat_spirv_input_words(path, bytes, size, out, err);
     char names[256];
@@ -141,7 +141,8 @@ vkat_result vkat_spirv_input_build(const vkat_space *s, const char *path, const 
     if (!r && s->replace_local_size && !reference)
         r = vkat_spirv_set_local_size(out, local_size, path, err);
     if (!r)
-        r = vkat_validate_spirv(out, api, err);
+        r = vkat_validate_spirv_layout(out, device->api_version, device->feature[VKAT_FEATURE_SCALAR_BLOCK_LAYOUT],
+                                       err);
     if (r)
         vkat_spirv_free(out);
     return r;

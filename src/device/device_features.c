@@ -30,6 +30,7 @@ const char *const vkat_feature_names[VKAT_FEATURE_COUNT + 1] = {
     [VKAT_FEATURE_BUFFER_INT64_ATOMICS] = "shaderBufferInt64Atomics",
     [VKAT_FEATURE_SHARED_INT64_ATOMICS] = "shaderSharedInt64Atomics",
     [VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS] = "shaderStorageImageExtendedFormats",
+    [VKAT_FEATURE_SCALAR_BLOCK_LAYOUT] = "scalarBlockLayout",
     [VKAT_FEATURE_COUNT] = NULL,
 };
 
@@ -77,6 +78,7 @@ static const struct {
     [VKAT_FEATURE_STORAGE_IMAGE_EXTENDED_FORMATS] = {VKAT_FS_CORE,
                                                      offsetof(VkPhysicalDeviceFeatures2,
                                                               features.shaderStorageImageExtendedFormats)},
+    [VKAT_FEATURE_SCALAR_BLOCK_LAYOUT] = {VKAT_FS_V12, offsetof(VkPhysicalDeviceVulkan12Features, scalarBlockLayout)},
 };
 
 /* The core version or extension each structure needs before it may be chained. */

@@ -78,7 +78,7 @@ static vkat_result compile_step(const vkat_space *s, const vkat_device_info *dev
     vkat_launch launch = {0};
     memcpy(launch.local_size, st->local_size, sizeof launch.local_size);
     vkat_build_times t;
-    vkat_result r = vkat_build_file(s, st->template_path, device->api_version, cache, env, &launch, reference, m,
+    vkat_result r = vkat_build_file(s, st->template_path, device, cache, env, &launch, reference, m,
                                     &t, err);
     *hit = t.cache_hit;
     double c = t.compile_s, v = t.validate_s;

@@ -84,7 +84,7 @@ vkat_result vkat_tune_build(const vkat_space *space, const vkat_device_info *dev
     vkat_result r = vkat_space_launch(space, env, 0, launch, err);
     if (r != VKAT_OK)
         return r;
-    r = vkat_build_file(space, space->template_path, device->api_version, NULL, env, launch, 0, spirv, NULL, err);
+    r = vkat_build_file(space, space->template_path, device, NULL, env, launch, 0, spirv, NULL, err);
     if (r != VKAT_OK)
         vkat_launch_free(launch);
     return r;
@@ -535,7 +535,7 @@ static vkat_result run_reference(run_ctx *c, vkat_error *err)
             r = vkat_sequence_kernel(&q, c->ws, "main", &k, err);
         vkat_sequence_free(&q);
     } else if (r == VKAT_OK) {
-        r = vkat_build_file(s, s->reference_path, c->device->api_version, NULL, c->env, &launch, 1, &spirv, NULL,
+        r = vkat_build_file(s, s->reference_path, c->device, NULL, c->env, &launch, 1, &spirv, NULL,
                             err);
         vkat_spec_value spec[64];
         size_t nspec = vkat_build_spec_values(s, c->env, 1, spec, VKAT_COUNTOF(spec));
@@ -938,7 +938,7 @@ static void prepare(void *ctx, void *p)
     vkat_result r = vkat_space_launch(s, j->env, 0, &j->launch, e);
     vkat_build_times bt = {0};
     if (r == VKAT_OK)
-        r = vkat_build_spirv(s, c->sources, c->device->api_version, c->compile_cache, j->env, &j->launch, 0,
+        r = vkat_build_spirv(s, c->sources, c->device, c->compile_cache, j->env, &j->launch, 0,
                              &j->spirv, &bt, e);
     j->t_instantiate = vkat_now() - t0 - bt.compile_s - bt.validate_s;
     j->t_compile = bt.compile_s;

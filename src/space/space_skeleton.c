@@ -144,8 +144,11 @@ static void write_needs(FILE *o, const vkat_spirv_info *si)
         fprintf(o, "%s%s", n ? ", " : "features = ", f);
         written[n++] = f;
     }
+    if (si->needs_scalar_layout) /* no capability declares it: the module is valid by the scalar rules alone */
+        fprintf(o, "%sscalarBlockLayout", n++ ? ", " : "features = ");
     if (n)
-        fprintf(o, "   ; from the shader's SPIR-V capabilities\n");
+        fprintf(o, "   ; from the shader's SPIR-V%s\n",
+                si->needs_scalar_layout ? " (its scalar block layout)" : " capabilities");
     for (uint32_t i = 0; i < si->capability_count; i++) {
         const char *need = vkat_capability_need(si->capabilities[i]);
         int op = vkat_capability_subgroup_operation(si->capabilities[i]);
