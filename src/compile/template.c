@@ -116,30 +116,57 @@ vkat_result vkat_template_add_version(const char *source, int version, char **ou
     return VKAT_OK;
 }
 
-/* Is this line Godot's stage marker `#[compute]` (blanks around it allowed)? */
-static bool is_godot_compute_marker(const char *p, const char *end)
+/* The line p..end without its surrounding blanks equals `word`? */
+static bool line_is(const char *p, const char *end, const char *word)
 {
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
     while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
         end--;
-    return end - p == 10 && strncmp(p, "#[compute]", 10) == 0;
+    return (size_t)(end - p) == strlen(word) && strncmp(p, word, (size_t)(end - p)) == 0;
+}
+
+static bool starts_section(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return end - p >= 2 && p[0] == '#' && p[1] == '[';
+}
+
+/* Blanks the line p..end of the copy *out of source (made at the first line blanked): the same lines stay, so
+ * messages keep their numbers. */
+static vkat_result blank_line(const char *source, const char *p, const char *end, char **out)
+{
+    if (!*out && !(*out = vkat_strdup(source)))
+        return VKAT_ERR_NOMEM;
+    memset(*out + (p - source), ' ', (size_t)(end - p));
+    return VKAT_OK;
 }
 
 vkat_result vkat_template_blank_stage_marker(const char *source, char **out)
 {
     *out = NULL;
+    /* Godot's importer reads the sections before #version (`#[versions]`'s list of named define sets, then the
+     * `#[compute]` marker) and puts one version's defines where `#VERSION_DEFINES` stands after it. */
+    bool godot = false, in_versions = false, after_version = false;
     for (const char *p = source; *p;) {
         const char *nl = strchr(p, '\n');
         const char *end = nl ? nl : p + strlen(p);
-        if (is_version_line(p, end))
-            return VKAT_OK; /* only before #version: after it the line is the shader's, and an error there */
-        if (is_godot_compute_marker(p, end)) {
-            if (!(*out = vkat_strdup(source)))
-                return VKAT_ERR_NOMEM;
-            memset(*out + (p - source), ' ', (size_t)(end - p)); /* the same lines: messages keep their numbers */
-            return VKAT_OK;
+        bool blank = false;
+        if (!after_version && is_version_line(p, end)) {
+            after_version = true;
+            if (!godot)
+                return VKAT_OK; /* not a Godot file: the lines after #version are the shader's, and errors there */
+        } else if (!after_version && starts_section(p, end)) {
+            in_versions = line_is(p, end, "#[versions]");
+            godot = blank = in_versions || line_is(p, end, "#[compute]");
+        } else if (!after_version) {
+            blank = in_versions;
+        } else {
+            blank = line_is(p, end, "#VERSION_DEFINES");
         }
+        if (blank && blank_line(source, p, end, out) != VKAT_OK)
+            return VKAT_ERR_NOMEM;
         if (!nl)
             break;
         p = nl + 1;

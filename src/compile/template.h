@@ -34,9 +34,10 @@ vkat_result vkat_template_add_version(const char *source, int version, char **ou
  * every shader); else *out is NULL. VKAT_ERR_NOMEM only. */
 vkat_result vkat_template_enable_includes(const char *source, char **out);
 
-/* When a line before `source`'s #version is Godot's stage marker `#[compute]` (a RenderingDevice shader file, which
- * Godot's importer strips), *out is the source with that line blanked, so that it compiles as Godot compiles it and
- * keeps its line numbers; else *out is NULL. VKAT_ERR_NOMEM only. */
+/* When a line before `source`'s #version is Godot's stage marker `#[compute]` or its `#[versions]` section (a
+ * RenderingDevice shader file, whose importer strips them), *out is the source with those lines and the
+ * `#VERSION_DEFINES` line after #version blanked, so that it compiles as Godot compiles it with no version's defines
+ * (a version's macros are the space's [defines]) and keeps its line numbers; else *out is NULL. VKAT_ERR_NOMEM only. */
 vkat_result vkat_template_blank_stage_marker(const char *source, char **out);
 
 /* The defines for one variant: the problem sizes bound to #define, every VKAT_PARAM_DEFINE parameter (text ones as

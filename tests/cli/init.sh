@@ -16,7 +16,8 @@
 #   - image and texel-buffer bindings are entries of their declared format (texel_dot.comp tunes as written); a
 #     separate sampler and buffer addresses in the push block are written as comments saying why;
 #   - a Godot RenderingDevice file (`#[compute]` before #version: godot_marker.comp) compiles as Godot compiles it
-#     and tunes as written; glslang alone refused the marker ("invalid directive", session 19's trial);
+#     and tunes as written; glslang alone refused the marker ("invalid directive", session 19's trial); so does
+#     one with a `#[versions]` section and `#VERSION_DEFINES` after #version (godot_versions.comp), which failed;
 #   - two kinds of descriptor in one binding (an OpenGL shader's image unit 0 beside its buffer binding 0:
 #     binding_reused.comp) are refused by init naming both, not written as two [buffers] entries the tuner then
 #     refused as a clash of the file's own lines;
@@ -148,6 +149,14 @@ check "a Godot file's #[compute] marker: init compiles it ($(tail -n 1 "$T/g.err
     grep -q '^count = 1024 @push' "$T/godot.ini"
 "$BIN" --space "$T/godot.ini" --db "$T/g.db" --budget 3 --warmup 0 --repetitions 2 >"$T/g.out" 2>&1
 check "and it tunes as written" grep -q "evaluated (0 from the database), 0 failed" "$T/g.out"
+"$BIN" init "$D/shaders/godot_versions.comp" -o "$T/versions.ini" 2>"$T/v.err"
+check "a Godot file's #[versions] section and #VERSION_DEFINES: init compiles it ($(tail -n 1 "$T/v.err"))" \
+    grep -q '^count = 1024 @push' "$T/versions.ini"
+"$BIN" --space "$T/versions.ini" --db "$T/v.db" --budget 3 --warmup 0 --repetitions 2 >"$T/v.out" 2>&1
+check "and it tunes as written" grep -q "evaluated (0 from the database), 0 failed" "$T/v.out"
+sed 's/^    buf.data\[i\] = v + 1.0;/    buf.data[i] = v + ;/' "$D/shaders/godot_versions.comp" > "$T/versions_bad.comp"
+"$BIN" init "$T/versions_bad.comp" -o "$T/vb.ini" 2>"$T/vb.err"
+check "an error in it names the line of the file ($(head -c 160 "$T/vb.err"))" grep -q "versions_bad.comp:27:" "$T/vb.err"
 "$BIN" init "$D/bad/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
 rc=$?
 check "one binding holding an image and a buffer: refused by init (exit $rc)" \
