@@ -40,8 +40,8 @@ void vkat_source_set_free(vkat_source_set *set); /* NULL-safe; zeroes */
 uint64_t vkat_source_set_hash(const vkat_source_set *set);
 
 /* VKAT_ERR_TEMPLATE at `path` when `size` bytes read as a shader cannot be GLSL source: a SPIR-V binary (included;
- * as the root of a source set, a compiled module is the template: spirv_input.h), a NUL byte (another binary file), or nothing but white space. glslang says only
- * "Missing entry point" for each. VKAT_OK otherwise. */
+ * as the root of a source set, a compiled module is the template: spirv_input.h), a NUL byte (another binary
+ * file), or nothing but white space. glslang says only "Missing entry point" for each. VKAT_OK otherwise. */
 vkat_result vkat_shader_text_check(const char *path, const char *text, size_t size, vkat_error *err);
 
 #endif

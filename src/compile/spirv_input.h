@@ -29,8 +29,9 @@ size_t vkat_spirv_compute_entries(const vkat_spirv *m, char *buf, size_t size);
 vkat_result vkat_spirv_set_local_size(vkat_spirv *m, const uint32_t size[3], const char *path, vkat_error *err);
 
 /* One variant of the module `bytes` (the template file at `path`): the words, the local size patched when the
- * space has replace_local_size and this is not the reference, validated for `device` (its api_version and scalar block layout); VKAT_ERR_TEMPLATE when the
- * module has no GLCompute entry point of the space's entry name (main by default), naming those it has. */
+ * space has replace_local_size and this is not the reference, validated for `device` (its api_version and scalar
+ * block layout); VKAT_ERR_TEMPLATE when the module has no GLCompute entry point of the space's entry name (main by
+ * default), naming those it has. */
 vkat_result vkat_spirv_input_build(const vkat_space *s, const char *path, const void *bytes, size_t size,
                                    const vkat_device_info *device, const uint32_t local_size[3], int reference,
                                    vkat_spirv *out, vkat_error *err);

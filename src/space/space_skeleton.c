@@ -412,7 +412,8 @@ static void write_params(FILE *o, const vkat_spirv_info *si, char spec_names[][N
         fprintf(o, "; TODO: nothing here is tuned yet: the workgroup size is fixed in the shader (%u, %u, %u), and\n"
                    "; replace_local_size = true in [kernel] would tune it, but\n; %s.\n"
                    "; %s\n", si->local_size[0], si->local_size[1], si->local_size[2], fixed ? fixed : "?",
-                si->module_template ? "A specialization constant is a parameter too (NAME = 1, 2, 4 @spec(ID): its constant_id)"
+                si->module_template ? "A specialization constant is a parameter too (NAME = 1, 2, 4 @spec(ID): its "
+                                      "constant_id)"
                                     : "A macro the shader reads is a parameter too (NAME = 1, 2, 4: #defined in each "
                                       "variant)");
     }

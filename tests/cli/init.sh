@@ -156,7 +156,8 @@ check "a Godot file's #[versions] section and #VERSION_DEFINES: init compiles it
 check "and it tunes as written" grep -q "evaluated (0 from the database), 0 failed" "$T/v.out"
 sed 's/^    buf.data\[i\] = v + 1.0;/    buf.data[i] = v + ;/' "$D/shaders/godot_versions.comp" > "$T/versions_bad.comp"
 "$BIN" init "$T/versions_bad.comp" -o "$T/vb.ini" 2>"$T/vb.err"
-check "an error in it names the line of the file ($(head -c 160 "$T/vb.err"))" grep -q "versions_bad.comp:27:" "$T/vb.err"
+check "an error in it names the line of the file ($(head -c 160 "$T/vb.err"))" \
+    grep -q "versions_bad.comp:27:" "$T/vb.err"
 "$BIN" init "$D/bad/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
 rc=$?
 check "one binding holding an image and a buffer: refused by init (exit $rc)" \
