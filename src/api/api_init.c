@@ -107,12 +107,8 @@ static void guess(const vkat_spirv *m, vkat_spirv_info *si)
 static int module_at_size(const vkat_spirv *m, const uint32_t size[3], const char *path, vkat_spirv *out)
 {
     vkat_error err = {0};
-    *out = (vkat_spirv){0};
-    if (!(out->words = malloc(m->count * sizeof *m->words)))
-        return 1;
-    memcpy(out->words, m->words, m->count * sizeof *m->words);
-    out->count = m->count;
-    return vkat_spirv_set_local_size(out, size, path, &err) != VKAT_OK;
+    return vkat_spirv_input_words(path, m->words, m->count * sizeof *m->words, out, &err) != VKAT_OK ||
+           vkat_spirv_set_local_size(out, size, path, &err) != VKAT_OK;
 }
 
 /* A fixed workgroup size folds gl_WorkGroupSize.x to its value, which a literal stride (`gl_NumWorkGroups.x * 256u`)

@@ -70,8 +70,7 @@ static size_t include_name(const char *p, const char *end, const char **name)
 
 vkat_result vkat_shader_text_check(const char *path, const char *text, size_t size, vkat_error *err)
 {
-    static const unsigned char spirv_le[4] = {0x03, 0x02, 0x23, 0x07}, spirv_be[4] = {0x07, 0x23, 0x02, 0x03};
-    if (size >= 4 && (!memcmp(text, spirv_le, 4) || !memcmp(text, spirv_be, 4)))
+    if (vkat_is_spirv(text, size))
         return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "this is a SPIR-V binary where GLSL text is included (a "
                          "compiled module can be the template itself, not an #include)");
     const char *nul = memchr(text, 0, size);

@@ -70,6 +70,21 @@ static int add_entry(uint32_t *ins, uint32_t len, void *ctx)
     return 0;
 }
 
+typedef struct entry_search {
+    const char *name;
+    int found;
+} entry_search;
+
+static int is_entry(uint32_t *ins, uint32_t len, void *ctx)
+{
+    entry_search *e = ctx;
+    size_t n = strlen(e->name);
+    if ((ins[0] & 0xffff) == SpvOpEntryPoint && len >= 4 && ins[1] == SpvExecutionModelGLCompute &&
+        n < (len - 3) * 4 && !memcmp(&ins[3], e->name, n + 1))
+        e->found = 1;
+    return e->found;
+}
+
 size_t vkat_spirv_compute_entries(const vkat_spirv *m, char *buf, size_t size)
 {
     entries e = {buf, size, 0, 0};
@@ -131,10 +146,10 @@ vkat_result vkat_spirv_input_build(const vkat_space *s, const char *path, const 
     char names[256];
     const char *entry = s->entry ? s->entry : "main";
     size_t n = r ? 0 : vkat_spirv_compute_entries(out, names, sizeof names);
-    int found = 0;
-    for (const char *p = names; !r && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 2 : 0))
-        found |= strcspn(p, ",") == strlen(entry) && !strncmp(p, entry, strlen(entry));
-    if (!r && !found)
+    entry_search search = {entry, 0};
+    if (!r)
+        each_instruction(out, is_entry, &search);
+    if (!r && !search.found)
         r = n ? vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "the module has no compute entry point '%s' (it has: %s); "
                           "give [kernel] entry = NAME", entry, names)
               : vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0, "the module has no compute entry point (GLCompute)");
