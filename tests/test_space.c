@@ -36,7 +36,7 @@ static void test_errors(void)
                  "push, fields.NAME, dispatch, metrics, check, pass.NAME, check.pass.NAME)", 1);
     expect_error("bad_key.ini", VKAT_ERR_SPACE, 4,
                  "unknown key 'nmae' in [kernel] (known: name, template, entry, extensions, features, include_dirs, "
-                 "replace_local_size, replace_defines, glsl_version)", 1);
+                 "replace_local_size, replace_defines, glsl_version, opengl_rules)", 1);
     expect_error("dup_key.ini", VKAT_ERR_SPACE, 3, "duplicate key 'name' in [kernel] (first at line 2)", 1);
     expect_error("outside.ini", VKAT_ERR_SPACE, 1, "'x' is outside any section", 1);
     expect_error("no_name.ini", VKAT_ERR_SPACE, 1, "[kernel] needs a name", 1);

@@ -137,6 +137,28 @@ static int stride_follows_size(const char *text, const vkat_spirv *module, const
     return follows;
 }
 
+/* glslang's words for what OpenGL's GLSL allows and Vulkan's does not: uniforms outside a block, atomic counters, a
+ * resource without a binding. */
+static int opengl_only(const char *message)
+{
+    return strstr(message, "when using GLSL for Vulkan") || strstr(message, "require layout(binding");
+}
+
+/* The shader by Vulkan's rules, else, where only OpenGL's GLSL allows what it does, by OpenGL's (opts->opengl_rules
+ * set). Where those fail too, their error is the one reported: the shader is OpenGL's, so that is what is wrong. */
+static vkat_result compile_either_rules(const char *text, const char *path, vkat_compile_opts *opts, vkat_spirv *m,
+                                        vkat_error *err)
+{
+    vkat_result r = vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, m, err);
+    if (!r || !err || !opengl_only(err->message))
+        return r;
+    opts->opengl_rules = 1;
+    r = vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, m, err);
+    if (r)
+        opts->opengl_rules = 0;
+    return r;
+}
+
 /* A compiled module as init's shader (spirv_input.h): its words, and its one compute entry point's name into
  * entry. -D macros cannot reach it. */
 static vkat_result module_shader(const char *path, const char *bytes, size_t size, size_t define_count,
@@ -187,8 +209,7 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     vkat_spirv m = {0};
     if (!r)
         r = module ? module_shader(shader_path, source, size, define_count, &m, entry, sizeof entry, err)
-                   : vkat_compile_glsl_opts(defined ? defined : source, shader_path, VK_MAKE_API_VERSION(0, 1, 3, 0),
-                                            &opts, &m, err);
+                   : compile_either_rules(defined ? defined : source, shader_path, &opts, &m, err);
     vkat_spirv_info *si = r ? NULL : malloc(sizeof *si);
     if (!r && !si)
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
@@ -196,8 +217,10 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         r = vkat_spirv_reflect(&m, NULL, 0, si, err);
     if (!r)
         r = one_kind_per_binding(si, shader_path, err);
-    if (!r)
+    if (!r) {
         guess(&m, si);
+        si->opengl_rules = opts.opengl_rules;
+    }
     vkat_spirv same = {0};
     if (!r && module) {
         si->module_template = 1;

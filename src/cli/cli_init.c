@@ -33,9 +33,10 @@ static void compile_hint(const char *message)
 {
     const char *q = message[0] == '\'' ? strchr(message + 1, '\'') : NULL;
     int n = q ? (int)(q - message - 1) : 0;
-    if (strstr(message, "when using GLSL for Vulkan")) /* what OpenGL allows and Vulkan does not: `uniform uint n;` */
-        fprintf(stderr, "vkautotune init: the shader is written for OpenGL; Vulkan GLSL has no uniforms outside a "
-                        "block: put them in a push_constant or uniform block\n");
+    /* what OpenGL's GLSL has and SPIR-V for Vulkan does not, even by the relaxed rules init tries: a subroutine */
+    if (strstr(message, "when using GLSL for Vulkan") || strstr(message, "when generating SPIR-V"))
+        fprintf(stderr, "vkautotune init: the shader is written for OpenGL, and even glslang's relaxed rules for "
+                        "such shaders (which init tried) do not take this: change it as Vulkan GLSL would have it\n");
     else if (n > 0 && strstr(q, ": undeclared identifier"))
         fprintf(stderr, "vkautotune init: the shader is compiled as it is; if '%.*s' is a macro its build defines, "
                         "give it with -D %.*s=VALUE\n", n, message + 1, n, message + 1);

@@ -218,6 +218,10 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "glslang could not create a shader");
         goto cleanup;
     }
+    if (opts && opts->opengl_rules) {
+        glslang_shader_set_options(shader, GLSLANG_SHADER_AUTO_MAP_BINDINGS | GLSLANG_SHADER_VULKAN_RULES_RELAXED);
+        glslang_shader_set_default_uniform_block_name(shader, VKAT_OPENGL_UNIFORM_BLOCK);
+    }
     if (!glslang_shader_preprocess(shader, &in)) {
         r = compile_failure(err, path, "preprocessing", glslang_shader_get_info_log(shader), &inc);
         goto cleanup;
@@ -230,6 +234,10 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
     glslang_program_add_shader(program, shader);
     if (!glslang_program_link(program, in.messages)) {
         r = compile_failure(err, path, "linking", glslang_program_get_info_log(program), &inc);
+        goto cleanup;
+    }
+    if (opts && opts->opengl_rules && !glslang_program_map_io(program)) { /* where the bindings are assigned */
+        r = compile_failure(err, path, "binding assignment", glslang_program_get_info_log(program), &inc);
         goto cleanup;
     }
     /* No optimizer here: drivers optimise anyway, and it would multiply compile time per variant; vkat_compile_cached

@@ -44,6 +44,9 @@ typedef struct vkat_include_text {
     char *text;
 } vkat_include_text;
 
+/* The uniform block into which the OpenGL rules (vkat_compile_opts.opengl_rules) gather loose uniforms. */
+#define VKAT_OPENGL_UNIFORM_BLOCK "gl_DefaultUniformBlock"
+
 typedef struct vkat_compile_opts {
     const char *const *include_dirs;
     size_t include_dir_count;
@@ -55,6 +58,9 @@ typedef struct vkat_compile_opts {
     size_t include_text_count;
     int scalar_block_layout; /* the device enabled scalarBlockLayout: validation allows the scalar block layout
                                 (part of the cache key) */
+    int opengl_rules; /* GLSL written for OpenGL ([kernel] opengl_rules): glslang's relaxed Vulkan rules, which put
+                         uniforms declared outside a block into one uniform block, gl_DefaultUniformBlock, and give
+                         a binding to each resource the shader declares without one (part of the cache key) */
 } vkat_compile_opts;
 
 /* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the
@@ -165,6 +171,8 @@ typedef struct vkat_spirv_info {
      * is set by a WorkgroupSize constant, which patching LocalSize cannot change (only its source can). Both set by
      * `vkautotune init`; 0 after vkat_spirv_reflect alone. */
     int module_template, module_size_constant;
+    /* The shader compiled only by OpenGL's rules (vkat_compile_opts.opengl_rules), set by `vkautotune init`. */
+    int opengl_rules;
     int needs_scalar_layout; /* a block is valid by the scalar block layout's rules alone: scalarBlockLayout */
     /* It reads gl_WorkGroupID, gl_LocalInvocationID(Index), gl_NumWorkGroups or a subgroup's position: what each
      * invocation computes may then depend on the workgroup size (glslang declares only the builtins a shader uses) */

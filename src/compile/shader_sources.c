@@ -202,6 +202,10 @@ vkat_result vkat_check_define_clashes(const vkat_space *s, const vkat_source_set
             return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->replace_defines_line,
                              "replace_defines: the template %s is a compiled SPIR-V module, which has no #define "
                              "lines to rewrite", set->files[0].path);
+        if (s->opengl_rules && !reference)
+            return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->opengl_rules_line,
+                             "opengl_rules: the template %s is a compiled SPIR-V module, past the GLSL rules it was "
+                             "compiled by; remove the key", set->files[0].path);
         if (s->define_count)
             return vkat_fail(err, VKAT_ERR_SPACE, s->path, s->defines[0].line,
                              "[defines] '%s': the template %s is a compiled SPIR-V module, which no #define reaches; "
@@ -235,6 +239,7 @@ vkat_result vkat_shader_sources_load(const vkat_space *s, const char *path, int 
     out->opts.include_dir_count = s->include_dir_count;
     out->opts.sources_hash = vkat_source_set_hash(&out->set);
     out->opts.spirv_opt = vkat_spirv_opt_from_env();
+    out->opts.opengl_rules = s->opengl_rules;
     return vkat_check_define_clashes(s, &out->set, reference, err);
 }
 

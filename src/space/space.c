@@ -662,8 +662,8 @@ static vkat_result load_kernel(loader *ld)
     vkat_space *s = ld->s;
     static const char *const keys[] = {"name",         "template",           "entry",           "extensions",
                                        "features",     "include_dirs",       "replace_local_size", "replace_defines",
-                                       "glsl_version", NULL};
-    const entry *f[9];
+                                       "glsl_version", "opengl_rules",       NULL};
+    const entry *f[10];
     if (section_keys(ld, SEC_KERNEL, keys, f))
         return ld->failed;
     int kline = ld->section_line[SEC_KERNEL];
@@ -690,6 +690,13 @@ static vkat_result load_kernel(loader *ld)
                          f[6]->value);
         s->replace_local_size = on;
         s->replace_local_size_line = f[6]->line;
+    }
+    if (f[9]) {
+        int on = !strcmp(f[9]->value, "true");
+        if (!on && strcmp(f[9]->value, "false"))
+            return lfail(ld, VKAT_ERR_SPACE, f[9]->line, "opengl_rules must be true or false, got '%s'", f[9]->value);
+        s->opengl_rules = on;
+        s->opengl_rules_line = f[9]->line;
     }
     if (f[7] && word_list(ld, f[7], &s->replace_defines, &s->replace_define_count))
         return ld->failed;

@@ -176,6 +176,9 @@ typedef struct vkat_space {
     /* glsl_version = 450: the template (and a reference or pass shader) has no #version line, which its build adds
      * (glslc's -std=450, MNN's shader build); each variant's source starts with `#version N`. 0: none. */
     int glsl_version, glsl_version_line;
+    /* opengl_rules = true: the template is GLSL written for OpenGL (uniforms outside blocks, resources without a
+     * binding), compiled by glslang's relaxed Vulkan rules (vkat_compile_opts.opengl_rules). */
+    int opengl_rules, opengl_rules_line;
     char **extensions;   /* required Vulkan extensions */
     size_t extension_count;
     char **features; /* required Vulkan features by member name (see vkat_feature_names) */

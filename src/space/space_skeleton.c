@@ -1169,6 +1169,9 @@ static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_
     if (glsl_version)
         fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
                    "shader build)\n", glsl_version);
+    if (si->opengl_rules)
+        fprintf(o, "opengl_rules = true   ; GLSL written for OpenGL: its loose uniforms are one uniform block, "
+                   VKAT_OPENGL_UNIFORM_BLOCK ", and glslang gives a binding to each resource declared without one\n");
     if (macro_sized(si, macros)) {
         fprintf(o, "replace_defines =");
         for (int k = 0, n = 0; k < 3; k++) {

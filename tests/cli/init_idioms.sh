@@ -8,7 +8,8 @@
 #     zero as well; a struct of floats (particles of vec4s) is counted in float32, not 32-bit words;
 #   - a writeonly buffer stored to under a bound read from a buffer (a header's count) is inout from zero: init's
 #     random data decides how much of it is written; one written before that bound stays out;
-#   - an OpenGL compute shader (a loose `uniform uint n;`) fails to compile with a hint that says so;
+#   - an OpenGL compute shader (a loose `uniform uint n;`) is read by OpenGL's rules (opengl_rules.sh has more); one
+#     using what even those do not take (a subroutine) fails to compile with a hint that says so;
 #   - function-like macros given with -D (ncnn's buffer_ld1(buf, i)) go to [defines], which takes NAME(a, b);
 #   - an append buffer filled through an atomic counter is compared unordered ([check] compare.NAME = unordered,
 #     which init writes), so it tunes over lavapipe's four threads; without that line a reference whose output
@@ -54,11 +55,23 @@ uniform uint n;
 layout(std430, binding = 0) buffer B { uint v[]; };
 void main() { if (gl_GlobalInvocationID.x < n) v[gl_GlobalInvocationID.x] = 1u; }
 GLSL
-"$BIN" init "$T/gl.comp" >/dev/null 2>"$T/gl.err"
+"$BIN" init "$T/gl.comp" -o "$T/gl.ini" 2>"$T/gl.err"
 rc=$?
-check "an OpenGL shader: a compile error (exit $rc)" [ $rc -eq 4 ]
+check "an OpenGL shader: read by OpenGL's rules (exit $rc)" grep -q '^opengl_rules = true ' "$T/gl.ini"
+cat >"$T/sub.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 64) in;
+subroutine float op(float x);
+subroutine(op) float twice(float x) { return 2.0 * x; }
+subroutine uniform op current;
+layout(std430, binding = 0) buffer B { float v[]; };
+void main() { v[gl_GlobalInvocationID.x] = current(1.0); }
+GLSL
+"$BIN" init "$T/sub.comp" >/dev/null 2>"$T/sub.err"
+rc=$?
+check "an OpenGL subroutine: a compile error (exit $rc)" [ $rc -eq 4 ]
 check "with the hint that it is written for OpenGL" \
-    grep -q "the shader is written for OpenGL; Vulkan GLSL has no uniforms outside a block" "$T/gl.err"
+    grep -q "the shader is written for OpenGL, and even glslang's relaxed rules" "$T/sub.err"
 
 "$BIN" init "$D/macro_fn.comp" -D 'LOAD(buf,i)=buf[i]' -D 'STORE(buf, i, v)=buf[i] = v' -o "$T/fn.ini" 2>"$T/fn.err"
 check "function-like macros: compiled ($(tail -n 1 "$T/fn.err"))" [ -f "$T/fn.ini" ]

@@ -91,6 +91,11 @@ sed 's/^replace_local_size = .*/&\nreplace_defines = WG_X/' "$T/scale.ini" > "$T
 "$BIN" --space "$T/rdef.ini" --db "$T/rdef.db" --budget 2 > /dev/null 2> "$T/rdef.err"
 check "replace_defines with a module: refused ($(head -c 200 "$T/rdef.err"))" \
     grep -q "rdef.ini:[0-9]*: replace_defines: the template .* is a compiled SPIR-V module" "$T/rdef.err"
+sed 's/^replace_local_size = .*/&\nopengl_rules = true/' "$T/scale.ini" > "$T/gl.ini"
+"$BIN" --space "$T/gl.ini" --db "$T/gl.db" --budget 2 > /dev/null 2> "$T/gl.err"
+line=$(grep -n '^opengl_rules = ' "$T/gl.ini" | cut -d: -f1)
+check "opengl_rules with a module: refused at its line ($(head -c 200 "$T/gl.err"))" \
+    grep -q "gl.ini:$line: opengl_rules: the template .* is a compiled SPIR-V module" "$T/gl.err"
 "$BIN" init "$T/scale.spv" -D X=1 > /dev/null 2> "$T/d.err"
 check "-D with a module: refused" grep -q "a compiled SPIR-V module takes no -D macros" "$T/d.err"
 head -c 22 "$T/scale.spv" > "$T/cut.spv"
