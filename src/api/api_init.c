@@ -166,6 +166,9 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
     int module = vkat_is_spirv(source, size);
     vkat_result r = module ? VKAT_OK : vkat_shader_text_check(shader_path, source, size, err);
+    char *section = NULL; /* the compute stage of a file of tagged stages: -D goes after its #version */
+    if (!r && !module && !(r = vkat_template_compute_section(source, shader_path, &section, err)) && section)
+        free(source), source = section;
     /* without #version (its build adds one), as version 450: what glslang assumes here too */
     int glsl_version = !r && !module && !vkat_template_has_version(source) ? 450 : 0;
     char *versioned = NULL;
