@@ -296,11 +296,11 @@ vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const v
                              "the push-constant block's %s (offset %u) is a buffer address (buffer_reference), which "
                              "vkautotune cannot supply; declare the buffer as a descriptor (a [buffers] entry)",
                              member, off);
-        for (uint32_t w = off / 4 * 4; w < off + size; w += 4) {
+        for (uint32_t w = off / 4 * 4; w < off + size; w += 4) { /* the bytes it reads: padding needs no value */
             char at[32] = "";
             if (w != off)
                 snprintf(at, sizeof at, " at byte %u", w);
-            if (!push_at(s, w))
+            if (vkat_push_scalar_at(si, i, w) && !push_at(s, w))
                 return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
                                  "the push-constant block is %u bytes, but the space %s gives %u in [push] (%zu "
                                  "value(s) of 4 bytes); %s at offset %u has none%s: give every member a [push] value "
@@ -315,11 +315,12 @@ vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const v
                                  "(%s:%d) at offset %u: write [push] in the block's order (or give it @offset(%u))",
                                  name, off, s->push[j].name, s->path, s->push[j].line, s->push[j].offset, off);
         const vkat_block_member *pm = &si->push_members[i];
-        for (uint32_t w = off; w < off + size; w += 4) { /* each scalar: a vector's, a matrix's, an array's */
-            char scalar = vkat_block_member_scalar_at(pm, w);
-            const vkat_push_decl *p = scalar ? push_at(s, w) : NULL;
+        for (uint32_t w = off; w < off + size; w += 4) { /* each scalar: a vector's, a matrix's, an array's, a
+                                                              struct's */
+            char scalar = vkat_push_scalar_at(si, i, w);
+            const vkat_push_decl *p = scalar == 'f' || scalar == 'i' ? push_at(s, w) : NULL;
             const char *shape = pm->is_matrix ? "a matrix of floats" : pm->array_stride ? "an array of"
-                                : pm->vec_kind ? "a vector of" : NULL;
+                                : pm->vec_kind ? "a vector of" : !pm->leaf ? "a struct or array of" : NULL;
             if (p && (scalar == 'f') != (p->type == VKAT_FLOAT32))
                 return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
                                  "the push-constant block's %s (offset %u) is %s%s, but the space's push constant "
