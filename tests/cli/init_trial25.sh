@@ -72,8 +72,14 @@ check "a 148-byte block: every member written, the size noted ($(tail -n 1 "$T/p
 check "the space is valid for a device of 256 bytes of push constants ($(tail -n 1 "$T/pw.out"))" \
     grep -q "valid for NVIDIA H200" "$T/pw.out"
 "$BIN" --space "$T/push_wide.ini" --db "$T/w.db" --budget 2 --warmup 0 --repetitions 2 --no-race >"$T/pw.out" 2>&1
-check "lavapipe (128 bytes) refuses it by its limit ($(tail -n 1 "$T/pw.out"))" \
-    grep -q "push constants of 148 bytes: .*maxPushConstantsSize (128)" "$T/pw.out"
+limit=$("$BIN" devices --json 2>/dev/null | sed -n 's/.*"max_push_constants_size": *\([0-9]*\).*/\1/p' | head -n 1)
+if [ "${limit:-0}" -ge 148 ]; then # a GPU's 256: its values past byte 128 land where the shader reads them
+    push_tunes push_wide
+else
+    check "a device of ${limit:-?} bytes (lavapipe's 128) refuses it by its limit ($(tail -n 1 "$T/pw.out"))" \
+        grep -q "push constants of 148 bytes: .*maxPushConstantsSize (${limit:-128})" "$T/pw.out"
+    echo "push_wide tuned and checked: not here (maxPushConstantsSize ${limit:-?} < 148; on a GPU of 256 it is)"
+fi
 
 "$BIN" init "$D/push_unfillable.comp" -o "$T/push_unfillable.ini" 2>"$T/pu.err"
 check "64-bit members: said with the file and line ($(head -c 200 "$T/pu.err"))" \
