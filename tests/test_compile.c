@@ -113,6 +113,39 @@ static void check_blocks(uint32_t api)
     vkat_spirv_free(&m);
 }
 
+/* A push block of a struct (vec3 then float), an array of structs, a nested array and a 64-bit member in a struct:
+ * their leaves at their offsets, the bytes between leaves needing no value, a 64-bit one needing one of no type. */
+static const char *push_leaves_src =
+    "#version 450\n"
+    "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+    "layout(local_size_x = 64) in;\n"
+    "struct L { vec3 c; float k; };\n"
+    "struct R { float s; ivec2 r; };\n"
+    "struct N { uint64_t seed; float a; };\n"
+    "layout(push_constant) uniform P { uint n; L l; R rs[2]; uvec2 g[2][2]; N z; } p;\n"
+    "layout(std430, binding = 0) buffer Out { float o[]; };\n"
+    "void main() { o[0] = p.l.c.y + p.rs[1].s + float(p.g[1][0].y) + float(p.z.seed) + float(p.n); }\n";
+
+static void check_push_leaves(void)
+{
+    vkat_spirv m;
+    vkat_error err = {0};
+    vkat_spirv_info info;
+    CHECK_MSG(vkat_compile_glsl(push_leaves_src, "leaves.comp", VK_API_VERSION_1_3, &m, &err) == VKAT_OK, "%s",
+              err.message);
+    CHECK(vkat_spirv_reflect(&m, NULL, 0, &info, &err) == VKAT_OK);
+    CHECK(info.push_member_count == 5 && info.push_leaves_of == 0x1e && info.push_leaf_count == 2 + 4 + 2 + 2);
+    const vkat_block_member *c = &info.push_leaves[0], *r1 = &info.push_leaves[4], *g1 = &info.push_leaves[7];
+    CHECK(!strcmp(c->name, "c") && c->offset == 16 && c->vec_kind == 'f' && c->components == 3);
+    CHECK(!strcmp(r1->name, "1_s") && info.push_leaf_parent[4] == 2 && r1->offset == 48 && r1->kind == 'f');
+    CHECK(!strcmp(g1->name, "1") && g1->offset == 80 && g1->count == 2 && g1->array_stride == 8 && g1->leaf == 'i');
+    CHECK(!strcmp(info.push_leaves[8].name, "seed") && !info.push_leaves[8].leaf && info.push_leaves[8].size == 8);
+    CHECK(vkat_push_scalar_at(&info, 1, 28) == 'f' && vkat_push_scalar_at(&info, 2, 36) == 0); /* R's padding */
+    CHECK(vkat_push_scalar_at(&info, 2, 40) == 'i' && vkat_push_scalar_at(&info, 4, 100) == '?');
+    CHECK(vkat_push_scalar_at(&info, 4, 104) == 'f' && vkat_push_scalar_at(&info, 0, 4) == 0);
+    vkat_spirv_free(&m);
+}
+
 int main(void)
 {
     vkat_spirv m;
@@ -132,6 +165,7 @@ int main(void)
     CHECK(info.local_size[0] == 64 && info.local_size[1] == 1 && info.shared_bytes == 0);
     CHECK(vkat_spirv_hash(&m) != 0);
     vkat_spirv_free(&m);
+    check_push_leaves();
 
     /* A corrupt module fails validation with a message. */
     CHECK(vkat_compile_glsl(add_src, "add.comp", v13, &m, &err) == VKAT_OK);

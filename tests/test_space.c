@@ -78,7 +78,7 @@ static void test_errors(void)
     expect_error("bad_buffer_fields.ini", VKAT_ERR_SYNTAX, 9,
                  "buffer 'A' needs 'type, count, init, direction', e.g. 'float32, M*K, random(-1, 1), in' (an "
                  "image: 'rgba8, image(W, H), random(0, 1), in'; a texel buffer: 'r32f, texels(N), zero, out')", 1);
-    expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 128 bytes (32 values)",
+    expect_error("push_overflow.ini", VKAT_ERR_SPACE, 41, "push constant 'p32' does not fit: at most 256 bytes (64 values)",
                  1);
     expect_error("bad_push_type.ini", VKAT_ERR_SPACE, 9,
                  "push constant 'x' has type 'float64'; expected int32, uint32 or float32", 1);

@@ -166,9 +166,56 @@ static void test_define_rewrite(void)
     CHECK_STR(names[0], "");
 }
 
+/* Other engines' stage tags (vkat_template_compute_section): blanked, not removed, with the other stages' lines. */
+static void test_compute_section(void)
+{
+    vkat_error err = {0};
+    char *out = NULL, buf[512];
+    CHECK(vkat_template_compute_section("#version 450\nvoid main() {}\n", "t.comp", &out, &err) == VKAT_OK);
+    CHECK(out == NULL); /* no tag: the source as it is */
+    CHECK(vkat_template_compute_section("#type vertex\nv\n#type compute // k\n#version 450\nc\n", "t.glsl", &out,
+                                        &err) == VKAT_OK);
+    CHECK_STR(out ? out : "(nothing)", "            \n \n                  \n#version 450\nc\n");
+    char *again = NULL;
+    CHECK(out && vkat_template_compute_section(out, "t.glsl", &again, &err) == VKAT_OK && again == NULL);
+    free(out);
+    /* a #version before shaderc's pragma is shared; `#pragma stage(compute)` and `#shader Compute` are tags too */
+    CHECK(vkat_template_compute_section("#version 450\n  #pragma shader_stage( compute )\r\nc\n", "t.comp", &out,
+                                        &err) == VKAT_OK);
+    CHECK_STR(out ? out : "(nothing)", "#version 450\n                                  \nc\n");
+    free(out);
+    CHECK(vkat_template_compute_section("#shader Compute\n#pragma stage(compute)\n#version 450\n", "t", &out, &err) ==
+          VKAT_OK);
+    CHECK_STR(out ? out : "(nothing)", "               \n                      \n#version 450\n");
+    free(out);
+    /* not tags: a word glued on, text after the stage, an empty stage */
+    CHECK(vkat_template_compute_section("#shadercompute\n#type compute x\n#type\n#pragma once\n", "t", &out, &err) ==
+          VKAT_OK);
+    CHECK(out == NULL);
+    CHECK(vkat_template_compute_section("// c\n#shader vertex\nv\n#shader pixel\n", "v.glsl", &out, &err) ==
+          VKAT_ERR_TEMPLATE);
+    CHECK(out == NULL);
+    CHECK_STR(vkat_error_format(&err, buf, sizeof buf),
+              "v.glsl:2: the file's stage tags (the first here, '#shader vertex') mark no compute stage (it has "
+              "vertex, pixel): vkautotune tunes a compute shader; tag its section `#shader compute` or give it a file "
+              "of its own");
+    CHECK(vkat_template_compute_section("#[compute]\na\n#[vertex]\nb\n#[compute]\n", "g.glsl", &out, &err) ==
+          VKAT_ERR_TEMPLATE);
+    CHECK_STR(vkat_error_format(&err, buf, sizeof buf), "g.glsl:5: a second compute section (the first is tagged at "
+              "line 1): the file may hold one compute stage");
+    /* Godot: the #[versions] section and #VERSION_DEFINES, only in a file of Godot's tags */
+    CHECK(vkat_template_compute_section("#[versions]\na = \"\";\n#[compute]\n#version 450\n#VERSION_DEFINES\n",
+                                        "g.glsl", &out, &err) == VKAT_OK);
+    CHECK_STR(out ? out : "(nothing)", "           \n       \n          \n#version 450\n                \n");
+    free(out);
+    CHECK(vkat_template_compute_section("#version 450\n#VERSION_DEFINES\n", "g.glsl", &out, &err) == VKAT_OK);
+    CHECK(out == NULL);
+}
+
 int main(void)
 {
     test_instantiate();
+    test_compute_section();
     test_for_config();
     test_local_size_rewrite();
     test_define_rewrite();

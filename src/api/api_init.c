@@ -14,6 +14,7 @@
 #include "template.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,57 @@ static vkat_result compile_either_rules(const char *text, const char *path, vkat
     return r;
 }
 
+/* Has push member i bytes that no [push] value can give (compile.h's push leaves)? Its first such leaf in *leaf
+ * (NULL: the member itself, of no known layout). */
+static int push_member_unfillable(const vkat_spirv_info *si, uint32_t i, const vkat_block_member **leaf)
+{
+    const vkat_block_member *m = &si->push_members[i];
+    *leaf = NULL;
+    if (m->kind == 'p' || m->leaf || m->kind == 'f' || m->kind == 'i')
+        return 0; /* a buffer address is refused by init's comment and the tuner's check with their own words */
+    if (!(si->push_leaves_of & (1u << i)))
+        return 1;
+    for (uint32_t k = 0; k < si->push_leaf_count; k++) {
+        const vkat_block_member *l = &si->push_leaves[k];
+        if (si->push_leaf_parent[k] == i && !l->leaf && l->kind != 'f' && l->kind != 'i') {
+            *leaf = l;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The shader's line declaring each push member (its name as a word, in order, after `push_constant`'s `{`), for
+ * init's placeholders; a member of bytes no [push] value can give is said on the log too, with its file and line,
+ * since the space init writes then does not tune until they are given. */
+static void push_member_lines(const char *source, const char *path, vkat_spirv_info *si)
+{
+    const char *at = source ? strstr(source, "push_constant") : NULL, *from = at ? strchr(at, '{') : NULL;
+    for (uint32_t i = 0; i < si->push_member_count && i < 32; i++) {
+        const char *name = si->push_members[i].name, *hit = NULL;
+        size_t n = strlen(name);
+        for (const char *p = from; n && p && !hit && (p = strstr(p, name)); p += n)
+            if (!isalnum((unsigned char)p[-1]) && p[-1] != '_' && !isalnum((unsigned char)p[n]) && p[n] != '_')
+                hit = p;
+        int line = hit ? 1 : 0;
+        for (const char *p = source; hit && p < hit; p++)
+            line += *p == '\n';
+        si->push_member_line[i] = line;
+        from = hit ? hit + n : from;
+        const vkat_block_member *leaf;
+        if (!push_member_unfillable(si, i, &leaf))
+            continue;
+        char where[32] = "";
+        if (line)
+            snprintf(where, sizeof where, ":%d", line);
+        vkat_log(VKAT_LOG_WARN, "%s%s: the push-constant block's '%s%s%s' (%u bytes at offset %u) has no [push] form "
+                 "(int32, uint32 or float32 values): init writes a commented placeholder, and the tuner refuses the "
+                 "space until its words are given", path, where, name[0] ? name : "a member",
+                 leaf && leaf->name[0] ? "." : "", leaf ? leaf->name : "", leaf ? leaf->size : si->push_members[i].size,
+                 leaf ? leaf->offset : si->push_members[i].offset);
+    }
+}
+
 /* A compiled module as init's shader (spirv_input.h): its words, and its one compute entry point's name into
  * entry. -D macros cannot reach it. */
 static vkat_result module_shader(const char *path, const char *bytes, size_t size, size_t define_count,
@@ -188,6 +240,9 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         return vkat_fail(err, VKAT_ERR_IO, shader_path, 0, "cannot read the shader: %s", strerror(errno));
     int module = vkat_is_spirv(source, size);
     vkat_result r = module ? VKAT_OK : vkat_shader_text_check(shader_path, source, size, err);
+    char *section = NULL; /* the compute stage of a file of tagged stages: -D goes after its #version */
+    if (!r && !module && !(r = vkat_template_compute_section(source, shader_path, &section, err)) && section)
+        free(source), source = section;
     /* without #version (its build adds one), as version 450: what glslang assumes here too */
     int glsl_version = !r && !module && !vkat_template_has_version(source) ? 450 : 0;
     char *versioned = NULL;
@@ -221,6 +276,8 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
         guess(&m, si);
         si->opengl_rules = opts.opengl_rules;
     }
+    if (!r)
+        push_member_lines(module ? NULL : source, shader_path, si);
     vkat_spirv same = {0};
     if (!r && module) {
         si->module_template = 1;

@@ -192,8 +192,9 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
     /* glslc enables #include for every shader; shaders written for it (most third-party ones) rely on that. Only
      * where the source includes something, so that other modules stay byte for byte what they were. */
     char *with_includes = NULL, *unmarked = NULL;
-    if (vkat_template_blank_stage_marker(source, &unmarked) != VKAT_OK)
-        return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
+    vkat_result cut = vkat_template_compute_section(source, path, &unmarked, err);
+    if (cut != VKAT_OK)
+        return cut; /* the tuner and init cut the template before; this is for the callers that do not */
     if (vkat_template_enable_includes(unmarked ? unmarked : source, &with_includes) != VKAT_OK) {
         free(unmarked);
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");

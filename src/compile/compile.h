@@ -159,7 +159,14 @@ typedef struct vkat_block_member {
  * array's elements or a matrix's columns, outside the member, a member of no known layout). */
 char vkat_block_member_scalar_at(const vkat_block_member *m, uint32_t offset);
 
-typedef struct vkat_spirv_info {
+typedef struct vkat_spirv_info vkat_spirv_info;
+
+/* The 32-bit scalar of push member `i` of si at byte `offset` (a multiple of 4), through its leaves where it has no
+ * one layout: 'f', 'i', '?' where the block needs a value of a type no [push] value has (a 64-bit or 16-bit scalar, a
+ * member whose leaves are not known), or 0 where the shader reads nothing (padding, another member's bytes). */
+char vkat_push_scalar_at(const vkat_spirv_info *si, uint32_t i, uint32_t offset);
+
+struct vkat_spirv_info {
     uint32_t local_size[3];  /* after applying specialization constants */
     int32_t local_size_spec[3]; /* the constant_id each dimension takes (local_size_x_id), -1 when fixed */
     uint64_t shared_bytes;   /* sum of Workgroup-storage variables' sizes (std430-like layout: scalars, vectors,
@@ -272,6 +279,16 @@ typedef struct vkat_spirv_info {
     uint32_t capabilities[48];
     uint32_t push_size, push_member_count;
     vkat_block_member push_members[32];
+    /* The push members of no one layout (leaf 0, not a buffer address: a struct, an array of structs or of arrays, a
+     * 64- or 16-bit scalar) as their leaves, in offset order: each a member as above at its offset in the block (a
+     * scalar, vector, matrix or sized array of them with leaf set, or leaf 0 for a type of no 32-bit scalars), named
+     * by its path below the member ("color", "0_start": `light.color`, `ramps[0].start`), of push member
+     * push_leaf_parent[k]. push_leaves_of: bit i where member i's leaves are all here (not where they overflowed). */
+    uint32_t push_leaf_count, push_leaves_of;
+    uint8_t push_leaf_parent[64];
+    vkat_block_member push_leaves[64];
+    /* The shader's line declaring each push member, 0 unknown: set by `vkautotune init` for its messages. */
+    int push_member_line[32];
     /* The members of the first parameter blocks (by binding order), as push_members: so that the space's
      * [fields.NAME] can be checked against them. A parameter block is a uniform block, or a storage block without a
      * run-time array that nothing stores to or adds to (readonly or not: Godot's passes keep their sizes in one) whose
@@ -310,7 +327,7 @@ typedef struct vkat_spirv_info {
         uint8_t comp;
         uint32_t value;
     } axis_bound[3];
-} vkat_spirv_info;
+};
 
 /* Reads the entry point's workgroup size and the module's shared-memory footprint, with the given
  * specialization-constant values applied. VKAT_ERR_VALIDATE when the module has no GLCompute entry point. */

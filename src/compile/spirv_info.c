@@ -574,10 +574,33 @@ static void member_layout(const reader *rd, uint32_t t, uint32_t matrix_stride, 
         m->leaf = a->op == SpvOpTypeFloat ? 'f' : 'i';
 }
 
+/* A member's type and the layout its struct's decorations give it, for flatten_member. */
+typedef struct member_type {
+    uint32_t type, matrix_stride;
+    uint8_t row_major;
+} member_type;
+
+/* vkat_block_member's kind of a member of type t ('f', 'i', 'p' or 'o'), and its vec_kind and components. */
+static void member_kind(const reader *rd, uint32_t type, vkat_block_member *m)
+{
+    const id_info *t = type < rd->bound ? &rd->ids[type] : NULL;
+    const id_info *e = t && t->op == SpvOpTypeVector && t->elem < rd->bound ? &rd->ids[t->elem] : NULL;
+    if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
+        m->vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
+        m->components = (uint8_t)t->value;
+    }
+    m->kind = !t                                        ? 'o'
+              : t->op == SpvOpTypePointer               ? 'p'
+              : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'
+              : t->op == SpvOpTypeInt && t->size == 4   ? 'i'
+                                                        : 'o';
+}
+
 /* The members of the block whose struct type is `block`: types from its OpTypeStruct, offsets, matrix layouts and
  * names from the member annotations (a second pass over the module, run only for a block it has; every type is
- * known by then). Returns how many went into m (at most max, 32). */
-static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_member *m, uint32_t max)
+ * known by then). Returns how many went into m (at most max, 32); mt (NULL, or max of them) gets their types. */
+static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_member *m, uint32_t max,
+                                   member_type *mt)
 {
     const reader *rd = &sc->rd;
     uint32_t n = 0, types[32] = {0}, matrix_stride[32] = {0};
@@ -592,17 +615,7 @@ static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_me
             n = len - 2 < max ? len - 2 : max;
             for (uint32_t i = 0; i < n; i++) {
                 types[i] = ins[2 + i];
-                const id_info *t = ins[2 + i] < rd->bound ? &rd->ids[ins[2 + i]] : NULL;
-                const id_info *e = t && t->op == SpvOpTypeVector && t->elem < rd->bound ? &rd->ids[t->elem] : NULL;
-                if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
-                    m[i].vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
-                    m[i].components = (uint8_t)t->value;
-                }
-                m[i].kind = !t                                        ? 'o'
-                            : t->op == SpvOpTypePointer               ? 'p'
-                            : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'
-                            : t->op == SpvOpTypeInt && t->size == 4   ? 'i'
-                                                                      : 'o';
+                member_kind(rd, types[i], &m[i]);
             }
         } else if (op == SpvOpMemberDecorate && len >= 4 && ins[1] == block && ins[2] < max) {
             if (ins[3] == SpvDecorationOffset && len >= 5)
@@ -618,20 +631,81 @@ static uint32_t scan_block_members(const scan *sc, uint32_t block, vkat_block_me
         }
         at += len ? len : 1;
     }
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         member_layout(rd, types[i], matrix_stride[i], row_major[i], &m[i]);
+        if (mt)
+            mt[i] = (member_type){types[i], matrix_stride[i], row_major[i]};
+    }
     return n;
 }
 
-/* The push-constant block's members and bytes. */
+/* The leaves of push member `parent` (compile.h's push_leaves) in a value of type mt->type at byte `offset`: a
+ * struct by its members, a sized array of structs or of arrays by its elements, anything else one leaf named
+ * `path`. Returns 0 where they do not all fit (or nest deeper than a shader would). */
+static int flatten_member(const scan *sc, const member_type *mt, uint32_t offset, const char *path, uint8_t parent,
+                          int depth)
+{
+    const reader *rd = &sc->rd;
+    vkat_spirv_info *info = sc->info;
+    const id_info *a = mt->type < rd->bound ? &rd->ids[mt->type] : NULL;
+    const id_info *e = a && a->op == SpvOpTypeArray && a->elem < rd->bound ? &rd->ids[a->elem] : NULL;
+    char sub[sizeof info->push_leaves[0].name + 16];
+    if (!a || depth > 8)
+        return 0;
+    if (a->op == SpvOpTypeStruct) {
+        vkat_block_member m[32] = {{0}};
+        member_type types[32];
+        uint32_t n = scan_block_members(sc, mt->type, m, 32, types);
+        for (uint32_t k = 0; k < n; k++) {
+            if (m[k].name[0])
+                snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "_" : "", m[k].name);
+            else
+                snprintf(sub, sizeof sub, "%s%sm%u", path, path[0] ? "_" : "", k);
+            if (!flatten_member(sc, &types[k], offset + m[k].offset, sub, parent, depth + 1))
+                return 0;
+        }
+        return 1;
+    }
+    if (e && (e->op == SpvOpTypeStruct || e->op == SpvOpTypeArray) && e->size) {
+        uint32_t count = (uint32_t)(a->size / round_up(e->size, e->align));
+        uint32_t stride = a->stride ? a->stride : (uint32_t)round_up(e->size, e->align);
+        member_type et = {a->elem, mt->matrix_stride, mt->row_major};
+        for (uint32_t i = 0; i < count; i++) {
+            snprintf(sub, sizeof sub, "%s%s%u", path, path[0] ? "_" : "", i);
+            if (!flatten_member(sc, &et, offset + i * stride, sub, parent, depth + 1))
+                return 0;
+        }
+        return 1;
+    }
+    if (info->push_leaf_count == VKAT_COUNTOF(info->push_leaves) || strlen(path) >= sizeof info->push_leaves[0].name)
+        return 0; /* a name cut short could repeat another's */
+    vkat_block_member *l = &info->push_leaves[info->push_leaf_count];
+    memset(l, 0, sizeof *l);
+    member_kind(rd, mt->type, l);
+    member_layout(rd, mt->type, mt->matrix_stride, mt->row_major, l);
+    l->offset = offset;
+    snprintf(l->name, sizeof l->name, "%s", path);
+    info->push_leaf_parent[info->push_leaf_count++] = parent;
+    return 1;
+}
+
+/* The push-constant block's members and bytes, and the leaves of those of no one layout. */
 static void scan_push_block(scan *sc)
 {
     vkat_spirv_info *info = sc->info;
-    uint32_t n = scan_block_members(sc, sc->push_block, info->push_members, VKAT_COUNTOF(info->push_members));
+    member_type types[32];
+    uint32_t n = scan_block_members(sc, sc->push_block, info->push_members, VKAT_COUNTOF(info->push_members), types);
     info->push_member_count = n;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t end = info->push_members[i].offset + info->push_members[i].size;
+        const vkat_block_member *m = &info->push_members[i];
+        uint32_t end = m->offset + m->size, first = info->push_leaf_count;
         info->push_size = end > info->push_size ? end : info->push_size;
+        if (m->leaf || m->kind == 'p')
+            continue;
+        if (flatten_member(sc, &types[i], m->offset, "", (uint8_t)i, 0))
+            info->push_leaves_of |= 1u << i;
+        else
+            info->push_leaf_count = first; /* none of its leaves: the member is a placeholder for init */
     }
 }
 
@@ -651,7 +725,7 @@ static void scan_parameter_blocks(scan *sc)
         uint32_t b = info->block_count++;
         info->block_binding[b] = k;
         info->block_member_count[b] =
-            scan_block_members(sc, type, info->block_members[b], VKAT_COUNTOF(info->block_members[b]));
+            scan_block_members(sc, type, info->block_members[b], VKAT_COUNTOF(info->block_members[b]), NULL);
         int data = 0; /* a lookup table, a struct: what a storage block holds is then data, not parameters */
         for (uint32_t i = 0; storage && i < info->block_member_count[b]; i++) {
             const vkat_block_member *m = &info->block_members[b][i];

@@ -126,11 +126,64 @@ static bool line_is(const char *p, const char *end, const char *word)
     return (size_t)(end - p) == strlen(word) && strncmp(p, word, (size_t)(end - p)) == 0;
 }
 
-static bool starts_section(const char *p, const char *end)
+/* ---- stage tags: other engines' multi-stage files ------------------------------------------------------------ */
+
+typedef enum { TAG_NONE, TAG_STAGE, TAG_VERSIONS } tag_kind;
+
+/* p past blanks, then past `word` when it is next and ends there (a blank, '(' or the line's end follows)? */
+static bool skip_word(const char **p, const char *end, const char *word)
 {
+    const char *q = *p;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    size_t n = strlen(word);
+    if ((size_t)(end - q) < n || strncmp(q, word, n) != 0 || (q + n < end && (isalnum((unsigned char)q[n]) ||
+                                                                              q[n] == '_')))
+        return false;
+    *p = q + n;
+    return true;
+}
+
+/* Is the line p..end a stage tag, and of which stage (its name into stage, at most size - 1 characters)? The
+ * engines' own loaders cut a file at these lines and compile each stage apart; glslang knows none of them before
+ * #version (`#shader` and `#type` not at all): `#shader NAME` (TheCherno-style engines), `#type NAME` (Hazel),
+ * `#pragma stage NAME`, `#pragma shader_stage(NAME)` (shaderc's, which glslc reads), and Godot's `#[NAME]` with its
+ * `#[versions]` section (a list of define sets, not a stage). A trailing `//` comment is allowed. */
+static tag_kind stage_tag(const char *p, const char *end, char *stage, size_t size, bool *bracket)
+{
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        end--;
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
-    return end - p >= 2 && p[0] == '#' && p[1] == '[';
+    *bracket = end - p >= 2 && p[0] == '#' && p[1] == '[';
+    if (*bracket)
+        p += 2;
+    else if (p == end || *p++ != '#' ||
+             (!skip_word(&p, end, "shader") && !skip_word(&p, end, "type") &&
+              !(skip_word(&p, end, "pragma") && (skip_word(&p, end, "stage") || skip_word(&p, end, "shader_stage")))))
+        return TAG_NONE;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '('))
+        p++;
+    size_t n = 0;
+    for (; p < end && (isalnum((unsigned char)*p) || *p == '_'); p++)
+        if (n < size - 1)
+            stage[n++] = *p;
+    stage[n] = 0;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == ')' || (*bracket && *p == ']')))
+        p++;
+    if (!n || (p < end && !(end - p >= 2 && p[0] == '/' && p[1] == '/')))
+        return TAG_NONE;
+    return *bracket && !strcmp(stage, "versions") ? TAG_VERSIONS : TAG_STAGE;
+}
+
+/* "compute" in any case ("Compute" in some engines' tags). */
+static bool is_compute(const char *stage)
+{
+    static const char word[] = "compute";
+    for (size_t i = 0; i < sizeof word; i++)
+        if (tolower((unsigned char)stage[i]) != word[i])
+            return false;
+    return true;
 }
 
 /* Blanks the line p..end of the copy *out of source (made at the first line blanked): the same lines stay, so
@@ -143,33 +196,65 @@ static vkat_result blank_line(const char *source, const char *p, const char *end
     return VKAT_OK;
 }
 
-vkat_result vkat_template_blank_stage_marker(const char *source, char **out)
+static vkat_result no_compute(const char *path, int first_line, const char *first, const char *stages,
+                              vkat_error *err)
+{
+    return vkat_fail(err, VKAT_ERR_TEMPLATE, path ? path : "shader", first_line,
+                     "the file's stage tags (the first here, '%s') mark no compute stage (it has %s): vkautotune "
+                     "tunes a compute shader; tag its section `#shader compute` or give it a file of its own",
+                     first, stages[0] ? stages : "a #[versions] section only");
+}
+
+vkat_result vkat_template_compute_section(const char *source, const char *path, char **out, vkat_error *err)
 {
     *out = NULL;
-    /* Godot's importer reads the sections before #version (`#[versions]`'s list of named define sets, then the
-     * `#[compute]` marker) and puts one version's defines where `#VERSION_DEFINES` stands after it. */
-    bool godot = false, in_versions = false, after_version = false;
-    for (const char *p = source; *p;) {
+    /* Lines before the first tag are shared (a #version that `#pragma shader_stage(compute)` follows, comments);
+     * tags, and every section but the compute stage's, are blanked. In the compute section, Godot's importer puts
+     * a version's defines where `#VERSION_DEFINES` stands: blanked too (a version's macros are [defines]). */
+    enum { SHARED, OTHER, VERSIONS, COMPUTE } in = SHARED;
+    bool godot = false;
+    int line = 1, first_line = 0, compute_line = 0;
+    char first[64] = "", stages[160] = "", stage[32];
+    for (const char *p = source; *p; line++) {
         const char *nl = strchr(p, '\n');
         const char *end = nl ? nl : p + strlen(p);
-        bool blank = false;
-        if (!after_version && is_version_line(p, end)) {
-            after_version = true;
-            if (!godot)
-                return VKAT_OK; /* not a Godot file: the lines after #version are the shader's, and errors there */
-        } else if (!after_version && starts_section(p, end)) {
-            in_versions = line_is(p, end, "#[versions]");
-            godot = blank = in_versions || line_is(p, end, "#[compute]");
-        } else if (!after_version) {
-            blank = in_versions;
-        } else {
+        bool bracket;
+        tag_kind tag = stage_tag(p, end, stage, sizeof stage, &bracket);
+        bool blank = tag != TAG_NONE || in == OTHER || in == VERSIONS;
+        if (tag != TAG_NONE && !first_line) {
+            first_line = line;
+            const char *q = p + strspn(p, " \t"), *e = end;
+            while (e > q && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+                e--;
+            snprintf(first, sizeof first, "%.*s", (int)(e - q), q);
+        }
+        godot |= tag != TAG_NONE && bracket;
+        if (tag == TAG_VERSIONS) {
+            in = VERSIONS;
+        } else if (tag == TAG_STAGE && !is_compute(stage)) {
+            in = OTHER;
+            if (!strstr(stages, stage) && strlen(stages) + strlen(stage) + 3 < sizeof stages)
+                snprintf(stages + strlen(stages), sizeof stages - strlen(stages), "%s%s", stages[0] ? ", " : "",
+                         stage);
+        } else if (tag == TAG_STAGE && compute_line && in != COMPUTE) {
+            free(*out), *out = NULL; /* a tag again inside the section (a pragma after `#shader compute`) is not one */
+            return vkat_fail(err, VKAT_ERR_TEMPLATE, path ? path : "shader", line, "a second compute section (the "
+                             "first is tagged at line %d): the file may hold one compute stage", compute_line);
+        } else if (tag == TAG_STAGE) {
+            compute_line = compute_line ? compute_line : line;
+            in = COMPUTE;
+        } else if (in == COMPUTE && godot) {
             blank = line_is(p, end, "#VERSION_DEFINES");
         }
         if (blank && blank_line(source, p, end, out) != VKAT_OK)
-            return VKAT_ERR_NOMEM;
+            return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
         if (!nl)
             break;
         p = nl + 1;
+    }
+    if (first_line && !compute_line) {
+        free(*out), *out = NULL;
+        return no_compute(path, first_line, first, stages, err);
     }
     return VKAT_OK;
 }
@@ -302,10 +387,17 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     static const char *const ls[3] = {"VKAT_LOCAL_SIZE_X", "VKAT_LOCAL_SIZE_Y", "VKAT_LOCAL_SIZE_Z"};
     for (int a = 0; a < 3; a++)
         defs[n++] = (vkat_define){ls[a], vkat_int(launch->local_size[a]), NULL};
-    char *resized = NULL, *versioned = NULL; /* a reference of its own keeps its size ([check] local_size says it) */
-    int rewritten = 0, has_version = vkat_template_has_version(source);
-    vkat_result r = s->glsl_version && !has_version ? vkat_template_add_version(source, s->glsl_version, &versioned)
-                                                    : VKAT_OK;
+    /* the compute stage first: the defines go after its #version, not another stage's, and what follows edits
+     * only its lines */
+    char *section = NULL, *resized = NULL, *versioned = NULL;
+    vkat_result r = vkat_template_compute_section(source, path, &section, err);
+    if (r) {
+        free(defs);
+        return r;
+    }
+    source = section ? section : source;
+    int rewritten = 0, has_version = vkat_template_has_version(source); /* a reference of its own keeps its size */
+    r = s->glsl_version && !has_version ? vkat_template_add_version(source, s->glsl_version, &versioned) : VKAT_OK;
     if (!r && s->replace_local_size && !reference)
         r = vkat_local_size_rewrite(versioned ? versioned : source, launch->local_size, &resized, &rewritten);
     if (r)
@@ -330,6 +422,7 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     free(redefined);
     free(resized);
     free(versioned);
+    free(section);
     free(defs);
     return r;
 }

@@ -34,11 +34,14 @@ vkat_result vkat_template_add_version(const char *source, int version, char **ou
  * every shader); else *out is NULL. VKAT_ERR_NOMEM only. */
 vkat_result vkat_template_enable_includes(const char *source, char **out);
 
-/* When a line before `source`'s #version is Godot's stage marker `#[compute]` or its `#[versions]` section (a
- * RenderingDevice shader file, whose importer strips them), *out is the source with those lines and the
- * `#VERSION_DEFINES` line after #version blanked, so that it compiles as Godot compiles it with no version's defines
- * (a version's macros are the space's [defines]) and keeps its line numbers; else *out is NULL. VKAT_ERR_NOMEM only. */
-vkat_result vkat_template_blank_stage_marker(const char *source, char **out);
+/* The compute stage of a file that tags its stages as other engines' loaders cut them: `#shader compute`
+ * (TheCherno-style engines), `#type compute` (Hazel), `#pragma stage compute`, `#pragma shader_stage(compute)`
+ * (shaderc) or Godot's `#[compute]` (after its `#[versions]` section). *out is the source with the tag lines, the
+ * other stages' sections, Godot's `#[versions]` section and `#VERSION_DEFINES` lines blanked (never removed, so that
+ * messages keep the file's line numbers; lines before the first tag are kept as shared), or NULL where the source
+ * has no tag. Tags but no compute stage, or two compute sections: VKAT_ERR_TEMPLATE at `path` and the tag's line.
+ * Applying it again to its output changes nothing. */
+vkat_result vkat_template_compute_section(const char *source, const char *path, char **out, vkat_error *err);
 
 /* The defines for one variant: the problem sizes bound to #define, every VKAT_PARAM_DEFINE parameter (text ones as
  * their text), the space's [defines], and VKAT_LOCAL_SIZE_X/Y/Z from the launch; for the reference (`reference`

@@ -8,11 +8,23 @@
 #include "descriptors.h"
 #include "spec_encode.h"
 #include "spirv_shared_bounds.h"
+#include "template.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The shader's text for a message's line, its compute stage's alone where it tags stages (template.h): a vertex
+ * stage's declarations in the same file are not the kernel's. NULL where it cannot be read. */
+static char *read_stage(const char *path)
+{
+    char *src = vkat_read_file(path, NULL), *cut = NULL;
+    vkat_error err = {0};
+    if (src && vkat_template_compute_section(src, path, &cut, &err) == VKAT_OK && cut)
+        free(src), src = cut;
+    return src;
+}
 
 /* The shader line that declares `KEY = N` (binding = 2, constant_id = 3), for messages; 0 when not found (e.g. set
  * by a macro, or in an included file). */
@@ -218,7 +230,7 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
             mismatch = fields_mismatch(s, si, i, buf, why, sizeof why);
         if (buf && !bad_kind && !mismatch)
             continue;
-        char *src = vkat_read_file(path, NULL);
+        char *src = read_stage(path);
         int line = src ? declaration_line(src, "binding", b) : 0;
         free(src);
         if (bad_kind)
@@ -241,7 +253,7 @@ vkat_result vkat_check_bindings(const vkat_space *s, const char *path, const vka
 /* The first line of `path` that mentions push_constant (the block's declaration), for messages; 0 when not found. */
 static int push_block_line(const char *path)
 {
-    char *src = vkat_read_file(path, NULL);
+    char *src = read_stage(path);
     const char *at = src ? strstr(src, "push_constant") : NULL;
     int line = at ? 1 : 0;
     for (const char *p = src; at && p < at; p++)
@@ -284,11 +296,11 @@ vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const v
                              "the push-constant block's %s (offset %u) is a buffer address (buffer_reference), which "
                              "vkautotune cannot supply; declare the buffer as a descriptor (a [buffers] entry)",
                              member, off);
-        for (uint32_t w = off / 4 * 4; w < off + size; w += 4) {
+        for (uint32_t w = off / 4 * 4; w < off + size; w += 4) { /* the bytes it reads: padding needs no value */
             char at[32] = "";
             if (w != off)
                 snprintf(at, sizeof at, " at byte %u", w);
-            if (!push_at(s, w))
+            if (vkat_push_scalar_at(si, i, w) && !push_at(s, w))
                 return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
                                  "the push-constant block is %u bytes, but the space %s gives %u in [push] (%zu "
                                  "value(s) of 4 bytes); %s at offset %u has none%s: give every member a [push] value "
@@ -303,11 +315,12 @@ vkat_result vkat_check_push_block(const vkat_space *s, const char *path, const v
                                  "(%s:%d) at offset %u: write [push] in the block's order (or give it @offset(%u))",
                                  name, off, s->push[j].name, s->path, s->push[j].line, s->push[j].offset, off);
         const vkat_block_member *pm = &si->push_members[i];
-        for (uint32_t w = off; w < off + size; w += 4) { /* each scalar: a vector's, a matrix's, an array's */
-            char scalar = vkat_block_member_scalar_at(pm, w);
-            const vkat_push_decl *p = scalar ? push_at(s, w) : NULL;
+        for (uint32_t w = off; w < off + size; w += 4) { /* each scalar: a vector's, a matrix's, an array's, a
+                                                              struct's */
+            char scalar = vkat_push_scalar_at(si, i, w);
+            const vkat_push_decl *p = scalar == 'f' || scalar == 'i' ? push_at(s, w) : NULL;
             const char *shape = pm->is_matrix ? "a matrix of floats" : pm->array_stride ? "an array of"
-                                : pm->vec_kind ? "a vector of" : NULL;
+                                : pm->vec_kind ? "a vector of" : !pm->leaf ? "a struct or array of" : NULL;
             if (p && (scalar == 'f') != (p->type == VKAT_FLOAT32))
                 return vkat_fail(e, VKAT_ERR_TEMPLATE, path, push_block_line(path),
                                  "the push-constant block's %s (offset %u) is %s%s, but the space's push constant "
@@ -346,7 +359,7 @@ vkat_result vkat_check_spec_constants(const vkat_space *s, const char *path, con
             continue;
         int space_line;
         const char *owner = spec_owner(s, d->id, &space_line);
-        char *src = vkat_read_file(path, NULL);
+        char *src = read_stage(path);
         int line = src ? declaration_line(src, "constant_id", d->id) : 0;
         free(src);
         return vkat_fail(e, VKAT_ERR_TEMPLATE, path, line,
@@ -394,7 +407,7 @@ vkat_result vkat_check_local_size(const vkat_space *s, const char *section, cons
 {
     if (!given || !memcmp(local_size, si->local_size, sizeof si->local_size))
         return VKAT_OK;
-    char *src = vkat_read_file(path, NULL);
+    char *src = read_stage(path);
     int line = src ? local_size_line(src) : 0;
     free(src);
     char where[300];
@@ -426,7 +439,7 @@ static int declares_shared_array(const char *code, const void *ctx)
 /* The line of `path` that declares shared array NAME, else 0. */
 static int shared_decl_line(const char *path, const char *name)
 {
-    char *src = name[0] ? vkat_read_file(path, NULL) : NULL;
+    char *src = name[0] ? read_stage(path) : NULL;
     int line = first_code_line(src, declares_shared_array, name);
     free(src);
     return line;

@@ -23,7 +23,7 @@
 
 /* Bounds that keep a typo from asking for gigabytes: values of one parameter, and the push-constant block. */
 #define MAX_PARAM_VALUES (1u << 20)
-#define MAX_PUSH_BYTES 128
+#define MAX_PUSH_BYTES 256 /* NVIDIA's, AMD's and Intel's maxPushConstantsSize; a device with less refuses more */
 #define MAX_FIELD_BYTES 65536 /* a [fields.NAME] section: four times Vulkan's least maxUniformBufferRange */
 
 /* ---- Device names ------------------------------------------------------------------------------------------------

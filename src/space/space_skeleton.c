@@ -852,30 +852,74 @@ static void push_strides(const vkat_spirv_info *si, problem *pb, uint8_t strides
     }
 }
 
+/* A member of one layout (a 32-bit scalar or vector, a matrix, a sized array of them) as write_values writes it;
+ * returns where its last entry ends, or `next` where it has no such layout. */
+static uint32_t write_member(FILE *o, const vkat_block_member *m, const char *key, const char *sized, uint32_t comps,
+                             uint32_t next, int stride)
+{
+    int vector = m->kind == 'o' && m->vec_kind && m->components >= 2 && m->components <= 4;
+    if (m->kind == 'f' || m->kind == 'i' || vector) {
+        write_number(o, m, key, sized, comps, next, stride);
+        return m->offset + 4 * (vector ? m->components : 1);
+    }
+    return m->leaf ? write_strided(o, m, key, next) : next;
+}
+
+/* Bytes of the block that no [push] value can give (a 64- or 16-bit scalar, a struct too deep or too large to
+ * flatten): a TODO and a commented placeholder per word, whose BITS stops the file loading if uncommented as it is.
+ * Zero words in their place would pass every variant a zero the shader never meant; without them the tuner refuses
+ * the space (every byte the shader reads needs a value). `*placed` is where the last placeholder word ends: two
+ * 16-bit members share one. */
+static void write_placeholder(FILE *o, const vkat_block_member *m, const char *key, int line, uint32_t *placed)
+{
+    fprintf(o, "; TODO: '%s' (%u bytes at offset %u", key, m->size, m->offset);
+    if (line > 0)
+        fprintf(o, ", the shader's line %d", line);
+    fprintf(o, ") has no [push] form\n;   (int32, uint32 or float32 values): give its words' bits, or the tuner "
+               "refuses the space\n");
+    uint32_t w = m->offset / 4 * 4 > *placed ? m->offset / 4 * 4 : *placed;
+    for (; w < m->offset + m->size; w += 4)
+        fprintf(o, "; %s_%u = uint32, BITS @offset(%u)\n", key, (w - m->offset / 4 * 4) / 4, w);
+    *placed = w > *placed ? w : *placed;
+}
+
 /* The members of a block as 4-byte values under `header` ([push], [fields.NAME]): keys[i] for members[i], the
  * problem size sized_as[i] where there is one (a vector: in the components of the bits sized_comps[i]), 1 for other
- * integers and 1.0 for floats, a matrix its identity and an array 1 each (write_strided), each a TODO. */
+ * integers and 1.0 for floats, a matrix its identity and an array 1 each (write_strided), each a TODO. `push` (the
+ * push block's reflection, NULL for fields) gives a struct's or a nested array's leaves, each an entry at its offset
+ * (`light_color` for `light.color`), and bytes of no [push] form a placeholder (write_placeholder); a parameter
+ * block's struct is words of zeros over its init. */
 static void write_values(FILE *o, const char *header, const vkat_block_member *members, uint32_t count,
                          char keys[][NAME_CAP], const char *const *sized_as, const uint32_t *sized_comps,
-                         const uint8_t *stride_axis)
+                         const uint8_t *stride_axis, const vkat_spirv_info *push)
 {
     if (!count)
         return;
     fprintf(o, "%s\n", header);
-    uint32_t next = 0;
+    if (push && push->push_size > 128) /* Vulkan's least maxPushConstantsSize; NVIDIA's, AMD's, Intel's are 256 */
+        fprintf(o, "; the block is %u bytes: a device whose maxPushConstantsSize is less (128 on some, lavapipe's) "
+                   "cannot run it\n", push->push_size);
+    uint32_t next = 0, placed = 0;
     for (uint32_t i = 0; i < count; i++) {
         const vkat_block_member *m = &members[i];
-        char at[32];
-        int vector = m->kind == 'o' && m->vec_kind && m->components >= 2 && m->components <= 4;
+        char at[32], key[NAME_CAP * 2];
         if (m->kind == 'p') {
             fprintf(o, "; '%s' is a buffer address (buffer_reference), which vkautotune cannot supply\n", keys[i]);
-            continue;
-        }
-        if (m->kind == 'f' || m->kind == 'i' || vector) {
-            write_number(o, m, keys[i], sized_as[i], sized_comps[i], next, stride_axis ? stride_axis[i] : 0);
-            next = m->offset + 4 * (vector ? m->components : 1);
-        } else if (m->leaf) {
-            next = write_strided(o, m, keys[i], next);
+        } else if (m->leaf || m->kind == 'f' || m->kind == 'i') {
+            next = write_member(o, m, keys[i], sized_as[i], sized_comps[i], next, stride_axis ? stride_axis[i] : 0);
+        } else if (push && i < 32 && (push->push_leaves_of & (1u << i))) {
+            for (uint32_t k = 0; k < push->push_leaf_count; k++) {
+                const vkat_block_member *l = &push->push_leaves[k];
+                if (push->push_leaf_parent[k] != i)
+                    continue;
+                snprintf(key, sizeof key, "%s%s%s", keys[i], l->name[0] ? "_" : "", l->name);
+                if (l->leaf || l->kind == 'f' || l->kind == 'i')
+                    next = write_member(o, l, key, NULL, 0, next, 0);
+                else
+                    write_placeholder(o, l, key, push->push_member_line[i], &placed);
+            }
+        } else if (push) {
+            write_placeholder(o, m, keys[i], i < 32 ? push->push_member_line[i] : 0, &placed);
         } else {
             for (uint32_t w = 0; w < (m->size + 3) / 4; w++)
                 fprintf(o, "%s_%u = uint32, 0%s   ; TODO: word %u of '%s' (%u bytes at offset %u)\n", keys[i], w,
@@ -885,7 +929,6 @@ static void write_values(FILE *o, const char *header, const vkat_block_member *m
     }
     fprintf(o, "\n");
 }
-
 
 /* Each parameter block's members as [fields.NAME] (a uniform block, a storage block the shader only reads):
  * random bits there would be garbage counts and scales. The member that bounds the invocations carries its size. */
@@ -900,7 +943,7 @@ static void write_fields(FILE *o, const vkat_spirv_info *si, char buf_names[][NA
             char header[NAME_CAP + 16];
             snprintf(header, sizeof header, "[fields.%s]", buf_names[si->block_binding[b]]);
             write_values(o, header, si->block_members[b], si->block_member_count[b], field_names, pb->field_size[b],
-                         pb->field_comps[b], NULL);
+                         pb->field_comps[b], NULL, NULL);
         }
         free(nm);
         free(field_names);
@@ -1257,7 +1300,7 @@ char *vkat_space_skeleton_text(const vkat_spirv_info *si, const char *kernel_nam
     uint8_t strides[32];
     push_strides(si, &pb, strides);
     write_values(o, "[push]", si->push_members, si->push_member_count, push_names, pb.member_size,
-                 pb.member_comps, strides);
+                 pb.member_comps, strides, si);
     write_fields(o, si, buf_names, &pb);
     write_dispatch(o, si, &pb, wg, axes, define_count);
     fprintf(o, "[check]\n; Every variant is compared with the shader at its own defaults. TODO: where those cannot be\n"
