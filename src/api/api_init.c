@@ -153,11 +153,30 @@ static vkat_result compile_either_rules(const char *text, const char *path, vkat
     vkat_result r = vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, m, err);
     if (!r || !err || !opengl_only(err->message))
         return r;
-    opts->opengl_rules = 1;
+    opts->opengl_rules = VKAT_RULES_OPENGL;
     r = vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, m, err);
     if (r)
-        opts->opengl_rules = 0;
+        opts->opengl_rules = VKAT_RULES_VULKAN;
     return r;
+}
+
+/* m reflected into si, one kind of resource per binding. Where a shader read by OpenGL's rules has two kinds at one
+ * binding (OpenGL's binding points are per kind), it is compiled again into m with each kind's bindings apart. */
+static vkat_result reflect_bindings(const char *text, const char *path, vkat_compile_opts *opts, vkat_spirv *m,
+                                    vkat_spirv_info *si, vkat_error *err)
+{
+    vkat_result r = vkat_spirv_reflect(m, NULL, 0, si, err);
+    if (r || !(r = one_kind_per_binding(si, path, err)) || opts->opengl_rules != VKAT_RULES_OPENGL)
+        return r;
+    vkat_spirv apart = {0};
+    opts->opengl_rules = VKAT_RULES_OPENGL_APART;
+    r = vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, &apart, err);
+    if (!r) {
+        vkat_spirv_free(m);
+        *m = apart;
+        r = vkat_spirv_reflect(m, NULL, 0, si, err);
+    }
+    return r ? r : one_kind_per_binding(si, path, err);
 }
 
 /* Has push member i bytes that no [push] value can give (compile.h's push leaves)? Its first such leaf in *leaf
@@ -269,8 +288,9 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     if (!r && !si)
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     if (!r)
-        r = vkat_spirv_reflect(&m, NULL, 0, si, err);
-    if (!r)
+        r = module ? vkat_spirv_reflect(&m, NULL, 0, si, err)
+                   : reflect_bindings(defined ? defined : source, shader_path, &opts, &m, si, err);
+    if (!r && module)
         r = one_kind_per_binding(si, shader_path, err);
     if (!r) {
         guess(&m, si);

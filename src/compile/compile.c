@@ -223,6 +223,13 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         glslang_shader_set_options(shader, GLSLANG_SHADER_AUTO_MAP_BINDINGS | GLSLANG_SHADER_VULKAN_RULES_RELAXED);
         glslang_shader_set_default_uniform_block_name(shader, VKAT_OPENGL_UNIFORM_BLOCK);
     }
+    if (opts && opts->opengl_rules == VKAT_RULES_OPENGL_APART) {
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_UBO, VKAT_OPENGL_UNIFORM_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_IMAGE, VKAT_OPENGL_IMAGE_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_SAMPLER, VKAT_OPENGL_TEXTURE_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_TEXTURE, VKAT_OPENGL_TEXTURE_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_COMBINED_SAMPLER, VKAT_OPENGL_TEXTURE_BASE);
+    }
     if (!glslang_shader_preprocess(shader, &in)) {
         r = compile_failure(err, path, "preprocessing", glslang_shader_get_info_log(shader), &inc);
         goto cleanup;

@@ -46,6 +46,14 @@ typedef struct vkat_include_text {
 
 /* The uniform block into which the OpenGL rules (vkat_compile_opts.opengl_rules) gather loose uniforms. */
 #define VKAT_OPENGL_UNIFORM_BLOCK "gl_DefaultUniformBlock"
+/* vkat_compile_opts.opengl_rules: Vulkan's GLSL; OpenGL's; OpenGL's with each kind of resource's bindings apart, as
+ * OpenGL's binding points are (a buffer and an image may both be 0 there): a uniform block's binding N is Vulkan's
+ * binding VKAT_OPENGL_UNIFORM_BASE + N, an image's VKAT_OPENGL_IMAGE_BASE + N, a texture's (sampler) ..._TEXTURE_
+ * BASE + N, a storage buffer's (atomic counters' too) N. */
+enum { VKAT_RULES_VULKAN, VKAT_RULES_OPENGL, VKAT_RULES_OPENGL_APART };
+#define VKAT_OPENGL_UNIFORM_BASE 100
+#define VKAT_OPENGL_IMAGE_BASE 200
+#define VKAT_OPENGL_TEXTURE_BASE 300
 
 typedef struct vkat_compile_opts {
     const char *const *include_dirs;
@@ -58,9 +66,10 @@ typedef struct vkat_compile_opts {
     size_t include_text_count;
     int scalar_block_layout; /* the device enabled scalarBlockLayout: validation allows the scalar block layout
                                 (part of the cache key) */
-    int opengl_rules; /* GLSL written for OpenGL ([kernel] opengl_rules): glslang's relaxed Vulkan rules, which put
-                         uniforms declared outside a block into one uniform block, gl_DefaultUniformBlock, and give
-                         a binding to each resource the shader declares without one (part of the cache key) */
+    int opengl_rules; /* VKAT_RULES_*. GLSL written for OpenGL ([kernel] opengl_rules): glslang's relaxed Vulkan
+                         rules, which put uniforms declared outside a block into one uniform block,
+                         gl_DefaultUniformBlock, and give a binding to each resource the shader declares without one
+                         (part of the cache key) */
 } vkat_compile_opts;
 
 /* Compiles a compute shader. `vulkan_api_version` (VK_MAKE_API_VERSION) picks the target environment and the

@@ -692,10 +692,14 @@ static vkat_result load_kernel(loader *ld)
         s->replace_local_size_line = f[6]->line;
     }
     if (f[9]) {
-        int on = !strcmp(f[9]->value, "true");
-        if (!on && strcmp(f[9]->value, "false"))
-            return lfail(ld, VKAT_ERR_SPACE, f[9]->line, "opengl_rules must be true or false, got '%s'", f[9]->value);
-        s->opengl_rules = on;
+        static const char *const rules[] = {"false", "true", "separate_bindings"};
+        int k = 0;
+        while (k < 3 && strcmp(f[9]->value, rules[k]))
+            k++;
+        if (k == 3)
+            return lfail(ld, VKAT_ERR_SPACE, f[9]->line,
+                         "opengl_rules must be true, false or separate_bindings, got '%s'", f[9]->value);
+        s->opengl_rules = k; /* VKAT_RULES_VULKAN, _OPENGL, _OPENGL_APART */
         s->opengl_rules_line = f[9]->line;
     }
     if (f[7] && word_list(ld, f[7], &s->replace_defines, &s->replace_define_count))

@@ -177,7 +177,8 @@ typedef struct vkat_space {
      * (glslc's -std=450, MNN's shader build); each variant's source starts with `#version N`. 0: none. */
     int glsl_version, glsl_version_line;
     /* opengl_rules = true: the template is GLSL written for OpenGL (uniforms outside blocks, resources without a
-     * binding), compiled by glslang's relaxed Vulkan rules (vkat_compile_opts.opengl_rules). */
+     * binding), compiled by glslang's relaxed Vulkan rules; separate_bindings: with each kind of resource's
+     * bindings apart as well (VKAT_RULES_* of vkat_compile_opts.opengl_rules). */
     int opengl_rules, opengl_rules_line;
     char **extensions;   /* required Vulkan extensions */
     size_t extension_count;

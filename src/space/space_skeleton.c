@@ -1212,9 +1212,14 @@ static void write_kernel(FILE *o, const vkat_spirv_info *si, const char *kernel_
     if (glsl_version)
         fprintf(o, "glsl_version = %d   ; the shader has no #version line (its build adds one: glslc's -std=, MNN's "
                    "shader build)\n", glsl_version);
-    if (si->opengl_rules)
+    if (si->opengl_rules == VKAT_RULES_OPENGL)
         fprintf(o, "opengl_rules = true   ; GLSL written for OpenGL: its loose uniforms are one uniform block, "
                    VKAT_OPENGL_UNIFORM_BLOCK ", and glslang gives a binding to each resource declared without one\n");
+    else if (si->opengl_rules == VKAT_RULES_OPENGL_APART)
+        fprintf(o, "opengl_rules = separate_bindings   ; GLSL written for OpenGL, whose binding points are per kind "
+                   "(two of its resources share a number): a uniform block's binding N is %d + N, an image's %d + N, "
+                   "a texture's %d + N, a buffer's N; loose uniforms are one uniform block, " VKAT_OPENGL_UNIFORM_BLOCK
+                   "\n", VKAT_OPENGL_UNIFORM_BASE, VKAT_OPENGL_IMAGE_BASE, VKAT_OPENGL_TEXTURE_BASE);
     if (macro_sized(si, macros)) {
         fprintf(o, "replace_defines =");
         for (int k = 0, n = 0; k < 3; k++) {

@@ -3,7 +3,8 @@
 # it is: init compiles it by glslang's relaxed Vulkan rules and writes [kernel] opengl_rules = true, the loose
 # uniforms as [fields] of gl_DefaultUniformBlock and each buffer at the binding those rules give it; the tuner's
 # variants match a Vulkan reference with the same values written in (so the uniforms land where the shader reads
-# them), and differ from it when a value does. Without the key the shader is refused at its line.
+# them), and differ from it when a value does. Without the key the shader is refused at its line. An image and a
+# buffer at one OpenGL binding number (binding points are per kind there) get opengl_rules = separate_bindings.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -20,6 +21,13 @@ check_tunes_as_written "$T/i.ini" "init's file"
 "$BIN" --space "$D/scale.ini" --db "$T/s.db" --budget 5 --no-race --json --top 5 >"$T/s.json" 2>"$T/tune.err"
 check_tune "the uniforms' values reach the shader: every variant matches the reference" "$T/s.json" $? 3
 
+"$BIN" init "$D/shared_number.comp" -o "$T/n.ini" 2>"$T/n.err"
+rc=$?
+check "init: an image and a buffer at OpenGL's binding 0 (exit $rc: $(tail -n 1 "$T/n.err"))" [ $rc -eq 0 ]
+lines "$T/n.ini" '^opengl_rules = separate_bindings ' '^target = rgba32f, .* @set(0) @binding(200) ' \
+    '^Weights = .* @set(0) @binding(0) ' '^gl_DefaultUniformBlock = .* @set(0) @binding(100) '
+check_tunes_as_written "$T/n.ini" "init's file with the kinds' bindings apart"
+
 sed "s|^scale = float32, 2.5|scale = float32, 3.0|; s|= scale|= $D/scale|" "$D/scale.ini" >"$T/other.ini"
 "$BIN" --space "$T/other.ini" --db "$T/o.db" --budget 5 --no-race >"$T/o.out" 2>"$T/o.err"
 check "another value of a uniform changes the result (the check fails)" grep -q "3 failed" "$T/o.out"
@@ -32,6 +40,6 @@ check "at the shader's line, in glslang's words" grep -q "scale.comp:6: 'non-opa
 
 sed "s|^opengl_rules = true|opengl_rules = yes|; s|= scale|= $D/scale|" "$D/scale.ini" >"$T/bad.ini"
 "$BIN" --space "$T/bad.ini" --dry-run >/dev/null 2>"$T/b.err"
-check "opengl_rules takes true or false, at its line" grep -q "bad.ini:7: opengl_rules must be true or false, got 'yes'" \
+check "opengl_rules takes true or false, at its line" grep -q "bad.ini:7: opengl_rules must be true, false or separate_bindings, got 'yes'" \
     "$T/b.err"
 finish
