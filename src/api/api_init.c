@@ -58,8 +58,8 @@ static vkat_result one_kind_per_binding(const vkat_spirv_info *si, const char *p
                 si->bindings[i].kind != si->bindings[j].kind)
                 return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 0,
                                  "set %u, binding %u holds both '%s' (a %s) and '%s' (a %s), but a Vulkan binding "
-                                 "is one descriptor (OpenGL keeps image units and buffer bindings apart, Vulkan does "
-                                 "not): the shader cannot run as written; give one of them another binding",
+                                 "is one descriptor: the shader cannot run as written; give one of them another "
+                                 "binding",
                                  si->bindings[i].set, si->bindings[i].binding, si->bindings[i].name,
                                  vkat_descriptor_kind_name(si->bindings[i].kind), si->bindings[j].name,
                                  vkat_descriptor_kind_name(si->bindings[j].kind));
@@ -142,7 +142,7 @@ static int stride_follows_size(const char *text, const vkat_spirv *module, const
  * resource without a binding. */
 static int opengl_only(const char *message)
 {
-    return strstr(message, "when using GLSL for Vulkan") || strstr(message, "require layout(binding");
+    return strstr(message, "when using GLSL for Vulkan") || strstr(message, "layout(binding=X)");
 }
 
 /* The shader by Vulkan's rules, else, where only OpenGL's GLSL allows what it does, by OpenGL's (opts->opengl_rules
@@ -160,23 +160,29 @@ static vkat_result compile_either_rules(const char *text, const char *path, vkat
     return r;
 }
 
-/* m reflected into si, one kind of resource per binding. Where a shader read by OpenGL's rules has two kinds at one
- * binding (OpenGL's binding points are per kind), it is compiled again into m with each kind's bindings apart. */
+/* m reflected into si, one kind of resource per binding. Where the shader has two kinds at one binding, which only
+ * OpenGL's binding points (one set per kind) allow, it is compiled again into m by OpenGL's rules with each kind's
+ * bindings apart; the first refusal stands where that does not part them. */
 static vkat_result reflect_bindings(const char *text, const char *path, vkat_compile_opts *opts, vkat_spirv *m,
                                     vkat_spirv_info *si, vkat_error *err)
 {
     vkat_result r = vkat_spirv_reflect(m, NULL, 0, si, err);
-    if (r || !(r = one_kind_per_binding(si, path, err)) || opts->opengl_rules != VKAT_RULES_OPENGL)
+    if (r || !(r = one_kind_per_binding(si, path, err)) || opts->opengl_rules == VKAT_RULES_OPENGL_APART)
         return r;
+    vkat_compile_opts apart_opts = *opts;
+    apart_opts.opengl_rules = VKAT_RULES_OPENGL_APART;
     vkat_spirv apart = {0};
-    opts->opengl_rules = VKAT_RULES_OPENGL_APART;
-    r = vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), opts, &apart, err);
-    if (!r) {
-        vkat_spirv_free(m);
-        *m = apart;
-        r = vkat_spirv_reflect(m, NULL, 0, si, err);
+    vkat_error again = {0};
+    if (vkat_compile_glsl_opts(text, path, VK_MAKE_API_VERSION(0, 1, 3, 0), &apart_opts, &apart, &again) ||
+        vkat_spirv_reflect(&apart, NULL, 0, si, &again) || one_kind_per_binding(si, path, &again)) {
+        vkat_spirv_free(&apart);
+        vkat_spirv_reflect(m, NULL, 0, si, &again); /* si as the refusal describes it */
+        return r;
     }
-    return r ? r : one_kind_per_binding(si, path, err);
+    vkat_spirv_free(m);
+    *m = apart;
+    opts->opengl_rules = VKAT_RULES_OPENGL_APART;
+    return VKAT_OK;
 }
 
 /* Has push member i bytes that no [push] value can give (compile.h's push leaves)? Its first such leaf in *leaf

@@ -147,14 +147,21 @@ static bool skip_word(const char **p, const char *end, const char *word)
 /* Is the line p..end a stage tag, and of which stage (its name into stage, at most size - 1 characters)? The
  * engines' own loaders cut a file at these lines and compile each stage apart; glslang knows none of them before
  * #version (`#shader` and `#type` not at all): `#shader NAME` (TheCherno-style engines), `#type NAME` (Hazel),
- * `#pragma stage NAME`, `#pragma shader_stage(NAME)` (shaderc's, which glslc reads), and Godot's `#[NAME]` with its
- * `#[versions]` section (a list of define sets, not a stage). A trailing `//` comment is allowed. */
+ * `#pragma stage NAME`, `#pragma shader_stage(NAME)` (shaderc's, which glslc reads), Saiga's `##GL_NAME_SHADER`, and
+ * Godot's `#[NAME]` with its `#[versions]` section (a list of define sets, not a stage). A trailing `//` comment is
+ * allowed. */
 static tag_kind stage_tag(const char *p, const char *end, char *stage, size_t size, bool *bracket)
 {
     while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
         end--;
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
+    *bracket = false;
+    if (end - p > 12 && !strncmp(p, "##GL_", 5) && !strncmp(end - 7, "_SHADER", 7)) { /* ##GL_COMPUTE_SHADER */
+        size_t n = (size_t)(end - 7 - (p + 5));
+        snprintf(stage, size, "%.*s", (int)(n < size ? n : size - 1), p + 5);
+        return TAG_STAGE;
+    }
     *bracket = end - p >= 2 && p[0] == '#' && p[1] == '[';
     if (*bracket)
         p += 2;

@@ -19,8 +19,9 @@
 #     and tunes as written; glslang alone refused the marker ("invalid directive", session 19's trial); so does
 #     one with a `#[versions]` section and `#VERSION_DEFINES` after #version (godot_versions.comp), which failed;
 #   - two kinds of descriptor in one binding (an OpenGL shader's image unit 0 beside its buffer binding 0:
-#     binding_reused.comp) are refused by init naming both, not written as two [buffers] entries the tuner then
-#     refused as a clash of the file's own lines;
+#     binding_reused.comp) are read with each kind's bindings apart (opengl_rules = separate_bindings); two that
+#     share one even so (two images: one image unit) are refused by init naming both, not written as two [buffers]
+#     entries the tuner then refused as a clash of the file's own lines;
 #   - a buffer without qualifiers that nothing stores to is `in`, one stored to stays `inout`
 #     (unqualified_read.comp): the input was compared as an output before (session 19's trial);
 #   - an existing -o file is kept without --force; no shader is a usage error.
@@ -158,12 +159,22 @@ sed 's/^    buf.data\[i\] = v + 1.0;/    buf.data[i] = v + ;/' "$D/shaders/godot
 "$BIN" init "$T/versions_bad.comp" -o "$T/vb.ini" 2>"$T/vb.err"
 check "an error in it names the line of the file ($(head -c 160 "$T/vb.err"))" \
     grep -q "versions_bad.comp:27:" "$T/vb.err"
-"$BIN" init "$D/bad/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
+"$BIN" init "$D/shaders/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
+check "an image and a buffer at OpenGL's binding 0: read with their kinds' bindings apart" \
+    lines "$T/reused.ini" '^opengl_rules = separate_bindings ' '^img = rgba8, .* @binding(200) ' '^Bins = .* @binding(0) '
+cat >"$T/units.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0, r32f) uniform readonly imageBuffer table;
+layout(binding = 0, rgba8) uniform writeonly image2D img;
+void main() { imageStore(img, ivec2(gl_GlobalInvocationID.xy), vec4(imageLoad(table, 0).x)); }
+GLSL
+"$BIN" init "$T/units.comp" -o "$T/units.ini" 2>"$T/units.err"
 rc=$?
-check "one binding holding an image and a buffer: refused by init (exit $rc)" \
-    sh -c "[ $rc -ne 0 ] && [ ! -f '$T/reused.ini' ]"
-check "naming both and why" grep -q "set 0, binding 0 holds both 'img' (a storage image) and 'Bins' (a storage buffer)" \
-    "$T/reused.err"
+check "two images at one binding (one image unit in OpenGL too): refused by init (exit $rc)" \
+    sh -c "[ $rc -ne 0 ] && [ ! -f '$T/units.ini' ]"
+check "naming both and why" grep -q "set 0, binding 0 holds both 'img' (a storage image) and 'table' (a storage texel buffer), but" \
+    "$T/units.err"
 
 "$BIN" init "$D/shaders/unqualified_read.comp" -o "$T/unq.ini" 2>/dev/null
 check "a buffer without qualifiers that is only read: in" \

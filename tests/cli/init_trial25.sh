@@ -3,8 +3,9 @@
 # (records/session25-trial.md), each in a shader written here (tests/data/init_trial25):
 #   - stage tags before or around #version: `#shader compute` (TheCherno-style engines), `#type compute` (Hazel) in a
 #     file that holds vertex and fragment stages too, `#pragma stage compute` and `#pragma shader_stage(compute)`
-#     (shaderc's) before #version. Each compiles as its compute stage, the other stages' lines blanked, so that an
-#     error still names the file's line; a file of tagged stages without a compute one is refused at its first tag.
+#     (shaderc's) before #version, Saiga's `##GL_COMPUTE_SHADER` after a vertex stage. Each compiles as its compute
+#     stage, the other stages' lines blanked, so that an error still names the file's line; a file of tagged stages
+#     without a compute one is refused at its first tag.
 #   - push-constant blocks init could not fill: struct members, arrays of structs, nested arrays, a std140 block with
 #     explicit offsets (its array's elements 16 bytes apart), a block wider than 128 bytes, and 64-bit members. Each
 #     value init writes lands where the shader reads it: the kernels write each pushed value to the output, the test
@@ -16,7 +17,8 @@ set -u
 need_device
 D=$(cd "$SRC/tests/data/init_trial25" && pwd)
 
-for f in cherno_scale.glsl hazel_stages.glsl pragma_stage.comp shader_stage.comp; do
+for f in cherno_scale.glsl hazel_stages.glsl pragma_stage.comp shader_stage.comp \
+    saiga_stages.glsl; do
     "$BIN" init "$D/$f" -o "$T/$f.ini" 2>"$T/$f.err"
     check "$f: init compiles its compute stage ($(tail -n 1 "$T/$f.err"))" grep -q '^\[push\]' "$T/$f.ini"
     check_tunes_as_written "$T/$f.ini" "$f"

@@ -28,6 +28,20 @@ lines "$T/n.ini" '^opengl_rules = separate_bindings ' '^target = rgba32f, .* @se
     '^Weights = .* @set(0) @binding(0) ' '^gl_DefaultUniformBlock = .* @set(0) @binding(100) '
 check_tunes_as_written "$T/n.ini" "init's file with the kinds' bindings apart"
 
+"$BIN" init "$D/sampled_and_buffer.comp" -o "$T/sb.ini" 2>"$T/sb.err"
+rc=$?
+check "init: Vulkan GLSL with a texture and a buffer at binding 0 (exit $rc: $(tail -n 1 "$T/sb.err"))" [ $rc -eq 0 ]
+lines "$T/sb.ini" '^opengl_rules = separate_bindings ' '^source = .* @set(0) @binding(300) ' \
+    '^Texels = .* @set(0) @binding(0) '
+check_tunes_as_written "$T/sb.ini" "init's file for the texture and the buffer"
+
+"$BIN" init "$D/no_version.comp" -o "$T/nv.ini" 2>"$T/nv.err"
+rc=$?
+check "init: no #version, loose uniforms, images without a binding (exit $rc: $(tail -n 1 "$T/nv.err"))" [ $rc -eq 0 ]
+lines "$T/nv.ini" '^glsl_version = 450 ' '^opengl_rules = true ' '^\[fields.gl_DefaultUniformBlock\]' \
+    '^radius = int32, 1 ' '^direction = int32, 1, 1 '
+check_tunes_as_written "$T/nv.ini" "init's file for the shader without #version"
+
 sed "s|^scale = float32, 2.5|scale = float32, 3.0|; s|= scale|= $D/scale|" "$D/scale.ini" >"$T/other.ini"
 "$BIN" --space "$T/other.ini" --db "$T/o.db" --budget 5 --no-race >"$T/o.out" 2>"$T/o.err"
 check "another value of a uniform changes the result (the check fails)" grep -q "3 failed" "$T/o.out"
