@@ -5,7 +5,7 @@
  * Reading facts back out of a module (workgroup size, shared memory) lives in spirv_info.c. */
 #include "compile.h"
 #include "includes.h"
-#include "spirv_push_qualifiers.h"
+#include "spirv_idle_decorations.h"
 #include "template.h"
 #include "util.h"
 
@@ -264,9 +264,9 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         goto cleanup;
     }
     glslang_program_SPIRV_get(program, out->words);
-    if (vkat_spirv_drop_push_qualifiers(out->words, &out->count))
-        vkat_log(VKAT_LOG_DEBUG, "%s: memory qualifiers on the push-constant block dropped (they mean nothing there)",
-                 path ? path : "shader");
+    if (vkat_spirv_drop_idle_decorations(out->words, &out->count))
+        vkat_log(VKAT_LOG_DEBUG, "%s: memory qualifiers on the push-constant block or uniform locations dropped (they "
+                 "mean nothing in Vulkan)", path ? path : "shader");
 
 cleanup:
     glslang_program_delete(program);

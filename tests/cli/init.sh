@@ -161,7 +161,8 @@ check "an error in it names the line of the file ($(head -c 160 "$T/vb.err"))" \
     grep -q "versions_bad.comp:27:" "$T/vb.err"
 "$BIN" init "$D/shaders/binding_reused.comp" -o "$T/reused.ini" 2>"$T/reused.err"
 check "an image and a buffer at OpenGL's binding 0: read with their kinds' bindings apart" \
-    lines "$T/reused.ini" '^opengl_rules = separate_bindings ' '^img = rgba8, .* @binding(200) ' '^Bins = .* @binding(0) '
+    lines "$T/reused.ini" '^opengl_rules = separate_bindings ' '^img = rgba8, .* @binding(200) ' \
+    '^Bins = .* @binding(0) '
 cat >"$T/units.comp" <<'GLSL'
 #version 450
 layout(local_size_x = 64) in;

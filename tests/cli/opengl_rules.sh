@@ -14,7 +14,8 @@ D=$(cd "$SRC/tests/data/opengl_rules" && pwd)
 rc=$?
 check "init: an OpenGL shader is read (exit $rc: $(tail -n 1 "$T/i.err"))" [ $rc -eq 0 ]
 lines "$T/i.ini" '^opengl_rules = true ' '^gl_DefaultUniformBlock = .* uniform @set(0) @binding(0) ' \
-    '^Values = .*@binding(1) ' '^Result = .*@binding(3) ' '^\[fields.gl_DefaultUniformBlock\]' '^count = uint32, count ' \
+    '^Values = .*@binding(1) ' '^Result = .*@binding(3) ' '^\[fields.gl_DefaultUniformBlock\]' \
+    '^count = uint32, count ' \
     '^scale = float32, 1.0 ' '^offset = float32, 1.0, 1.0 '
 check_tunes_as_written "$T/i.ini" "init's file"
 
@@ -50,10 +51,12 @@ sed "/^opengl_rules = true/d; s|= scale|= $D/scale|" "$D/scale.ini" >"$T/vulkan.
 "$BIN" --space "$T/vulkan.ini" --db "$T/v.db" --budget 5 --no-race >/dev/null 2>"$T/v.err"
 rc=$?
 check "without opengl_rules: refused (exit $rc)" [ $rc -ne 0 ]
-check "at the shader's line, in glslang's words" grep -q "scale.comp:6: 'non-opaque uniforms outside a block'" "$T/v.err"
+check "at the shader's line, in glslang's words" \
+    grep -q "scale.comp:6: 'non-opaque uniforms outside a block'" "$T/v.err"
 
 sed "s|^opengl_rules = true|opengl_rules = yes|; s|= scale|= $D/scale|" "$D/scale.ini" >"$T/bad.ini"
 "$BIN" --space "$T/bad.ini" --dry-run >/dev/null 2>"$T/b.err"
-check "opengl_rules takes true or false, at its line" grep -q "bad.ini:7: opengl_rules must be true, false or separate_bindings, got 'yes'" \
+check "opengl_rules takes true, false or separate_bindings, at its line" \
+    grep -q "bad.ini:7: opengl_rules must be true, false or separate_bindings, got 'yes'" \
     "$T/b.err"
 finish
