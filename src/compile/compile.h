@@ -157,6 +157,7 @@ typedef struct vkat_block_member {
      * when RowMajor; 1 otherwise) of `lanes` scalars. A matrix's identity has a 1 in lane v of vector v. */
     char leaf;
     uint8_t lanes, vectors, is_matrix;
+    uint8_t is_signed; /* its integers (kind, vec_kind or leaf 'i') are signed: `int`, `ivec2`, not `uint` */
     uint32_t count, array_stride, vector_stride;
 } vkat_block_member;
 

@@ -570,8 +570,10 @@ static void member_layout(const reader *rd, uint32_t t, uint32_t matrix_stride, 
     } else {
         m->lanes = 1;
     }
-    if (a && a->size == 4 && (a->op == SpvOpTypeFloat || a->op == SpvOpTypeInt) && m->lanes <= 4 && m->vectors <= 4)
+    if (a && a->size == 4 && (a->op == SpvOpTypeFloat || a->op == SpvOpTypeInt) && m->lanes <= 4 && m->vectors <= 4) {
         m->leaf = a->op == SpvOpTypeFloat ? 'f' : 'i';
+        m->is_signed = a->op == SpvOpTypeInt && a->is_signed;
+    }
 }
 
 /* A member's type and the layout its struct's decorations give it, for flatten_member. */
@@ -588,7 +590,10 @@ static void member_kind(const reader *rd, uint32_t type, vkat_block_member *m)
     if (e && e->size == 4 && (e->op == SpvOpTypeFloat || e->op == SpvOpTypeInt)) {
         m->vec_kind = e->op == SpvOpTypeFloat ? 'f' : 'i';
         m->components = (uint8_t)t->value;
+        m->is_signed = e->op == SpvOpTypeInt && e->is_signed;
     }
+    if (t && t->op == SpvOpTypeInt)
+        m->is_signed = t->is_signed;
     m->kind = !t                                        ? 'o'
               : t->op == SpvOpTypePointer               ? 'p'
               : t->op == SpvOpTypeFloat && t->size == 4 ? 'f'

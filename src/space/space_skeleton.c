@@ -784,7 +784,7 @@ static uint32_t write_strided(FILE *o, const vkat_block_member *m, const char *k
                 snprintf(name, sizeof name, "%s_%u_%u", key, e, v);
             else
                 snprintf(name, sizeof name, "%s_%u", key, m->is_matrix ? v : e);
-            fprintf(o, "%s = %s", name, m->leaf == 'f' ? "float32" : "uint32");
+            fprintf(o, "%s = %s", name, m->leaf == 'f' ? "float32" : m->is_signed ? "int32" : "uint32");
             for (uint32_t l = 0; l < m->lanes; l++)
                 fprintf(o, ", %s", m->is_matrix ? (l == v ? "1.0" : "0.0") : m->leaf == 'f' ? "1.0" : "1");
             fprintf(o, "%s", offset_note(next, m->lanes, off, at));
@@ -809,25 +809,24 @@ static void write_number(FILE *o, const vkat_block_member *m, const char *key, c
     char at[32];
     int vector = m->kind == 'o', is_float = (vector ? m->vec_kind : m->kind) == 'f';
     uint32_t n = vector ? m->components : 1, all = (1u << n) - 1, mask = !sized ? 0 : vector ? comps & all : all;
-    fprintf(o, "%s = %s", key, is_float ? "float32" : "uint32");
+    fprintf(o, "%s = %s", key, is_float ? "float32" : m->is_signed ? "int32" : "uint32");
     for (uint32_t c = 0; c < n; c++)
         fprintf(o, ", %s", mask & (1u << c) ? sized : is_float ? "1.0" : "1");
     fprintf(o, "%s", offset_note(next, n, m->offset, at));
-    const char *sign = is_float ? "" : vector ? " (int32 for a signed one)" : " (int32 for a signed member)";
     if (stride)
-        fprintf(o, "   ; it multiplies gl_GlobalInvocationID.%c in the shader, a stride: the size below%s\n",
-                "xyz"[stride - 1], sign);
+        fprintf(o, "   ; it multiplies gl_GlobalInvocationID.%c in the shader, a stride: the size below\n",
+                "xyz"[stride - 1]);
     else if (!vector && mask)
-        fprintf(o, "   ; the problem size%s%s\n", is_float ? ", as a float" : "", sign);
+        fprintf(o, "   ; the problem size%s\n", is_float ? ", as a float" : "");
     else if (!vector) /* 1, not the size, for other integers: a flag, a stride, a loop count or a second dimension,
                          which at the size would make loops long and a dimension read past the buffers */
-        fprintf(o, "   ; TODO: its value%s\n", sign);
+        fprintf(o, "   ; TODO: its value\n");
     else if (mask && mask != all) /* `i < p.counts.x`: the components compared bound the invocations */
-        fprintf(o, "   ; the problem size where compared; TODO: the others%s\n", sign);
+        fprintf(o, "   ; the problem size where compared; TODO: the others\n");
     else if (mask) /* `all(lessThan(gid.xy, p.extent))`: each component bounds one axis */
-        fprintf(o, "   ; the problem size in each component%s\n", sign);
+        fprintf(o, "   ; the problem size in each component\n");
     else
-        fprintf(o, "   ; TODO: its values (a %u-vector%s)\n", n, is_float ? "" : "; int32 for a signed one");
+        fprintf(o, "   ; TODO: its values (a %u-vector)\n", n);
 }
 
 /* A push member the shader multiplies a component of gl_GlobalInvocationID by (`gz * p.cstep + gy * p.w + gx`) is

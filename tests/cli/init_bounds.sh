@@ -92,9 +92,9 @@ else
 fi
 # strides kept in push members: each gets the sizes below the axis it multiplies (1 folded rows and planes onto one)
 "$BIN" init "$D/strides_push.comp" -o "$T/strides.ini" 2>/dev/null
-check "a plane stride: the sizes below it" grep -q '^cstep = uint32, w \* h ' "$T/strides.ini"
-check "the output's row stride: the x size" grep -q '^outw = uint32, w ' "$T/strides.ini"
-check "the output's plane stride" grep -q '^outcstep = uint32, w \* h ' "$T/strides.ini"
+check "a plane stride: the sizes below it" grep -q '^cstep = int32, w \* h ' "$T/strides.ini"
+check "the output's row stride: the x size" grep -q '^outw = int32, w ' "$T/strides.ini"
+check "the output's plane stride" grep -q '^outcstep = int32, w \* h ' "$T/strides.ini"
 "$BIN" init "$D/row_pitch.comp" -o "$T/pitch.ini" 2>/dev/null
 check "a row pitch: the width" grep -q '^pitch = uint32, width ' "$T/pitch.ini"
 # one result per workgroup: the workgroup size stays the shader's, the output inout from zero

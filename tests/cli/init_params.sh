@@ -31,7 +31,7 @@ check "the written image over both axes, an output" \
 "$BIN" init "$D/count_params.comp" -o "$T/count.ini" 2>/dev/null
 check "an unqualified block nothing stores to: an input with [fields]" \
     lines "$T/count.ini" '^u = float32, 3, random(-1, 1), in @set(0) @binding(0) .*\[fields\]' '^\[fields.u\]$'
-check "its int count is the size" lines "$T/count.ini" '^count = 1024 @none ' '^count = uint32, count '
+check "its int count is the size, an int32" lines "$T/count.ini" '^count = 1024 @none ' '^count = int32, count '
 check "the output stored under that count alone: out, which the reference must fill" \
     grep -q '^Dst = float32, count, zero, out ' "$T/count.ini"
 

@@ -53,7 +53,7 @@ push_tunes() {
 "$BIN" init "$D/push_struct.comp" -o "$T/push_struct.ini" 2>"$T/ps.err"
 check "structs, an array of structs and a nested array: their members' entries ($(tail -n 1 "$T/ps.err"))" \
     lines "$T/push_struct.ini" '^light_color = float32, 1.0, 1.0, 1.0 ' '^light_intensity = float32, 1.0 ' \
-    '^ramps_0_start = float32, 1.0 @offset(48) ' '^ramps_1_range = uint32, 1, 1 ' '^grid_1_1 = uint32, 1, 1$'
+    '^ramps_0_start = float32, 1.0 @offset(48) ' '^ramps_1_range = int32, 1, 1 ' '^grid_1_1 = uint32, 1, 1$'
 check "and no words of zeros" sh -c "! grep -q 'uint32, 0' '$T/push_struct.ini'"
 push_tunes push_struct
 sed 's/^weights_1 = float32, 7.0/weights_1 = float32, 99.0/' "$T/push_struct.num.ini" >"$T/misplaced.ini"

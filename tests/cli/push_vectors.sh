@@ -22,7 +22,7 @@ check "naming the member it leaves uncovered" grep -q "'sx' at offset 32 has non
 
 "$BIN" init "$D/push_vectors.comp" -o "$T/i.ini" 2>/dev/null
 check "init: a vec4 as one entry of 4 values" grep -q '^tint = float32, 1.0, 1.0, 1.0, 1.0 ' "$T/i.ini"
-check "init: an ivec2" grep -q '^size = uint32, 1, 1 ' "$T/i.ini"
+check "init: an ivec2, of int32" grep -q '^size = int32, 1, 1 ' "$T/i.ini"
 check "init: an explicit offset" grep -q '^bias = float32, 1.0 @offset(48) ' "$T/i.ini"
 "$BIN" --space "$T/i.ini" --db "$T/i.db" --budget 5 --no-race >"$T/i.out" 2>"$T/i.err"
 rc=$?
