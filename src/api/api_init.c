@@ -6,6 +6,7 @@
 #include "spirv_input.h"
 #include "includes.h"
 #include "device.h"
+#include "hlsl.h"
 #include "local_size_rewrite.h"
 #include "space_skeleton.h"
 #include "spirv_axes.h"
@@ -236,6 +237,20 @@ static void push_member_lines(const char *source, const char *path, vkat_spirv_i
     }
 }
 
+/* An HLSL file of several kernels (Unity's `#pragma kernel A` ... files): init reads the first; the log names the
+ * others and how to tune one. */
+static void note_other_kernels(const char *source, const char *path)
+{
+    char first[128], name[128], others[512] = "";
+    if (!vkat_hlsl_entry(source, 0, first, sizeof first))
+        return;
+    for (unsigned i = 1; vkat_hlsl_entry(source, i, name, sizeof name); i++)
+        snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s", others[0] ? ", " : "", name);
+    if (others[0])
+        vkat_log(VKAT_LOG_WARN, "%s holds several kernels: init read the first, %s; the others (%s) are tuned by "
+                 "giving `entry = NAME` in [kernel]", path, first, others);
+}
+
 /* A compiled module as init's shader (spirv_input.h): its words, and its one compute entry point's name into
  * entry. -D macros cannot reach it. */
 static vkat_result module_shader(const char *path, const char *bytes, size_t size, size_t define_count,
@@ -269,7 +284,10 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     if (!r && !module && !(r = vkat_template_compute_section(source, shader_path, &section, err)) && section)
         free(source), source = section;
     /* without #version (its build adds one), as version 450: what glslang assumes here too */
-    int glsl_version = !r && !module && !vkat_template_has_version(source) ? 450 : 0;
+    int hlsl = !r && !module && vkat_is_hlsl(shader_path, source); /* HLSL: no #version (hlsl.h) */
+    if (hlsl)
+        note_other_kernels(source, shader_path);
+    int glsl_version = !r && !module && !hlsl && !vkat_template_has_version(source) ? 450 : 0;
     char *versioned = NULL;
     if (glsl_version && define_count && vkat_template_add_version(source, glsl_version, &versioned))
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");

@@ -6,6 +6,7 @@
 #include "compile.h"
 #include "includes.h"
 #include "spirv_idle_decorations.h"
+#include "hlsl.h"
 #include "template.h"
 #include "util.h"
 
@@ -177,6 +178,45 @@ vkat_result vkat_compile_glsl(const char *source, const char *path, uint32_t api
     return vkat_compile_glsl_opts(source, path, api, NULL, out, err);
 }
 
+/* The function an HLSL shader is compiled from: [kernel] entry's (opts), else its first [numthreads] one. */
+static vkat_result hlsl_function(const char *source, const char *path, const vkat_compile_opts *opts, char *name,
+                                 size_t size, vkat_error *err)
+{
+    if (!vkat_hlsl_entry(source, 0, name, size))
+        return vkat_fail(err, VKAT_ERR_COMPILE, path, 0, "an HLSL shader needs a compute entry point: a function "
+                         "marked [numthreads(X, Y, Z)]");
+    if (opts && opts->entry && strcmp(opts->entry, "main"))
+        snprintf(name, size, "%s", opts->entry);
+    return VKAT_OK;
+}
+
+/* The rules glslang compiles shader by: HLSL's entry point (hlsl_entry, NULL for GLSL) and a binding for
+ * each resource without a register, OpenGL's relaxed rules and binding points where opts asks. 1 where
+ * bindings are then assigned or moved (glslang_program_map_io after linking). */
+static int set_rules(glslang_shader_t *shader, const vkat_compile_opts *opts, const char *hlsl_entry)
+{
+    int rules = opts ? opts->opengl_rules : VKAT_RULES_VULKAN;
+    if (hlsl_entry) { /* a function named by [kernel] entry keeps its name, the first [numthreads] one is "main" */
+        int named = opts && opts->entry && !strcmp(opts->entry, hlsl_entry);
+        glslang_shader_set_entry_point(shader, named ? hlsl_entry : "main");
+        glslang_shader_set_source_entry_point(shader, hlsl_entry);
+        glslang_shader_set_options(shader, GLSLANG_SHADER_AUTO_MAP_BINDINGS);
+        return 1;
+    }
+    if (rules != VKAT_RULES_VULKAN) {
+        glslang_shader_set_options(shader, GLSLANG_SHADER_AUTO_MAP_BINDINGS | GLSLANG_SHADER_VULKAN_RULES_RELAXED);
+        glslang_shader_set_default_uniform_block_name(shader, VKAT_OPENGL_UNIFORM_BLOCK);
+    }
+    if (rules == VKAT_RULES_OPENGL_APART) {
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_UBO, VKAT_OPENGL_UNIFORM_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_IMAGE, VKAT_OPENGL_IMAGE_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_SAMPLER, VKAT_OPENGL_TEXTURE_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_TEXTURE, VKAT_OPENGL_TEXTURE_BASE);
+        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_COMBINED_SAMPLER, VKAT_OPENGL_TEXTURE_BASE);
+    }
+    return rules != VKAT_RULES_VULKAN;
+}
+
 vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_t api, const vkat_compile_opts *opts,
                                    vkat_spirv *out, vkat_error *err)
 {
@@ -192,19 +232,32 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
     /* glslc enables #include for every shader; shaders written for it (most third-party ones) rely on that. Only
      * where the source includes something, so that other modules stay byte for byte what they were. */
     char *with_includes = NULL, *unmarked = NULL;
-    vkat_result cut = vkat_template_compute_section(source, path, &unmarked, err);
+    /* HLSL (hlsl.h): glslang's HLSL front end, whose preprocessor takes #include itself; its [numthreads] function
+     * becomes the module's entry point "main", so the rest of the tool never needs its name. */
+    int hlsl = vkat_is_hlsl(path, source);
+    char hlsl_entry[128] = "";
+    vkat_result named = hlsl ? hlsl_function(source, path, opts, hlsl_entry, sizeof hlsl_entry, err) : VKAT_OK;
+    if (named != VKAT_OK)
+        return named;
+    vkat_result cut = hlsl ? VKAT_OK : vkat_template_compute_section(source, path, &unmarked, err);
     if (cut != VKAT_OK)
         return cut; /* the tuner and init cut the template before; this is for the callers that do not */
-    if (vkat_template_enable_includes(unmarked ? unmarked : source, &with_includes) != VKAT_OK) {
+    vkat_result no_memory = hlsl ? vkat_hlsl_registers_apart(source, &with_includes) /* its register classes apart */
+                         : vkat_template_enable_includes(unmarked ? unmarked : source, &with_includes);
+    if (no_memory) {
         free(unmarked);
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");
     }
     if (with_includes)
         free(unmarked), unmarked = NULL;
     in.code = with_includes ? with_includes : unmarked ? unmarked : source;
-    in.default_version = 450;
+    in.default_version = hlsl ? 100 : 450;
     in.default_profile = GLSLANG_NO_PROFILE;
     in.messages = GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT;
+    if (hlsl) {
+        in.language = GLSLANG_SOURCE_HLSL;
+        in.messages |= GLSLANG_MSG_READ_HLSL_BIT;
+    }
     in.resource = glslang_default_resource();
     includer inc = {path ? path : "", opts, ""};
     in.callbacks.include_local = include_file;
@@ -219,17 +272,7 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "glslang could not create a shader");
         goto cleanup;
     }
-    if (opts && opts->opengl_rules) {
-        glslang_shader_set_options(shader, GLSLANG_SHADER_AUTO_MAP_BINDINGS | GLSLANG_SHADER_VULKAN_RULES_RELAXED);
-        glslang_shader_set_default_uniform_block_name(shader, VKAT_OPENGL_UNIFORM_BLOCK);
-    }
-    if (opts && opts->opengl_rules == VKAT_RULES_OPENGL_APART) {
-        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_UBO, VKAT_OPENGL_UNIFORM_BASE);
-        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_IMAGE, VKAT_OPENGL_IMAGE_BASE);
-        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_SAMPLER, VKAT_OPENGL_TEXTURE_BASE);
-        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_TEXTURE, VKAT_OPENGL_TEXTURE_BASE);
-        glslang_shader_shift_binding(shader, GLSLANG_RESOURCE_TYPE_COMBINED_SAMPLER, VKAT_OPENGL_TEXTURE_BASE);
-    }
+    int map_io = set_rules(shader, opts, hlsl ? hlsl_entry : NULL);
     if (!glslang_shader_preprocess(shader, &in)) {
         r = compile_failure(err, path, "preprocessing", glslang_shader_get_info_log(shader), &inc);
         goto cleanup;
@@ -244,7 +287,7 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         r = compile_failure(err, path, "linking", glslang_program_get_info_log(program), &inc);
         goto cleanup;
     }
-    if (opts && opts->opengl_rules && !glslang_program_map_io(program)) { /* where the bindings are assigned */
+    if (map_io && !glslang_program_map_io(program)) { /* where the bindings are assigned */
         r = compile_failure(err, path, "binding assignment", glslang_program_get_info_log(program), &inc);
         goto cleanup;
     }
@@ -264,6 +307,8 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
         goto cleanup;
     }
     glslang_program_SPIRV_get(program, out->words);
+    if (hlsl)
+        vkat_hlsl_rebind_globals(out->words, out->count);
     if (vkat_spirv_drop_idle_decorations(out->words, &out->count))
         vkat_log(VKAT_LOG_DEBUG, "%s: memory qualifiers on the push-constant block or uniform locations dropped (they "
                  "mean nothing in Vulkan)", path ? path : "shader");

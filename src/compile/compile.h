@@ -54,6 +54,13 @@ enum { VKAT_RULES_VULKAN, VKAT_RULES_OPENGL, VKAT_RULES_OPENGL_APART };
 #define VKAT_OPENGL_UNIFORM_BASE 100
 #define VKAT_OPENGL_IMAGE_BASE 200
 #define VKAT_OPENGL_TEXTURE_BASE 300
+/* An HLSL shader's registers (hlsl.h) are numbered per class: u N (read-write buffers and textures) is Vulkan's
+ * binding N, b N (constant buffers) VKAT_HLSL_B_BASE + N, t N (read-only buffers and textures) ..._T_BASE + N, s N
+ * (samplers) ..._S_BASE + N; a resource without a register gets a free binding, the globals' block 99. */
+#define VKAT_HLSL_B_BASE 100
+#define VKAT_HLSL_GLOBALS_BINDING 99 /* the constant buffer of the globals outside any cbuffer ($Global) */
+#define VKAT_HLSL_T_BASE 200
+#define VKAT_HLSL_S_BASE 300
 
 typedef struct vkat_compile_opts {
     const char *const *include_dirs;
@@ -66,6 +73,8 @@ typedef struct vkat_compile_opts {
     size_t include_text_count;
     int scalar_block_layout; /* the device enabled scalarBlockLayout: validation allows the scalar block layout
                                 (part of the cache key) */
+    const char *entry; /* an HLSL template's entry point ([kernel] entry): the [numthreads] function of that name,
+                          the module's entry point by it too; NULL or "main": the first, named "main" */
     int opengl_rules; /* VKAT_RULES_*. GLSL written for OpenGL ([kernel] opengl_rules): glslang's relaxed Vulkan
                          rules, which put uniforms declared outside a block into one uniform block,
                          gl_DefaultUniformBlock, and give a binding to each resource the shader declares without one

@@ -2,6 +2,7 @@
  * A small scanner, not a parser: it finds `layout`, its parenthesised qualifiers and the `in ;` after them, outside
  * comments, and rebuilds only the qualifier list of declarations that give an axis by value. */
 #include "local_size_rewrite.h"
+#include "hlsl.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -105,10 +106,43 @@ static int layout_in(const char *p, const char **close)
     return *skip_blank(q + 2) == ';';
 }
 
+/* HLSL's `[numthreads(X, Y, Z)]` with size[] for its arguments, the lines each spanned kept: every kernel's of the
+ * file, since which one is compiled is the space's entry; *count how many. */
+static vkat_result numthreads_rewrite(const char *source, const uint32_t size[3], char **out, int *count)
+{
+    const char *open, *close, *copied = source;
+    size_t cap = strlen(source) + 1, len = 0;
+    char *buf = NULL;
+    while (vkat_hlsl_numthreads(copied, &open, &close)) {
+        int newlines = 0;
+        for (const char *q = open; q < close; q++)
+            newlines += *q == '\n';
+        char *grown = realloc(buf, cap += 48 + (size_t)newlines);
+        if (!grown) {
+            free(buf);
+            return VKAT_ERR_NOMEM;
+        }
+        buf = grown;
+        memcpy(buf + len, copied, (size_t)(open + 1 - copied));
+        len += (size_t)(open + 1 - copied);
+        len += (size_t)snprintf(buf + len, cap - len, "%u, %u, %u", size[0], size[1], size[2]);
+        for (int i = 0; i < newlines; i++)
+            buf[len++] = '\n';
+        copied = close;
+        (*count)++;
+    }
+    if (buf)
+        memcpy(buf + len, copied, strlen(copied) + 1);
+    *out = buf;
+    return VKAT_OK;
+}
+
 vkat_result vkat_local_size_rewrite(const char *source, const uint32_t size[3], char **out, int *count)
 {
     *out = NULL;
     *count = 0;
+    if (vkat_is_hlsl(NULL, source))
+        return numthreads_rewrite(source, size, out, count);
     size_t cap = strlen(source) + 1, len = 0;
     char *buf = NULL;
     const char *copied = source; /* source up to here is in buf */
@@ -185,6 +219,20 @@ static void qualifier_names(const char *open, const char *close, char names[3][6
 void vkat_local_size_names(const char *source, char names[3][64])
 {
     memset(names, 0, 3 * 64);
+    const char *arg, *args_end;
+    if (vkat_hlsl_numthreads(source, &arg, &args_end)) { /* HLSL: [numthreads(TILE, 1, 1)] */
+        for (int axis = 0; axis < 3 && arg && arg < args_end; axis++) {
+            const char *id = skip_blank(arg + 1), *id_end = id;
+            while (id_end < args_end && ident_char(*id_end))
+                id_end++;
+            const char *after = skip_blank(id_end);
+            if (id_end > id && !isdigit((unsigned char)*id) && (*after == ',' || after >= args_end) &&
+                (size_t)(id_end - id) < 64)
+                snprintf(names[axis], 64, "%.*s", (int)(id_end - id), id);
+            arg = strchr(arg + 1, ',');
+        }
+        return;
+    }
     for (const char *p = source; *p;) {
         if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
             p = skip_blank(p);

@@ -240,6 +240,8 @@ vkat_result vkat_shader_sources_load(const vkat_space *s, const char *path, int 
     out->opts.sources_hash = vkat_source_set_hash(&out->set);
     out->opts.spirv_opt = vkat_spirv_opt_from_env();
     out->opts.opengl_rules = s->opengl_rules;
+    if (s->template_path && !strcmp(path, s->template_path)) /* a reference file of its own: its first kernel */
+        out->opts.entry = s->entry;
     return vkat_check_define_clashes(s, &out->set, reference, err);
 }
 

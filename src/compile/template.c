@@ -6,6 +6,7 @@
 #include "template.h"
 #include "define_rewrite.h"
 #include "include_rewrite.h"
+#include "hlsl.h"
 #include "local_size_rewrite.h"
 #include "util.h"
 
@@ -62,8 +63,10 @@ vkat_result vkat_template_instantiate(const char *source, const char *path, cons
         p = nl + 1;
         line++;
     }
-    if (!version_line)
+    if (!version_line && !vkat_is_hlsl(path, source))
         return vkat_fail(err, VKAT_ERR_TEMPLATE, path, 1, "template has no #version line");
+    if (!version_line) /* HLSL has none: the defines go first */
+        after = source;
 
     size_t head = (size_t)(after - source), tail = strlen(after);
     size_t cap = head + tail + 64;
@@ -404,15 +407,20 @@ vkat_result vkat_template_for_config(const vkat_space *s, const char *source, co
     }
     source = section ? section : source;
     int rewritten = 0, has_version = vkat_template_has_version(source); /* a reference of its own keeps its size */
-    r = s->glsl_version && !has_version ? vkat_template_add_version(source, s->glsl_version, &versioned) : VKAT_OK;
+    int hlsl = vkat_is_hlsl(path, source);
+    r = s->glsl_version && !has_version && !hlsl ? vkat_template_add_version(source, s->glsl_version, &versioned)
+                                                 : VKAT_OK;
     if (!r && s->replace_local_size && !reference)
         r = vkat_local_size_rewrite(versioned ? versioned : source, launch->local_size, &resized, &rewritten);
     if (r)
         r = vkat_fail(err, r, path, 0, "out of memory");
+    else if (s->glsl_version && hlsl)
+        r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->glsl_version_line,
+                      "glsl_version: %s is HLSL, which has no #version line; remove the key", path);
     else if (s->glsl_version && has_version)
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, s->path, s->glsl_version_line,
                       "glsl_version: %s has a #version line of its own; remove the key", path);
-    else if (!has_version && !s->glsl_version)
+    else if (!has_version && !s->glsl_version && !hlsl)
         r = vkat_fail(err, VKAT_ERR_TEMPLATE, path, 1, "template has no #version line (where the shader's build "
                       "adds one, as glslc's -std=450 or MNN's shader build do, give [kernel] glsl_version = 450)");
     else if (s->replace_local_size && !reference && !rewritten && !(includes && vkat_include_sizing(includes) > 0))

@@ -1,0 +1,186 @@
+/* hlsl.c — HLSL told from GLSL by its [numthreads] attribute, and the function it marks (hlsl.h). A small scanner,
+ * like local_size_rewrite.c's: comments skipped, no parsing beyond the attribute and the declaration after it. */
+#include "hlsl.h"
+#include "compile.h"
+
+#include <spirv/unified1/spirv.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Past white space and comments from p. */
+static const char *skip_blank(const char *p)
+{
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            p = e ? e + 2 : p + strlen(p);
+        } else {
+            return p;
+        }
+    }
+}
+
+const char *vkat_hlsl_numthreads(const char *text, const char **open, const char **close)
+{
+    for (const char *p = text; p && *p;) {
+        if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+            p = skip_blank(p);
+            continue;
+        }
+        if (*p != '[') {
+            p++;
+            continue;
+        }
+        const char *q = skip_blank(p + 1);
+        if (strncmp(q, "numthreads", 10) || ident_char(q[10])) {
+            p++;
+            continue;
+        }
+        q = skip_blank(q + 10);
+        const char *c = *q == '(' ? strchr(q, ')') : NULL;
+        if (c && *skip_blank(c + 1) == ']') {
+            *open = q;
+            *close = c;
+            return p;
+        }
+        p++;
+    }
+    return NULL;
+}
+
+bool vkat_is_hlsl(const char *path, const char *text)
+{
+    size_t n = path ? strlen(path) : 0;
+    if (n > 5 && !strcasecmp(path + n - 5, ".hlsl"))
+        return true;
+    const char *open, *close;
+    return text && vkat_hlsl_numthreads(text, &open, &close);
+}
+
+bool vkat_hlsl_entry(const char *text, unsigned index, char *name, size_t size)
+{
+    const char *open, *close = NULL;
+    name[0] = 0;
+    for (unsigned i = 0; i <= index; i++)
+        if (!vkat_hlsl_numthreads(close ? close + 1 : text, &open, &close))
+            return false;
+    const char *p = skip_blank(skip_blank(close + 1) + 1); /* past ")]" */
+    while (*p == '[') { /* other attributes before the declaration */
+        const char *e = strchr(p, ']');
+        if (!e)
+            return false;
+        p = skip_blank(e + 1);
+    }
+    const char *words[2] = {NULL, NULL}; /* the return type, then the name */
+    size_t lens[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        const char *s = p;
+        while (ident_char(*p))
+            p++;
+        words[w] = s;
+        lens[w] = (size_t)(p - s);
+        p = skip_blank(p);
+    }
+    if (!lens[0] || !lens[1] || *p != '(' || lens[1] >= size)
+        return false;
+    snprintf(name, size, "%.*s", (int)lens[1], words[1]);
+    return true;
+}
+
+vkat_result vkat_hlsl_registers_apart(const char *text, char **out)
+{
+    *out = NULL;
+    size_t cap = strlen(text) + 1, len = 0;
+    const char *copied = text;
+    for (const char *p = text; *p;) {
+        if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+            p = skip_blank(p);
+            continue;
+        }
+        const char *q = p;
+        if (strncmp(p, "register", 8) || (p > text && ident_char(p[-1])) || ident_char(p[8]) ||
+            *(q = skip_blank(p + 8)) != '(') {
+            p++;
+            continue;
+        }
+        q = skip_blank(q + 1);
+        int base = *q == 'b' ? VKAT_HLSL_B_BASE : *q == 't' ? VKAT_HLSL_T_BASE : *q == 's' ? VKAT_HLSL_S_BASE : 0;
+        const char *digits = q + 1, *end = digits;
+        while (isdigit((unsigned char)*end))
+            end++;
+        if (!base || end == digits || ident_char(*end)) {
+            p = q;
+            continue;
+        }
+        long n = strtol(digits, NULL, 10);
+        char *grown = realloc(*out, cap += 16);
+        if (!grown) {
+            free(*out);
+            *out = NULL;
+            return VKAT_ERR_NOMEM;
+        }
+        *out = grown;
+        memcpy(*out + len, copied, (size_t)(digits - copied));
+        len += (size_t)(digits - copied);
+        len += (size_t)snprintf(*out + len, cap - len, "%ld", (long)base + n);
+        copied = p = end;
+    }
+    if (!*out)
+        return VKAT_OK;
+    size_t rest = strlen(copied);
+    char *grown = realloc(*out, len + rest + 1);
+    if (!grown) {
+        free(*out);
+        *out = NULL;
+        return VKAT_ERR_NOMEM;
+    }
+    memcpy(grown + len, copied, rest + 1);
+    *out = grown;
+    return VKAT_OK;
+}
+
+/* Is the OpName at ins (len words) naming "$Global"? */
+static bool names_globals(const uint32_t *ins, uint32_t len)
+{
+    return len >= 3 && !strncmp((const char *)(ins + 2), "$Global", (len - 2) * 4);
+}
+
+void vkat_hlsl_rebind_globals(uint32_t *words, size_t count)
+{
+    if (count < 5 || words[0] != SpvMagicNumber)
+        return;
+    uint32_t type = 0, pointer = 0, var = 0;
+    for (int pass = 0; pass < 3; pass++) /* the struct's name, then its pointer type, then the variable */
+        for (size_t i = 5; i < count;) {
+            uint32_t len = words[i] >> 16, op = words[i] & 0xffffu;
+            if (!len || i + len > count)
+                return;
+            if (pass == 0 && op == SpvOpName && names_globals(words + i, len) && !type)
+                type = words[i + 1];
+            else if (pass == 1 && op == SpvOpTypePointer && len >= 4 && words[i + 3] == type && type)
+                pointer = words[i + 1];
+            else if (pass == 2 && op == SpvOpVariable && len >= 4 && words[i + 1] == pointer && pointer)
+                var = words[i + 2];
+            i += len;
+        }
+    for (size_t i = 5; var && i < count;) {
+        uint32_t len = words[i] >> 16, op = words[i] & 0xffffu;
+        if (op == SpvOpDecorate && len >= 4 && words[i + 1] == var && words[i + 2] == SpvDecorationBinding)
+            words[i + 3] = VKAT_HLSL_GLOBALS_BINDING;
+        i += len;
+    }
+}
