@@ -2,6 +2,7 @@
  * like local_size_rewrite.c's: comments skipped, no parsing beyond the attribute and the declaration after it. */
 #include "hlsl.h"
 #include "compile.h"
+#include "util.h"
 
 #include <spirv/unified1/spirv.h>
 
@@ -183,4 +184,54 @@ void vkat_hlsl_rebind_globals(uint32_t *words, size_t count)
             words[i + 3] = VKAT_HLSL_GLOBALS_BINDING;
         i += len;
     }
+}
+
+/* Is p (an identifier's start) `technique`, `technique10` or `technique11`, followed by an optional name and `{`?
+ * The '{' in *brace. */
+static bool technique_at(const char *text, const char *p, const char **brace)
+{
+    if ((p > text && ident_char(p[-1])) || strncmp(p, "technique", 9))
+        return false;
+    const char *q = p + 9;
+    if (!strncmp(q, "10", 2) || !strncmp(q, "11", 2))
+        q += 2;
+    if (ident_char(*q))
+        return false;
+    q = skip_blank(q);
+    while (ident_char(*q))
+        q++;
+    q = skip_blank(q);
+    *brace = q;
+    return *q == '{';
+}
+
+vkat_result vkat_hlsl_blank_techniques(const char *text, char **out)
+{
+    *out = NULL;
+    for (const char *p = text; *p;) {
+        const char *brace;
+        if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+            p = skip_blank(p);
+            continue;
+        }
+        if (!technique_at(text, p, &brace)) {
+            p++;
+            continue;
+        }
+        const char *end = brace;
+        for (int depth = 0; *end; end++) {
+            depth += *end == '{' ? 1 : *end == '}' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        if (!*end)
+            return VKAT_OK; /* unbalanced: left for glslang to report */
+        if (!*out && !(*out = vkat_strdup(text)))
+            return VKAT_ERR_NOMEM;
+        for (char *c = *out + (p - text); c <= *out + (end - text); c++)
+            if (*c != '\n')
+                *c = ' ';
+        p = end + 1;
+    }
+    return VKAT_OK;
 }

@@ -26,6 +26,11 @@ bool vkat_hlsl_entry(const char *text, unsigned index, char *name, size_t size);
  * renumbered. VKAT_ERR_NOMEM only. */
 vkat_result vkat_hlsl_registers_apart(const char *text, char **out);
 
+/* *out is text with each Effects-framework block (`technique11 T0 { pass P0 { SetComputeShader(...); } }` of a
+ * Direct3D .fx file; technique, technique10 too) blanked, line breaks kept: the framework's, not HLSL's, syntax.
+ * NULL where there is none. VKAT_ERR_NOMEM only. */
+vkat_result vkat_hlsl_blank_techniques(const char *text, char **out);
+
 /* Moves the constant buffer of an HLSL module's globals outside any cbuffer (glslang's `$Global`, which it binds at
  * 0 whatever u0 holds) to binding VKAT_HLSL_GLOBALS_BINDING, in the module's words in place. */
 void vkat_hlsl_rebind_globals(uint32_t *words, size_t count);

@@ -3,7 +3,8 @@
 # or any file with a [numthreads] attribute), its [numthreads] function is the entry point whatever its name, the
 # workgroup size is tuned by rewriting [numthreads] (or its macro), and the registers of each class get bindings
 # apart (u N: N, b N: 100 + N, t N: 200 + N, s N: 300 + N). init writes such a space; the tuner's variants match a
-# GLSL reference with the constant buffer's values written in, and differ when one changes.
+# GLSL reference with the constant buffer's values written in, and differ when one changes. A file of two kernels is
+# tuned by [kernel] entry, a Direct3D Effects file (.fx) with its technique block blanked.
 set -u
 . "$(dirname "$0")/lib/common.sh" "$@"
 need_device
@@ -37,6 +38,11 @@ check "a global outside any cbuffer: its block at binding 99, beside u0 at 0" \
 check_tunes_as_written "$T/k.ini" "the first kernel"
 sed 's/^name = two_kernels$/&\nentry = Fill/' "$T/k.ini" >"$T/fill.ini"
 check_tunes_as_written "$T/fill.ini" "entry = Fill (its [numthreads] rewritten too)"
+
+"$BIN" init "$D/effect.fx" -o "$T/fx.ini" 2>"$T/fx.err"
+check "a Direct3D Effects file: its technique block blanked ($(tail -n 1 "$T/fx.err"))" \
+    lines "$T/fx.ini" '^WG_X = 64, ' '^counts = uint32, .* @set(0) @binding(0) '
+check_tunes_as_written "$T/fx.ini" "the Effects file"
 
 printf 'RWStructuredBuffer<float> o : register(u0);\nvoid main() { o[0] = 1.0; }\n' >"$T/none.hlsl"
 "$BIN" init "$T/none.hlsl" -o "$T/none.ini" 2>"$T/none.err"
