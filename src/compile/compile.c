@@ -242,11 +242,8 @@ vkat_result vkat_compile_glsl_opts(const char *source, const char *path, uint32_
     vkat_result cut = hlsl ? VKAT_OK : vkat_template_compute_section(source, path, &unmarked, err);
     if (cut != VKAT_OK)
         return cut; /* the tuner and init cut the template before; this is for the callers that do not */
-    /* HLSL: an .fx file's technique blocks blanked (into unmarked), its register classes apart */
-    vkat_result no_memory = hlsl ? vkat_hlsl_blank_techniques(source, &unmarked) : VKAT_OK;
-    if (!no_memory)
-        no_memory = hlsl ? vkat_hlsl_registers_apart(unmarked ? unmarked : source, &with_includes)
-                         : vkat_template_enable_includes(unmarked ? unmarked : source, &with_includes);
+    vkat_result no_memory = hlsl ? vkat_hlsl_prepare(source, &with_includes)
+                                 : vkat_template_enable_includes(unmarked ? unmarked : source, &with_includes);
     if (no_memory) {
         free(unmarked);
         return vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "out of memory");

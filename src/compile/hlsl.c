@@ -120,7 +120,7 @@ vkat_result vkat_hlsl_registers_apart(const char *text, char **out)
         }
         q = skip_blank(q + 1);
         int base = *q == 'b' ? VKAT_HLSL_B_BASE : *q == 't' ? VKAT_HLSL_T_BASE : *q == 's' ? VKAT_HLSL_S_BASE : 0;
-        const char *digits = q + 1, *end = digits;
+        const char *digits = base ? q + 1 : q, *end = digits; /* q is not the text's end where base is set */
         while (isdigit((unsigned char)*end))
             end++;
         if (!base || end == digits || ident_char(*end)) {
@@ -234,4 +234,16 @@ vkat_result vkat_hlsl_blank_techniques(const char *text, char **out)
         p = end + 1;
     }
     return VKAT_OK;
+}
+
+vkat_result vkat_hlsl_prepare(const char *text, char **out)
+{
+    char *blanked = NULL;
+    vkat_result r = vkat_hlsl_blank_techniques(text, &blanked);
+    if (r == VKAT_OK)
+        r = vkat_hlsl_registers_apart(blanked ? blanked : text, out);
+    if (r == VKAT_OK && !*out)
+        *out = blanked, blanked = NULL;
+    free(blanked);
+    return r;
 }

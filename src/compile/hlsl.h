@@ -31,6 +31,10 @@ vkat_result vkat_hlsl_registers_apart(const char *text, char **out);
  * NULL where there is none. VKAT_ERR_NOMEM only. */
 vkat_result vkat_hlsl_blank_techniques(const char *text, char **out);
 
+/* *out is text as glslang compiles it: its technique blocks blanked and its register classes apart (the two
+ * above); NULL where it needs neither. VKAT_ERR_NOMEM only. */
+vkat_result vkat_hlsl_prepare(const char *text, char **out);
+
 /* Moves the constant buffer of an HLSL module's globals outside any cbuffer (glslang's `$Global`, which it binds at
  * 0 whatever u0 holds) to binding VKAT_HLSL_GLOBALS_BINDING, in the module's words in place. */
 void vkat_hlsl_rebind_globals(uint32_t *words, size_t count);
