@@ -3,6 +3,7 @@
 #include "hlsl.h"
 #include "compile.h"
 #include "util.h"
+#include "source_scan.h"
 
 #include <spirv/unified1/spirv.h>
 
@@ -12,48 +13,25 @@
 #include <string.h>
 #include <strings.h>
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-/* Past white space and comments from p. */
-static const char *skip_blank(const char *p)
-{
-    for (;;) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (p[0] == '/' && p[1] == '/') {
-            while (*p && *p != '\n')
-                p++;
-        } else if (p[0] == '/' && p[1] == '*') {
-            const char *e = strstr(p + 2, "*/");
-            p = e ? e + 2 : p + strlen(p);
-        } else {
-            return p;
-        }
-    }
-}
-
 const char *vkat_hlsl_numthreads(const char *text, const char **open, const char **close)
 {
     for (const char *p = text; p && *p;) {
         if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
-            p = skip_blank(p);
+            p = vkat_skip_blank(p);
             continue;
         }
         if (*p != '[') {
             p++;
             continue;
         }
-        const char *q = skip_blank(p + 1);
-        if (strncmp(q, "numthreads", 10) || ident_char(q[10])) {
+        const char *q = vkat_skip_blank(p + 1);
+        if (strncmp(q, "numthreads", 10) || vkat_ident_char(q[10])) {
             p++;
             continue;
         }
-        q = skip_blank(q + 10);
+        q = vkat_skip_blank(q + 10);
         const char *c = *q == '(' ? strchr(q, ')') : NULL;
-        if (c && *skip_blank(c + 1) == ']') {
+        if (c && *vkat_skip_blank(c + 1) == ']') {
             *open = q;
             *close = c;
             return p;
@@ -79,22 +57,22 @@ bool vkat_hlsl_entry(const char *text, unsigned index, char *name, size_t size)
     for (unsigned i = 0; i <= index; i++)
         if (!vkat_hlsl_numthreads(close ? close + 1 : text, &open, &close))
             return false;
-    const char *p = skip_blank(skip_blank(close + 1) + 1); /* past ")]" */
+    const char *p = vkat_skip_blank(vkat_skip_blank(close + 1) + 1); /* past ")]" */
     while (*p == '[') { /* other attributes before the declaration */
         const char *e = strchr(p, ']');
         if (!e)
             return false;
-        p = skip_blank(e + 1);
+        p = vkat_skip_blank(e + 1);
     }
     const char *words[2] = {NULL, NULL}; /* the return type, then the name */
     size_t lens[2] = {0, 0};
     for (int w = 0; w < 2; w++) {
         const char *s = p;
-        while (ident_char(*p))
+        while (vkat_ident_char(*p))
             p++;
         words[w] = s;
         lens[w] = (size_t)(p - s);
-        p = skip_blank(p);
+        p = vkat_skip_blank(p);
     }
     if (!lens[0] || !lens[1] || *p != '(' || lens[1] >= size)
         return false;
@@ -109,21 +87,21 @@ vkat_result vkat_hlsl_registers_apart(const char *text, char **out)
     const char *copied = text;
     for (const char *p = text; *p;) {
         if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
-            p = skip_blank(p);
+            p = vkat_skip_blank(p);
             continue;
         }
         const char *q = p;
-        if (strncmp(p, "register", 8) || (p > text && ident_char(p[-1])) || ident_char(p[8]) ||
-            *(q = skip_blank(p + 8)) != '(') {
+        if (strncmp(p, "register", 8) || (p > text && vkat_ident_char(p[-1])) || vkat_ident_char(p[8]) ||
+            *(q = vkat_skip_blank(p + 8)) != '(') {
             p++;
             continue;
         }
-        q = skip_blank(q + 1);
+        q = vkat_skip_blank(q + 1);
         int base = *q == 'b' ? VKAT_HLSL_B_BASE : *q == 't' ? VKAT_HLSL_T_BASE : *q == 's' ? VKAT_HLSL_S_BASE : 0;
         const char *digits = base ? q + 1 : q, *end = digits; /* q is not the text's end where base is set */
         while (isdigit((unsigned char)*end))
             end++;
-        if (!base || end == digits || ident_char(*end)) {
+        if (!base || end == digits || vkat_ident_char(*end)) {
             p = q;
             continue;
         }
@@ -190,17 +168,17 @@ void vkat_hlsl_rebind_globals(uint32_t *words, size_t count)
  * The '{' in *brace. */
 static bool technique_at(const char *text, const char *p, const char **brace)
 {
-    if ((p > text && ident_char(p[-1])) || strncmp(p, "technique", 9))
+    if ((p > text && vkat_ident_char(p[-1])) || strncmp(p, "technique", 9))
         return false;
     const char *q = p + 9;
     if (!strncmp(q, "10", 2) || !strncmp(q, "11", 2))
         q += 2;
-    if (ident_char(*q))
+    if (vkat_ident_char(*q))
         return false;
-    q = skip_blank(q);
-    while (ident_char(*q))
+    q = vkat_skip_blank(q);
+    while (vkat_ident_char(*q))
         q++;
-    q = skip_blank(q);
+    q = vkat_skip_blank(q);
     *brace = q;
     return *q == '{';
 }
@@ -211,7 +189,7 @@ vkat_result vkat_hlsl_blank_techniques(const char *text, char **out)
     for (const char *p = text; *p;) {
         const char *brace;
         if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
-            p = skip_blank(p);
+            p = vkat_skip_blank(p);
             continue;
         }
         if (!technique_at(text, p, &brace)) {

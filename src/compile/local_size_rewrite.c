@@ -3,34 +3,12 @@
  * comments, and rebuilds only the qualifier list of declarations that give an axis by value. */
 #include "local_size_rewrite.h"
 #include "hlsl.h"
+#include "source_scan.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-/* Past white space and comments from p. */
-static const char *skip_blank(const char *p)
-{
-    for (;;) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (p[0] == '/' && p[1] == '/') {
-            while (*p && *p != '\n')
-                p++;
-        } else if (p[0] == '/' && p[1] == '*') {
-            const char *e = strstr(p + 2, "*/");
-            p = e ? e + 2 : p + strlen(p);
-        } else {
-            return p;
-        }
-    }
-}
 
 /* Is [p, p+len) the identifier `word`? */
 static int is_word(const char *p, size_t len, const char *word)
@@ -60,14 +38,14 @@ static int rebuild(const char *open, const char *close, const uint32_t size[3], 
     size_t len = 0;
     buf[0] = 0;
     for (const char *q = open; q < close;) {
-        const char *start = skip_blank(q), *end = start;
+        const char *start = vkat_skip_blank(q), *end = start;
         int depth = 0;
         while (end < close && (depth || *end != ',')) {
             depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
             end++;
         }
         const char *name_end = start;
-        while (name_end < end && ident_char(*name_end))
+        while (name_end < end && vkat_ident_char(*name_end))
             name_end++;
         int axis = axis_of(start, (size_t)(name_end - start));
         if (axis >= 3)
@@ -88,7 +66,7 @@ static int rebuild(const char *open, const char *close, const uint32_t size[3], 
 /* The declaration at p (`layout` there): 1 with its ')' in *close when it is a `layout(...) in;`, else 0. */
 static int layout_in(const char *p, const char **close)
 {
-    const char *q = skip_blank(p + 6);
+    const char *q = vkat_skip_blank(p + 6);
     if (*q != '(')
         return 0;
     int depth = 0;
@@ -100,10 +78,10 @@ static int layout_in(const char *p, const char **close)
     if (*q != ')')
         return 0;
     *close = q;
-    q = skip_blank(q + 1);
-    if (!(q[0] == 'i' && q[1] == 'n' && !ident_char(q[2])))
+    q = vkat_skip_blank(q + 1);
+    if (!(q[0] == 'i' && q[1] == 'n' && !vkat_ident_char(q[2])))
         return 0;
-    return *skip_blank(q + 2) == ';';
+    return *vkat_skip_blank(q + 2) == ';';
 }
 
 /* HLSL's `[numthreads(X, Y, Z)]` with size[] for its arguments, the lines each spanned kept: every kernel's of the
@@ -148,12 +126,12 @@ vkat_result vkat_local_size_rewrite(const char *source, const uint32_t size[3], 
     const char *copied = source; /* source up to here is in buf */
     for (const char *p = source; *p;) {
         if ((p[0] == '/' && (p[1] == '/' || p[1] == '*'))) {
-            p = skip_blank(p);
+            p = vkat_skip_blank(p);
             continue;
         }
         const char *close;
         char quals[512];
-        if (!(strncmp(p, "layout", 6) == 0 && (p == source || !ident_char(p[-1])) && !ident_char(p[6]) &&
+        if (!(strncmp(p, "layout", 6) == 0 && (p == source || !vkat_ident_char(p[-1])) && !vkat_ident_char(p[6]) &&
               layout_in(p, &close) && rebuild(strchr(p, '(') + 1, close, size, quals, sizeof quals))) {
             p++;
             continue;
@@ -195,19 +173,19 @@ vkat_result vkat_local_size_rewrite(const char *source, const uint32_t size[3], 
 static void qualifier_names(const char *open, const char *close, char names[3][64])
 {
     for (const char *q = open; q < close;) {
-        const char *start = skip_blank(q), *end = start;
+        const char *start = vkat_skip_blank(q), *end = start;
         while (end < close && *end != ',')
             end++;
         const char *name_end = start;
-        while (name_end < end && ident_char(*name_end))
+        while (name_end < end && vkat_ident_char(*name_end))
             name_end++;
         int axis = axis_of(start, (size_t)(name_end - start));
-        const char *v = skip_blank(name_end);
+        const char *v = vkat_skip_blank(name_end);
         if (axis >= 0 && axis < 3 && *v == '=') {
-            const char *id = skip_blank(v + 1), *id_end = id;
-            while (id_end < end && ident_char(*id_end))
+            const char *id = vkat_skip_blank(v + 1), *id_end = id;
+            while (id_end < end && vkat_ident_char(*id_end))
                 id_end++;
-            const char *after = skip_blank(id_end);
+            const char *after = vkat_skip_blank(id_end);
             if (id_end > id && !isdigit((unsigned char)*id) && (after >= end || *after == ',' || after >= close) &&
                 (size_t)(id_end - id) < 64)
                 snprintf(names[axis], 64, "%.*s", (int)(id_end - id), id);
@@ -222,10 +200,10 @@ void vkat_local_size_names(const char *source, char names[3][64])
     const char *arg, *args_end;
     if (vkat_hlsl_numthreads(source, &arg, &args_end)) { /* HLSL: [numthreads(TILE, 1, 1)] */
         for (int axis = 0; axis < 3 && arg && arg < args_end; axis++) {
-            const char *id = skip_blank(arg + 1), *id_end = id;
-            while (id_end < args_end && ident_char(*id_end))
+            const char *id = vkat_skip_blank(arg + 1), *id_end = id;
+            while (id_end < args_end && vkat_ident_char(*id_end))
                 id_end++;
-            const char *after = skip_blank(id_end);
+            const char *after = vkat_skip_blank(id_end);
             if (id_end > id && !isdigit((unsigned char)*id) && (*after == ',' || after >= args_end) &&
                 (size_t)(id_end - id) < 64)
                 snprintf(names[axis], 64, "%.*s", (int)(id_end - id), id);
@@ -235,11 +213,11 @@ void vkat_local_size_names(const char *source, char names[3][64])
     }
     for (const char *p = source; *p;) {
         if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
-            p = skip_blank(p);
+            p = vkat_skip_blank(p);
             continue;
         }
         const char *close;
-        if (strncmp(p, "layout", 6) == 0 && (p == source || !ident_char(p[-1])) && !ident_char(p[6]) &&
+        if (strncmp(p, "layout", 6) == 0 && (p == source || !vkat_ident_char(p[-1])) && !vkat_ident_char(p[6]) &&
             layout_in(p, &close))
             qualifier_names(strchr(p, '(') + 1, close, names);
         p++;
