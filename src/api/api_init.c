@@ -105,6 +105,23 @@ static void guess(const vkat_spirv *m, vkat_spirv_info *si)
     vkat_spirv_find_axes(m->words, m->count, si);
 }
 
+/* guess for an HLSL module: glslang's wrapper copies SV_DispatchThreadID into a parameter of the [numthreads]
+ * function, which the guesses do not follow; they read a copy with it inlined (its early returns merged first, or
+ * SPIRV-Tools does not inline it) and its locals in SSA form. */
+static void guess_hlsl(const vkat_spirv *m, vkat_spirv_info *si)
+{
+    static const char *const passes[] = {"--merge-return", "--inline-entry-points-exhaustive",
+                                         "--eliminate-local-single-block", "--eliminate-local-single-store",
+                                         "--scalar-replacement", "--convert-local-access-chains", "--ssa-rewrite",
+                                         "--eliminate-dead-code-aggressive"};
+    vkat_spirv flat = {0};
+    vkat_error err = {0};
+    vkat_result r = vkat_spirv_run_passes(m, VK_MAKE_API_VERSION(0, 1, 3, 0), passes, VKAT_COUNTOF(passes), &flat,
+                                          &err);
+    guess(r ? m : &flat, si);
+    vkat_spirv_free(&flat);
+}
+
 /* A copy of the compiled module m with its LocalSize set to size (spirv_input.h); nonzero where it cannot be. */
 static int module_at_size(const vkat_spirv *m, const uint32_t size[3], const char *path, vkat_spirv *out)
 {
@@ -317,7 +334,7 @@ vkat_result vkat_space_skeleton(const char *shader_path, const char *template_re
     if (!r && module)
         r = one_kind_per_binding(si, shader_path, err);
     if (!r) {
-        guess(&m, si);
+        (hlsl ? guess_hlsl : guess)(&m, si);
         si->opengl_rules = opts.opengl_rules;
     }
     if (!r)

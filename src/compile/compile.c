@@ -323,6 +323,15 @@ cleanup:
 
 /* ---- SPIRV-Tools passes -------------------------------------------------------------------------------------- */
 
+/* The optimizer's messages, to the debug log: without a consumer, SPIRV-Tools aborts the process when a pass
+ * reports one (std::bad_function_call), where the caller only needs the pass's failure. */
+static void optimizer_message(spv_message_level_t level, const char *source, const spv_position_t *position,
+                              const char *message)
+{
+    (void)source, (void)position;
+    vkat_log(VKAT_LOG_DEBUG, "SPIRV-Tools (level %d): %s", (int)level, message ? message : "");
+}
+
 vkat_result vkat_spirv_run_passes(const vkat_spirv *in, uint32_t api, const char *const *flags, size_t count,
                                   vkat_spirv *out, vkat_error *err)
 {
@@ -340,6 +349,7 @@ vkat_result vkat_spirv_run_passes(const vkat_spirv *in, uint32_t api, const char
         r = vkat_fail(err, VKAT_ERR_NOMEM, NULL, 0, "SPIRV-Tools could not create an optimizer");
         goto done;
     }
+    spvOptimizerSetMessageConsumer(opt, optimizer_message);
     /* The caller validates what it keeps; the input was validated or comes straight from glslang. */
     spvOptimizerOptionsSetRunValidator(opts, false);
     /* One flag at a time, in order, so that an unknown one is named (not just the first of the list). */

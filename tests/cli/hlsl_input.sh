@@ -16,6 +16,8 @@ check "init: an HLSL shader is read (exit $rc: $(tail -n 1 "$T/i.err"))" [ $rc -
 lines "$T/i.ini" '^replace_local_size = true ' '^WG_X = 64, ' '^Params = .* uniform @set(0) @binding(100) ' \
     '^values = .* in @set(0) @binding(200) ' '^result = .* @set(0) @binding(0) ' '^\[fields.Params\]' \
     '^scale = float32, 1.0 '
+check "the cbuffer member SV_DispatchThreadID is compared with: the problem size" \
+    lines "$T/i.ini" '^count = 1024 @none ' '^count = uint32, count ' '^groups = cdiv(count, WG_X) '
 check "no glsl_version for HLSL" sh -c "! grep -q '^glsl_version' '$T/i.ini'"
 check_tunes_as_written "$T/i.ini" "init's file"
 
