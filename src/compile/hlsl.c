@@ -142,22 +142,26 @@ void vkat_hlsl_rebind_globals(uint32_t *words, size_t count)
 {
     if (count < 5 || words[0] != SpvMagicNumber)
         return;
+    /* A module's names come before its types, and a type before the variables of it (SPIR-V's logical layout): the
+     * struct's name, its pointer type and the variable are found in one pass; its decorations, between the names
+     * and the types, in a second. */
     uint32_t type = 0, pointer = 0, var = 0;
-    for (int pass = 0; pass < 3; pass++) /* the struct's name, then its pointer type, then the variable */
-        for (size_t i = 5; i < count;) {
-            uint32_t len = words[i] >> 16, op = words[i] & 0xffffu;
-            if (!len || i + len > count)
-                return;
-            if (pass == 0 && op == SpvOpName && names_globals(words + i, len) && !type)
-                type = words[i + 1];
-            else if (pass == 1 && op == SpvOpTypePointer && len >= 4 && words[i + 3] == type && type)
-                pointer = words[i + 1];
-            else if (pass == 2 && op == SpvOpVariable && len >= 4 && words[i + 1] == pointer && pointer)
-                var = words[i + 2];
-            i += len;
-        }
+    for (size_t i = 5; i < count && !var;) {
+        uint32_t len = words[i] >> 16, op = words[i] & 0xffffu;
+        if (!len || i + len > count)
+            return;
+        if (op == SpvOpName && names_globals(words + i, len) && !type)
+            type = words[i + 1];
+        else if (op == SpvOpTypePointer && len >= 4 && words[i + 3] == type && type)
+            pointer = words[i + 1];
+        else if (op == SpvOpVariable && len >= 4 && words[i + 1] == pointer && pointer)
+            var = words[i + 2];
+        i += len;
+    }
     for (size_t i = 5; var && i < count;) {
         uint32_t len = words[i] >> 16, op = words[i] & 0xffffu;
+        if (!len || i + len > count)
+            return;
         if (op == SpvOpDecorate && len >= 4 && words[i + 1] == var && words[i + 2] == SpvDecorationBinding)
             words[i + 3] = VKAT_HLSL_GLOBALS_BINDING;
         i += len;
