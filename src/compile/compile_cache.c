@@ -147,6 +147,8 @@ vkat_result vkat_compile_cached(vkat_compile_cache *c, const char *source, const
     uint64_t seed = (opts ? opts->sources_hash : 0) ^ ((uint64_t)set * 0x9e3779b97f4a7c15ull);
     seed ^= (uint64_t)scalar << 62; /* validated for a device with scalarBlockLayout or without */
     seed ^= (uint64_t)(opts ? opts->opengl_rules : 0) << 60; /* compiled by OpenGL's rules: other bindings */
+    if (opts && opts->entry) /* an HLSL file's kernel: another function of the same text */
+        seed = XXH3_64bits_withSeed(opts->entry, strlen(opts->entry), seed);
     for (size_t i = 0; opts && i < opts->include_text_count; i++) /* a variant's value in an included file */
         seed = XXH3_64bits_withSeed(opts->include_texts[i].text, strlen(opts->include_texts[i].text), seed);
     XXH128_hash_t key = XXH3_128bits_withSeed(source, strlen(source), seed);
